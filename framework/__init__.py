@@ -1,0 +1,35 @@
+"""arena: bot tournaments for many games (the referee core).
+
+Game plugins import only these public names.
+"""
+
+from __future__ import annotations
+
+from arena.errors import ArenaError, IllegalMove, InvalidAnswer
+from arena.game import (
+    Answer,
+    FileTransport,
+    Game,
+    GameInfo,
+    Ignore,
+    Move,
+    Outcome,
+    Reply,
+)
+from arena.hookspecs import hookimpl
+
+__all__ = [
+    "Answer",
+    "ArenaError",
+    "FileTransport",
+    "Game",
+    "GameInfo",
+    "IllegalMove",
+    "Ignore",
+    "InvalidAnswer",
+    "Move",
+    "Outcome",
+    "Reply",
+    "hookimpl",
+]
+__version__ = "0.1.0"

@@ -1,0 +1,189 @@
+"""The game contract: what a game plugin provides and what the core relies on.
+
+A game is pure rules. It never does I/O, never touches processes or clocks, and never
+uses a global random generator: everything random comes from the seed handed to
+:meth:`Game.start`. The core owns processes, clocks, sandboxing, scheduling, storage
+and rating, and only ever talks to a game through the methods below.
+
+One *step* of a game: the core asks :meth:`Game.to_act` which seats must answer now
+(one seat for turn-based games, several for simultaneous ones), sends each of them
+:meth:`Game.prompt`, feeds every line (or output file) the bot answers to
+:meth:`Game.interpret` until it yields a :class:`Move`, and finally hands all the
+moves to :meth:`Game.apply`. A bot that times out, crashes or answers something
+:meth:`Game.interpret` rejects is removed with :meth:`Game.eliminate`. When
+:meth:`Game.to_act` is empty the game is over and :meth:`Game.outcome` ranks the seats.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, TypeVar
+
+State = TypeVar("State")
+
+DEFAULT_EXIT_CODES: Mapping[int, str] = {1: "invalid json", 2: "illegal move", 3: "internal error"}
+
+
+@dataclass(frozen=True)
+class FileTransport:
+    """A new bot process per turn, speaking through files in the bot's own directory.
+
+    The core writes the prompt to ``input_name`` in the bot's game directory (kept for the
+    whole game), runs ``cmd <dir>/<input_name>`` with that directory as cwd, and hands the
+    text of ``output_name`` to :meth:`Game.interpret`. A non-zero exit code loses the game;
+    ``exit_codes`` names the codes the protocol defines. Besides the two protocol files the
+    bot may keep ``max_extra_files`` files of at most ``max_file_bytes`` each.
+    """
+
+    input_name: str = "state.json"
+    output_name: str = "move.json"
+    max_extra_files: int = 1
+    max_file_bytes: int = 10 * 1024 * 1024
+    exit_codes: Mapping[int, str] = field(default_factory=lambda: dict(DEFAULT_EXIT_CODES))
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """A game's metadata, declared as data.
+
+    ``transport`` None means a persistent process speaking a line protocol on
+    stdin/stdout (the CodinGame way); a :class:`FileTransport` means a process per turn.
+    ``queries`` declares that a bot may send queries inside its turn, each answered at
+    once by a :class:`Reply`, all within the turn's clock.
+    ``exports`` names the formats :meth:`Game.export` writes (e.g. ``"codeclash"``).
+    ``settings`` lists every setting the game accepts with its default value; tournament
+    files may override them, unknown keys are refused.
+    """
+
+    id: str
+    title: str
+    min_players: int
+    max_players: int
+    first_turn_ms: int
+    turn_ms: int
+    transport: FileTransport | None = None
+    queries: bool = False
+    settings: Mapping[str, Any] = field(default_factory=dict)
+    description: str = ""
+    exports: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Move:
+    """An answer accepted as the seat's action for this step; ``message`` shows in replays."""
+
+    action: Any
+    message: str = ""
+
+
+@dataclass(frozen=True)
+class Reply:
+    """An in-turn query answered at once; the text (lines ending in newline) is sent back."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class Ignore:
+    """A line the protocol lets bots send and the referee skips (e.g. ``# comment``)."""
+
+
+Answer = Move | Reply | Ignore
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ranks its seats.
+
+    ``ranks[i]`` is seat i's place, 0 for first; equal ranks are a draw between those
+    seats. ``scores[i]`` is seat i's score in the game's own unit. ``reason`` says why the
+    game ended (e.g. ``"200 turns"``, ``"nobody can move"``).
+    """
+
+    ranks: tuple[int, ...]
+    scores: tuple[float, ...]
+    reason: str = ""
+
+    @staticmethod
+    def from_scores(scores: Sequence[float], reason: str = "") -> Outcome:
+        """Rank seats by score, highest first; equal scores share a rank."""
+        ranks = tuple(sum(1 for other in scores if other > s) for s in scores)
+        return Outcome(ranks, tuple(float(s) for s in scores), reason)
+
+
+class Game(ABC, Generic[State]):
+    """Base class of every game plugin: pure rules plus the text encoding bots speak.
+
+    Subclasses set ``info`` and implement the abstract methods; states are the game's
+    own objects, which the core never looks into and never mutates.
+    """
+
+    info: ClassVar[GameInfo]
+
+    @abstractmethod
+    def start(self, seed: int, players: int, settings: Mapping[str, Any]) -> State:
+        """Return the initial state for ``players`` seats; all randomness derives from ``seed``.
+
+        ``settings`` holds every key of ``info.settings``, overridden by the tournament.
+        """
+
+    @abstractmethod
+    def to_act(self, state: State) -> Sequence[int]:
+        """Seats that must answer now, in order; several for simultaneous moves; empty when over."""
+
+    @abstractmethod
+    def prompt(self, state: State, seat: int) -> str:
+        """Exactly what seat receives before answering: lines each ending in ``\\n``, or
+        the input file's contents for a :class:`FileTransport` game."""
+
+    @abstractmethod
+    def interpret(self, state: State, seat: int, text: str) -> Answer:
+        """Read one line of the seat's answer (without its newline), or the whole output file.
+
+        Return :class:`Move`, :class:`Reply` or :class:`Ignore`; raise
+        :class:`~arena.errors.InvalidAnswer` for garbage and
+        :class:`~arena.errors.IllegalMove` for a move the rules forbid, keeping the raw text.
+        """
+
+    @abstractmethod
+    def apply(self, state: State, moves: Mapping[int, Any]) -> State:
+        """Return the state after every seat of :meth:`to_act` played its action."""
+
+    @abstractmethod
+    def eliminate(self, state: State, seat: int) -> State:
+        """Return the state after ``seat`` forfeited (timeout, crash, invalid or illegal answer).
+
+        The seat must never act again and must rank below every seat that did not forfeit;
+        in a two-player game this ends the game.
+        """
+
+    @abstractmethod
+    def outcome(self, state: State) -> Outcome:
+        """Ranks and scores of a finished game (:meth:`to_act` is empty)."""
+
+    @abstractmethod
+    def random_answer(self, state: State, seat: int, rng: random.Random) -> str:
+        """A legal answer for seat, chosen with ``rng``: random play for conformance tests."""
+
+    def clock_ms(self, state: State, seat: int, first_turn: bool) -> int:
+        """The seat's time budget for this step in ms (default: ``info`` first/later turn)."""
+        return self.info.first_turn_ms if first_turn else self.info.turn_ms
+
+    def view(self, state: State) -> dict[str, Any]:
+        """A JSON-able picture of the state for replays and ``--verbose`` logs."""
+        return {}
+
+    def render(self, state: State) -> str:
+        """A human-readable picture of the state for ``arena match --verbose``."""
+        return ""
+
+    def turn_number(self, state: State) -> int:
+        """The number of turns played, as the game counts them (for the store)."""
+        return 0
+
+    def export(self, replay: Mapping[str, Any], fmt: str) -> str:
+        """Write a stored replay (see ``docs/architecture.md``) in one of ``info.exports``."""
+        raise NotImplementedError(f"{self.info.id} cannot export {fmt!r}")

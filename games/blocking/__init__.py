@@ -1,0 +1,1 @@
+"""The `blocking` game plugin."""

@@ -1,0 +1,1 @@
+"""The `cluster` game plugin."""

@@ -1,0 +1,1 @@
+"""The `splitter` game plugin."""
