@@ -24,7 +24,12 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 State = TypeVar("State")
 
-DEFAULT_EXIT_CODES: Mapping[int, str] = {1: "invalid json", 2: "illegal move", 3: "internal error"}
+DEFAULT_EXIT_CODES: Mapping[int, tuple[str, str]] = {
+    1: ("invalid", "invalid json"),
+    2: ("illegal", "illegal move"),
+    3: ("crash", "internal error"),
+}
+"""Exit codes a per-turn bot may use: code -> (forfeit reason, what the code means)."""
 
 
 @dataclass(frozen=True)
@@ -34,15 +39,18 @@ class FileTransport:
     The core writes the prompt to ``input_name`` in the bot's game directory (kept for the
     whole game), runs ``cmd <dir>/<input_name>`` with that directory as cwd, and hands the
     text of ``output_name`` to :meth:`Game.interpret`. A non-zero exit code loses the game;
-    ``exit_codes`` names the codes the protocol defines. Besides the two protocol files the
-    bot may keep ``max_extra_files`` files of at most ``max_file_bytes`` each.
+    ``exit_codes`` maps the codes the protocol defines to (forfeit reason, meaning).
+    Besides the two protocol files the bot may keep ``max_extra_files`` files of at most
+    ``max_file_bytes`` each.
     """
 
     input_name: str = "state.json"
     output_name: str = "move.json"
     max_extra_files: int = 1
     max_file_bytes: int = 10 * 1024 * 1024
-    exit_codes: Mapping[int, str] = field(default_factory=lambda: dict(DEFAULT_EXIT_CODES))
+    exit_codes: Mapping[int, tuple[str, str]] = field(
+        default_factory=lambda: dict(DEFAULT_EXIT_CODES)
+    )
 
 
 @dataclass(frozen=True)

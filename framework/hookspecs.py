@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pluggy
-
 from arena.game import Game
 
 PROJECT = "arena"

@@ -6,7 +6,6 @@ import importlib.metadata
 from dataclasses import dataclass, field
 
 import pluggy
-
 from arena import hookspecs
 from arena.errors import PluginError, UnknownGame
 from arena.game import Game

@@ -1,0 +1,496 @@
+"""Bot processes: spawning, sandboxing, deadline reads, stderr capture and staged shutdown.
+
+This is the only module of arena that touches ``subprocess``. Two kinds of bots:
+
+* :class:`LineBot` - one persistent process per game speaking a line protocol on
+  stdin/stdout. Output is read without blocking (non-blocking pipe plus ``select``),
+  every line is timestamped when it arrives, and what is buffered is capped.
+* :func:`run_turn_process` - one process per turn (file protocols): started with the
+  path of its input file, waited for with a wall-clock cap, its directory checked.
+
+Every bot runs in its own working directory, in its own session, optionally inside
+bubblewrap (``sandbox="bwrap"``) with a private PID namespace so that everything it
+starts dies with it. Its stderr (bounded) goes to a file per bot per game.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import select
+import shutil
+import signal
+import subprocess
+import tempfile
+import threading
+import time
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO
+
+MAX_LINE_BYTES = 64 * 1024
+"""A bot line longer than this (no newline yet) is an output flood."""
+MAX_BUFFERED_BYTES = 1024 * 1024
+"""Unread output above this is an output flood."""
+STDERR_CAP_BYTES = 1024 * 1024
+"""Bytes of stderr kept per bot per game; the rest is counted and dropped."""
+FILE_SIZE_CAP_BYTES = 256 * 1024 * 1024
+"""RLIMIT_FSIZE for persistent bots: no single file they write grows past this."""
+
+
+BOT_HOMES = Path(tempfile.gettempdir()) / "arena-bots"
+"""Parent of every bot's private working directory (hidden from sandboxed bots)."""
+
+
+def new_bot_home(prefix: str) -> Path:
+    """A fresh private folder under :data:`BOT_HOMES` for one game's bot directories."""
+    BOT_HOMES.mkdir(parents=True, exist_ok=True)
+    return Path(tempfile.mkdtemp(prefix=prefix, dir=BOT_HOMES))
+
+
+@dataclass(frozen=True)
+class Sandbox:
+    """How bot processes are confined.
+
+    ``kind`` "none": own working directory and session, file-size limit, process tree
+    killed at the end. "bwrap": additionally inside bubblewrap with a private PID
+    namespace (everything the bot starts dies with it), no network, a read-only view of
+    the system in which only its own directory is writable, and where the other bots'
+    directories and the ``hide`` folders (the tournament's output) look empty.
+    ``memory_mb`` caps the address space.
+    """
+
+    kind: str = "none"
+    memory_mb: int | None = None
+    hide: tuple[str, ...] = ()
+
+    def wrap(self, argv: Sequence[str], workdir: Path) -> list[str]:
+        """The command line that runs ``argv`` inside this sandbox."""
+        if self.kind != "bwrap":
+            return list(argv)
+        wd = str(workdir)
+        hidden = [str(BOT_HOMES), *self.hide]
+        return [
+            "bwrap",
+            "--die-with-parent",
+            "--unshare-pid",
+            "--unshare-net",
+            "--ro-bind", "/", "/",
+            "--dev", "/dev",
+            "--proc", "/proc",
+            *[arg for path in hidden for arg in ("--tmpfs", path)],
+            "--bind", wd, wd,
+            "--chdir", wd,
+            "--",
+            *argv,
+        ]  # fmt: skip
+
+
+def bwrap_works() -> bool:
+    """Whether bubblewrap is installed and can create a sandbox on this machine."""
+    if shutil.which("bwrap") is None:
+        return False
+    probe = Sandbox("bwrap").wrap(["true"], Path("/tmp"))
+    try:
+        return subprocess.run(probe, capture_output=True, timeout=10).returncode == 0
+    except (OSError, subprocess.SubprocessError):
+        return False
+
+
+def resolve_sandbox(
+    kind: str, memory_mb: int | None = None, hide: Sequence[Path] = ()
+) -> Sandbox:
+    """Turn the configured kind (``auto``, ``bwrap``, ``none``) into a :class:`Sandbox`."""
+    if kind == "auto":
+        kind = "bwrap" if bwrap_works() else "none"
+    return Sandbox(kind, memory_mb, tuple(str(Path(p).resolve()) for p in hide))
+
+
+class StderrDrain:
+    """Drains one pipe on a thread into a file, keeping at most ``cap`` bytes.
+
+    Draining continuously means a bot that logs a lot never blocks on a full pipe; the
+    cap keeps disk use bounded. :meth:`take_recent` returns what arrived since its last
+    call (for per-turn logs), also bounded.
+    """
+
+    RECENT_CAP = 8 * 1024
+
+    def __init__(self, pipe: IO[bytes], path: Path, cap: int = STDERR_CAP_BYTES) -> None:
+        self._pipe = pipe
+        self._file = path.open("ab")
+        self._cap = cap
+        self._written = 0
+        self.dropped = 0
+        self._recent = bytearray()
+        self._lock = threading.Lock()
+        self._thread = threading.Thread(target=self._run, daemon=True, name=f"stderr:{path.name}")
+        self._thread.start()
+
+    def _run(self) -> None:
+        fd = self._pipe.fileno()
+        while True:
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            keep = chunk[: max(0, self._cap - self._written)]
+            if keep:
+                self._file.write(keep)
+                self._written += len(keep)
+            self.dropped += len(chunk) - len(keep)
+            with self._lock:
+                room = self.RECENT_CAP - len(self._recent)
+                if room > 0:
+                    self._recent += chunk[:room]
+
+    def take_recent(self) -> str:
+        """What the bot wrote since the last call (at most 8 KiB), decoded leniently."""
+        with self._lock:
+            data = bytes(self._recent)
+            self._recent.clear()
+        return data.decode("utf-8", "replace")
+
+    def close(self, timeout: float = 1.0) -> None:
+        """Wait for the pipe's end (bounded), note any truncation, close the file."""
+        self._thread.join(timeout)
+        if self.dropped:
+            note = f"\n[arena: stderr truncated, {self.dropped} bytes dropped]\n"
+            self._file.write(note.encode())
+        self._file.close()
+        with contextlib.suppress(OSError):
+            self._pipe.close()
+
+
+def _descendants(root: int) -> list[int]:
+    """Every live process below ``root`` (read from /proc), deepest last."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+        except OSError:
+            continue
+        # The command name is in parentheses and may contain spaces: split after it.
+        ppid = int(stat.rsplit(")", 1)[1].split()[1])
+        children.setdefault(ppid, []).append(int(entry))
+    found: list[int] = []
+    todo = [root]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
+def kill_tree(proc: subprocess.Popen[bytes]) -> None:
+    """Kill a bot and everything it started, then reap it.
+
+    Staged: collect the descendants first (killing the parent would re-parent them), then
+    SIGKILL the session's process group (catches well-behaved children), then each
+    descendant found by PID (catches those that left the group with ``setsid``).
+    """
+    pids = _descendants(proc.pid) if proc.poll() is None else []
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    for pid in [proc.pid, *pids]:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, signal.SIGKILL)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        proc.wait(timeout=5)
+
+
+def _spawn(
+    argv: Sequence[str],
+    workdir: Path,
+    sandbox: Sandbox,
+    stdin: int | None,
+    stdout: int | None,
+    stderr: int | None,
+    file_cap: int,
+) -> subprocess.Popen[bytes]:
+    proc = subprocess.Popen(
+        sandbox.wrap(argv, workdir),
+        cwd=workdir,
+        stdin=stdin,
+        stdout=stdout,
+        stderr=stderr,
+        start_new_session=True,  # own process group: one killpg ends the tree
+        bufsize=0,
+        close_fds=True,
+        env=_bot_env(workdir),
+    )
+    # Limits are applied right after the start (no preexec_fn: unsafe with threads).
+    import resource
+
+    with contextlib.suppress(OSError, ValueError):
+        resource.prlimit(proc.pid, resource.RLIMIT_FSIZE, (file_cap, file_cap))
+        resource.prlimit(proc.pid, resource.RLIMIT_CORE, (0, 0))
+        if sandbox.memory_mb:
+            limit = sandbox.memory_mb * 1024 * 1024
+            resource.prlimit(proc.pid, resource.RLIMIT_AS, (limit, limit))
+    return proc
+
+
+def _bot_env(workdir: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ARENA_")}
+    env["PYTHONUNBUFFERED"] = "1"
+    env["TMPDIR"] = str(workdir)  # the one writable place inside the sandbox
+    return env
+
+
+class BotClosed(Exception):
+    """The bot's stdout closed (it exited or crashed); ``exit_code`` when known."""
+
+    def __init__(self, exit_code: int | None) -> None:
+        super().__init__(f"exit code {exit_code}")
+        self.exit_code = exit_code
+
+
+class InputStalled(Exception):
+    """The bot stopped reading: its input could not be written before the deadline."""
+
+
+class OutputFlood(Exception):
+    """The bot wrote more than the referee buffers; ``raw`` is its first bytes."""
+
+    def __init__(self, message: str, raw: str) -> None:
+        super().__init__(message)
+        self.raw = raw
+
+
+@dataclass
+class LineBot:
+    """A persistent bot process speaking a line protocol.
+
+    ``lines`` holds complete lines with the ``perf_counter`` time they arrived; the
+    referee pops them and compares arrival times with its deadlines, so a line that
+    arrived in time counts as in time however late the referee looks at it.
+    """
+
+    argv: Sequence[str]
+    workdir: Path
+    stderr_path: Path
+    sandbox: Sandbox = field(default_factory=Sandbox)
+    proc: subprocess.Popen[bytes] | None = None
+    lines: deque[tuple[str, float]] = field(default_factory=deque)
+    _partial: bytearray = field(default_factory=bytearray)
+    _buffered: int = 0
+    _eof: bool = False
+    _drain: StderrDrain | None = None
+
+    def start(self) -> None:
+        """Start the process in its working directory (stdout non-blocking)."""
+        self.workdir.mkdir(parents=True, exist_ok=True)
+        self.proc = _spawn(
+            self.argv,
+            self.workdir,
+            self.sandbox,
+            subprocess.PIPE,
+            subprocess.PIPE,
+            subprocess.PIPE,
+            FILE_SIZE_CAP_BYTES,
+        )
+        assert self.proc.stdout is not None and self.proc.stderr is not None
+        os.set_blocking(self.proc.stdout.fileno(), False)
+        assert self.proc.stdin is not None
+        os.set_blocking(self.proc.stdin.fileno(), False)
+        self._drain = StderrDrain(self.proc.stderr, self.stderr_path)
+
+    def fileno(self) -> int:
+        """The stdout descriptor to wait on."""
+        assert self.proc is not None and self.proc.stdout is not None
+        return self.proc.stdout.fileno()
+
+    def send(self, text: str, deadline: float) -> float:
+        """Write ``text`` completely; return the ``perf_counter`` time it was all written.
+
+        The pipe is non-blocking, so a bot that stops reading cannot hang the referee:
+        raises :class:`InputStalled` if the text cannot be written by ``deadline``, and
+        :class:`BotClosed` when the bot no longer reads its input at all.
+        """
+        assert self.proc is not None and self.proc.stdin is not None
+        fd = self.proc.stdin.fileno()
+        view = memoryview(text.encode())
+        while view:
+            try:
+                view = view[os.write(fd, view) :]
+            except BlockingIOError:
+                remaining = deadline - time.perf_counter()
+                if remaining <= 0:
+                    raise InputStalled() from None
+                select.select([], [fd], [], remaining)
+            except OSError:
+                raise BotClosed(self.proc.poll()) from None
+        return time.perf_counter()
+
+    def pump(self) -> None:
+        """Read whatever stdout has now, split it into timestamped lines.
+
+        Raises :class:`OutputFlood` past the buffer caps. At end of file, sets ``closed``.
+        """
+        fd = self.fileno()
+        while True:
+            try:
+                chunk = os.read(fd, 65536)
+            except BlockingIOError:
+                return
+            except OSError:
+                chunk = b""
+            now = time.perf_counter()
+            if not chunk:
+                self._eof = True
+                return
+            self._partial += chunk
+            if b"\n" in chunk:
+                *complete, rest = self._partial.split(b"\n")
+                for raw in complete:
+                    line = raw.decode("utf-8", "replace").rstrip("\r")
+                    self.lines.append((line, now))
+                    self._buffered += len(raw)
+                self._partial = bytearray(rest)
+            if len(self._partial) > MAX_LINE_BYTES:
+                raw_text = bytes(self._partial[:200]).decode("utf-8", "replace")
+                raise OutputFlood(
+                    f"output flood: over {MAX_LINE_BYTES} bytes in one line", raw_text
+                )
+            if self._buffered + len(self._partial) > MAX_BUFFERED_BYTES:
+                first = self.lines[0][0][:200] if self.lines else ""
+                raise OutputFlood(f"output flood: over {MAX_BUFFERED_BYTES} bytes unread", first)
+
+    def pop_line(self) -> tuple[str, float]:
+        """The oldest complete line and its arrival time (call only when ``lines``)."""
+        line, at = self.lines.popleft()
+        self._buffered -= len(line)
+        return line, at
+
+    @property
+    def closed(self) -> bool:
+        """The bot closed its stdout and every complete line has been taken."""
+        return self._eof and not self.lines
+
+    def exit_code(self, wait: float = 0.2) -> int | None:
+        """The exit code if the process ended (waiting at most ``wait`` seconds)."""
+        if self.proc is None:
+            return None
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            return self.proc.wait(timeout=wait)
+        return None
+
+    def take_stderr(self) -> str:
+        """Stderr written since the last call (bounded)."""
+        return self._drain.take_recent() if self._drain else ""
+
+    def stop(self) -> None:
+        """End the bot: close its stdin, kill it and everything it started, flush stderr."""
+        if self.proc is None:
+            return
+        if self.proc.stdin is not None:
+            with contextlib.suppress(OSError):
+                self.proc.stdin.close()
+        kill_tree(self.proc)
+        if self.proc.stdout is not None:
+            with contextlib.suppress(OSError):
+                self.proc.stdout.close()
+        if self._drain is not None:
+            self._drain.close()
+
+
+def wait_readable(bots: Sequence[LineBot], timeout: float) -> None:
+    """Block until one of ``bots`` has output (or EOF), or ``timeout`` seconds pass."""
+    if timeout <= 0:
+        return
+    with contextlib.suppress(InterruptedError):
+        select.select([b.fileno() for b in bots], [], [], timeout)
+
+
+@dataclass(frozen=True)
+class TurnProcessResult:
+    """What one per-turn process did: exit code (None on timeout), time, files, output."""
+
+    exit_code: int | None
+    elapsed_ms: float
+    timed_out: bool
+    output: str | None
+    file_problem: str | None
+
+
+def run_turn_process(
+    argv: Sequence[str],
+    workdir: Path,
+    input_name: str,
+    input_text: str,
+    output_name: str,
+    timeout_s: float,
+    log_path: Path,
+    max_extra_files: int,
+    max_file_bytes: int,
+    sandbox: Sandbox | None = None,
+) -> TurnProcessResult:
+    """Run one turn of a file-protocol bot and collect what it left.
+
+    Writes ``input_name`` into ``workdir`` (removing the previous output file), starts
+    ``argv + [<workdir>/<input_name>]`` with ``workdir`` as cwd, waits at most
+    ``timeout_s`` of wall clock (start-up included), kills the process tree, then reads
+    ``output_name`` and checks the directory: at most ``max_extra_files`` other entries,
+    none larger than ``max_file_bytes``. stdout and stderr go to ``log_path`` (bounded).
+    """
+    sandbox = sandbox or Sandbox()
+    workdir.mkdir(parents=True, exist_ok=True)
+    input_path = workdir / input_name
+    output_path = workdir / output_name
+    output_path.unlink(missing_ok=True)
+    input_path.write_text(input_text)
+    start = time.perf_counter()
+    proc = _spawn(
+        [*argv, str(input_path)],
+        workdir,
+        sandbox,
+        subprocess.DEVNULL,
+        subprocess.PIPE,
+        subprocess.STDOUT,
+        max_file_bytes + 1,
+    )
+    assert proc.stdout is not None
+    drain = StderrDrain(proc.stdout, log_path)
+    timed_out = False
+    try:
+        code: int | None = proc.wait(timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        timed_out, code = True, None
+    elapsed_ms = (time.perf_counter() - start) * 1000.0
+    kill_tree(proc)
+    drain.close()
+    problem = _check_files(workdir, {input_name, output_name}, max_extra_files, max_file_bytes)
+    output = None
+    if not timed_out and output_path.is_file():
+        try:
+            output = output_path.read_bytes()[:max_file_bytes].decode("utf-8", "replace")
+        except OSError:
+            output = None
+    return TurnProcessResult(code, elapsed_ms, timed_out, output, problem)
+
+
+def _check_files(workdir: Path, protocol: set[str], max_extra: int, max_bytes: int) -> str | None:
+    extra = sorted(p for p in workdir.iterdir() if p.name not in protocol)
+    if len(extra) > max_extra:
+        names = ", ".join(p.name for p in extra)
+        return f"{len(extra)} extra files in the bot directory (at most {max_extra}): {names}"
+    for path in [*extra, *(workdir / name for name in protocol)]:
+        size = _size(path)
+        if size > max_bytes:
+            return f"{path.name} is {size} bytes (at most {max_bytes})"
+    return None
+
+
+def _size(path: Path) -> int:
+    if path.is_symlink() or not path.exists():
+        return 0
+    if path.is_file():
+        return path.stat().st_size
+    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file() and not p.is_symlink())

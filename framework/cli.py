@@ -1,0 +1,352 @@
+"""The ``arena`` command line. Only this module turns errors into messages and exit codes.
+
+Exit codes: 0 success, 1 a game failed in the referee, 2 bad input (file, key, game,
+command), 130 interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import yaml
+from arena.errors import ArenaError, ConfigError
+from arena.game import Game
+from arena.leaderboard import FORMATS
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``arena`` command; return its exit code."""
+    parser = _parser()
+    args, extra = parser.parse_known_args(argv)
+    if extra and args.command != "match":
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    try:
+        return int(args.func(args, extra))
+    except ConfigError as exc:
+        print(f"arena: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except ArenaError as exc:
+        print(f"arena: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+    except KeyboardInterrupt:
+        print("arena: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="arena", description="Bot tournaments for many games: play, rate, replay."
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("games", help="list the installed games")
+    p.set_defaults(func=cmd_games)
+
+    p = sub.add_parser(
+        "match",
+        help="play games between bot commands, with a turn-by-turn log",
+        description="Play one game (or --games N) of GAME between the bot commands given in "
+        "seat order. Game settings are options too: e.g. --layout 2 for splitter "
+        "(see `arena games`).",
+    )
+    p.add_argument("game", help="game id (see `arena games`)")
+    p.add_argument("bots", nargs="+", metavar="CMD", help="bot command lines, one per seat")
+    p.add_argument("--seed", type=int, default=1, help="seed of the (first) game (default 1)")
+    p.add_argument("--games", type=int, default=1, help="games to play; seats rotate (default 1)")
+    p.add_argument("--verbose", "-v", action="store_true", help="log every turn")
+    p.add_argument("--output", type=Path, help="keep replays and stderr files in this folder")
+    p.add_argument("--sandbox", choices=("auto", "bwrap", "none"), default="auto")
+    p.set_defaults(func=cmd_match)
+
+    p = sub.add_parser("run", help="run (or resume) a tournament file")
+    p.add_argument("file", type=Path, help="tournament YAML file")
+    p.add_argument("--games", type=int, help="override `games`")
+    p.add_argument("--concurrency", "-j", type=int, help="override `concurrency`")
+    p.add_argument("--seed", type=int, help="override `seed`")
+    p.add_argument("--output", type=Path, help="override `output`")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--format", choices=FORMATS, default="table", help="leaderboard format")
+    p.set_defaults(func=cmd_run)
+
+    p = sub.add_parser("leaderboard", help="print the leaderboard of an output folder")
+    p.add_argument("output", type=Path, help="the tournament's output folder")
+    p.add_argument("--format", choices=FORMATS, default="table")
+    p.set_defaults(func=cmd_leaderboard)
+
+    p = sub.add_parser("export", help="write a stored game in another tool's format")
+    p.add_argument("game_id", help="game id (see the output's games table) or a replay.json path")
+    p.add_argument("--format", required=True, help="e.g. codeclash (chess5)")
+    p.add_argument("--from", dest="source", type=Path, default=Path("."), help="output folder")
+    p.add_argument("--out", type=Path, help="write to this file instead of stdout")
+    p.set_defaults(func=cmd_export)
+    return parser
+
+
+# -- arena games ----------------------------------------------------------------
+
+
+def cmd_games(args: argparse.Namespace, extra: list[str]) -> int:
+    """List installed games: id, players, clocks, transport, settings, package."""
+    from arena.plugins import load_registry
+    from tabulate import tabulate
+
+    registry = load_registry()
+    rows = []
+    for gid, entry in sorted(registry.games.items()):
+        info = entry.game.info
+        players = (
+            str(info.min_players)
+            if info.min_players == info.max_players
+            else f"{info.min_players}-{info.max_players}"
+        )
+        transport = "lines" if info.transport is None else f"files ({info.transport.input_name})"
+        if info.queries:
+            transport += " + queries"
+        settings = ", ".join(f"{k}={v}" for k, v in info.settings.items()) or "-"
+        rows.append(
+            [
+                gid,
+                info.title,
+                players,
+                f"{info.first_turn_ms}/{info.turn_ms}",
+                transport,
+                settings,
+                entry.package,
+            ]
+        )
+    headers = ["id", "game", "players", "clock ms (first/turn)", "protocol", "settings", "package"]
+    print(tabulate(rows, headers=headers, disable_numparse=True))
+    for name, why in sorted(registry.broken.items()):
+        print(f"arena: plugin {name!r} failed to load: {why}", file=sys.stderr)
+    return EXIT_OK
+
+
+# -- arena match ----------------------------------------------------------------
+
+
+def _setting_options(game: type[Game[Any]], extra: list[str]) -> dict[str, Any]:
+    """Parse ``--key value`` options against the game's settings."""
+    info = game.info
+    parser = argparse.ArgumentParser(prog=f"arena match {info.id}", add_help=False)
+    for key in info.settings:
+        parser.add_argument(f"--{key}", f"--{key.replace('_', '-')}", dest=key)
+    parsed, unknown = parser.parse_known_args(extra)
+    if unknown:
+        known = ", ".join(f"--{k}" for k in info.settings) or "none"
+        raise ConfigError(f"unknown option {unknown[0]!r} for {info.id} (game settings: {known})")
+    given = {}
+    for key, text in vars(parsed).items():
+        if text is not None:
+            given[key] = yaml.safe_load(text)
+    from arena.config import check_settings
+
+    return check_settings(info, given)
+
+
+def cmd_match(args: argparse.Namespace, extra: list[str]) -> int:
+    """Play ``--games`` games between the given commands and summarise them."""
+    from arena.botproc import resolve_sandbox
+    from arena.config import resolve_command
+    from arena.plugins import load_registry
+    from arena.referee import BotSpec, Referee
+    from arena.schedule import round_robin
+
+    registry = load_registry()
+    game_cls = registry.get(args.game)
+    info = game_cls.info
+    settings = _setting_options(game_cls, extra)
+    if not info.min_players <= len(args.bots) <= info.max_players:
+        span = f"{info.min_players}-{info.max_players}"
+        raise ConfigError(f"{info.id} is played by {span} bots; {len(args.bots)} commands given")
+    if args.games < 1:
+        raise ConfigError(f"--games must be at least 1, not {args.games}")
+    bots = []
+    for i, cmd in enumerate(args.bots):
+        argv = resolve_command(cmd, Path.cwd())
+        if isinstance(argv, str):
+            raise ConfigError(f"bot {i + 1} {cmd!r}: {argv}")
+        name = Path(argv[-1]).stem
+        while any(b.name == name for b in bots):
+            name += "'"
+        bots.append(BotSpec(name, argv))
+    sandbox = resolve_sandbox(args.sandbox)
+    keep = args.output is not None
+    root = args.output or Path(tempfile.mkdtemp(prefix="arena-match-"))
+    names = [b.name for b in bots]
+    specs = round_robin(names, len(names), args.games, args.seed)
+    if args.games == 1:
+        specs = specs[:1]
+    by_name = {b.name: b for b in bots}
+    records = []
+    for i, spec in enumerate(specs):
+        seed = args.seed if args.games == 1 else spec.seed
+        game = game_cls()
+        observer = _verbose_observer(game, spec.seats) if args.verbose else None
+        referee = Referee(
+            game,
+            [by_name[n] for n in spec.seats],
+            root / f"game-{i + 1:04d}",
+            sandbox,
+            observer,
+        )
+        record = referee.play(seed, settings)
+        records.append(record)
+        if args.verbose or args.games <= 20:
+            print(_result_line(i + 1, record))
+    print(_match_summary(names, records))
+    if keep:
+        print(f"replays and stderr in {root}")
+    else:
+        import shutil
+
+        shutil.rmtree(root, ignore_errors=True)
+    return EXIT_OK
+
+
+def _result_line(n: int, record: Any) -> str:
+    parts = []
+    for s in record.seats:
+        text = f"{s.bot} #{s.rank + 1} ({s.score:g})"
+        if s.forfeit:
+            text += f" {s.forfeit}: {s.detail}"
+            if s.raw:
+                text += f" [{s.raw[:60]!r}]"
+        parts.append(text)
+    return f"game {n} seed {record.seed}, {record.turns} turns, {record.reason}: " + "; ".join(
+        parts
+    )
+
+
+def _match_summary(names: list[str], records: list[Any]) -> str:
+    from arena.rating import mean_interval
+    from tabulate import tabulate
+
+    rows = []
+    for name in names:
+        seats = [s for r in records for s in r.seats if s.bot == name]
+        scores = [s.score for s in seats]
+        mean, half = mean_interval(scores)
+        row = [name, len(seats)]
+        if len(names) > 1:
+            wins = sum(
+                1
+                for r in records
+                for s in r.seats
+                if s.bot == name and s.rank == 0 and sum(1 for o in r.seats if o.rank == 0) == 1
+            )
+            draws = sum(
+                1
+                for r in records
+                for s in r.seats
+                if s.bot == name and s.rank == 0 and sum(1 for o in r.seats if o.rank == 0) > 1
+            )
+            row.append(f"{wins}/{draws}/{len(seats) - wins - draws}")
+        row += [f"{mean:.2f} ± {half:.2f}", f"{min(scores):g}", f"{max(scores):g}"]
+        forfeits = [s.forfeit for s in seats if s.forfeit]
+        row.append(", ".join(f"{k} {forfeits.count(k)}" for k in sorted(set(forfeits))) or "-")
+        ms = [s.max_ms for s in seats]
+        row.append(f"{max(ms):.1f}")
+        rows.append(row)
+    headers = ["bot", "games"] + (["W/D/L"] if len(names) > 1 else [])
+    headers += ["mean score ± 95%", "min", "max", "forfeits", "max turn ms"]
+    return tabulate(rows, headers=headers, disable_numparse=True)
+
+
+def _verbose_observer(game: Game[Any], names: Sequence[str]) -> Any:
+    def observe(index: int, step: dict[str, Any], state: Any) -> None:
+        print(f"--- step {index + 1} (turn {game.turn_number(state)})")
+        for seat_key, io in step["io"].items():
+            seat = int(seat_key)
+            answer = " | ".join(io["lines"]) if io["lines"] else "(no answer)"
+            print(f"  seat {seat} {names[seat]}: {io['ms']:.1f} ms > {answer}")
+            for line in io.get("stderr", "").splitlines():
+                print(f"    stderr: {line}")
+        for seat_key, forfeit in step["forfeits"].items():
+            who = f"seat {seat_key} {names[int(seat_key)]}"
+            print(f"  {who} FORFEITS: {forfeit['reason']}: {forfeit['detail']}")
+        picture = game.render(state)
+        if picture:
+            print("\n".join("    " + line for line in picture.splitlines()))
+        sys.stdout.flush()
+
+    return observe
+
+
+# -- arena run / leaderboard / export --------------------------------------------
+
+
+def cmd_run(args: argparse.Namespace, extra: list[str]) -> int:
+    """Run or resume a tournament file and print its leaderboard."""
+    from arena.config import load_tournament
+    from arena.plugins import load_registry
+    from arena.tournament import run_tournament
+
+    registry = load_registry()
+    config = load_tournament(args.file, registry)
+    for key in ("games", "concurrency"):
+        value = getattr(args, key)
+        if value is not None:
+            if value < 1:
+                raise ConfigError(f"--{key} must be at least 1, not {value}")
+            setattr(config, key, value)
+    if args.seed is not None:
+        config.seed = args.seed
+    if args.output is not None:
+        config.output = args.output
+    progress = (not args.no_progress and sys.stderr.isatty()) or os.environ.get(
+        "ARENA_PROGRESS"
+    ) == "1"
+    summary = run_tournament(config, progress=progress)
+    print(summary.leaderboard.render(args.format))
+    done = f"{summary.played} games played now, {summary.resumed} resumed"
+    print(f"\n{done}, results in {config.output}")
+    if summary.interrupted:
+        return EXIT_INTERRUPTED
+    return EXIT_FAILED if summary.failed else EXIT_OK
+
+
+def cmd_leaderboard(args: argparse.Namespace, extra: list[str]) -> int:
+    """Print the leaderboard of an output folder again, from its database."""
+    from arena.tournament import leaderboard_for
+
+    print(leaderboard_for(args.output).render(args.format))
+    return EXIT_OK
+
+
+def cmd_export(args: argparse.Namespace, extra: list[str]) -> int:
+    """Write one stored game in another tool's format."""
+    from arena.plugins import load_registry
+    from arena.store import open_existing
+
+    path = Path(args.game_id)
+    if not path.is_file():
+        if not args.game_id.isdigit():
+            raise ConfigError(f"{args.game_id}: neither a game id nor a replay file")
+        store = open_existing(args.source)
+        try:
+            stored = store.game(int(args.game_id))
+        finally:
+            store.close()
+        if stored is None:
+            raise ConfigError(f"{args.source}: no game with id {args.game_id}")
+        path = args.source / stored.dir / "replay.json"
+    replay = json.loads(path.read_text())
+    game = load_registry().create(replay["game"])
+    if args.format not in game.info.exports:
+        known = ", ".join(game.info.exports) or "none"
+        raise ConfigError(f"{game.info.id} cannot export {args.format!r} (formats: {known})")
+    text = game.export(replay, args.format)
+    if args.out:
+        args.out.write_text(text)
+    else:
+        print(text)
+    return EXIT_OK

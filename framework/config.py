@@ -1,0 +1,262 @@
+"""Tournament files: YAML read with line numbers, validated before any game starts.
+
+Every problem is a :class:`~arena.errors.ConfigError` naming the file, the key path and
+the line, e.g. ``tournaments/stc.yaml: bots[1].cmd (line 14): command not found: 'pyhton3'``.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+from arena.errors import ConfigError, UnknownGame
+from arena.game import GameInfo
+from arena.plugins import Registry
+
+FORMATS = ("round-robin",)
+SANDBOXES = ("auto", "bwrap", "none")
+KEYS = {
+    "name": "tournament name (text)",
+    "game": "game id (see `arena games`)",
+    "format": "scheduling format: " + ", ".join(FORMATS),
+    "games": "games per combination of bots (seats rotate on each seed)",
+    "players": "bots per game (default: the game's minimum, 2 for two-player games)",
+    "seed": "tournament seed: every game's seed derives from it",
+    "concurrency": "games played at once (default: one per core)",
+    "settings": "game settings (see `arena games`)",
+    "bots": "list of {name, cmd}",
+    "output": "output folder (SQLite file, replays, stderr)",
+    "sandbox": "auto (bubblewrap when it works), bwrap or none",
+    "memory_mb": "address-space cap per bot process in MiB (optional)",
+}
+
+
+@dataclass(frozen=True)
+class BotEntry:
+    """A bot of the tournament: name, command as written, and resolved argv."""
+
+    name: str
+    cmd: str
+    argv: tuple[str, ...]
+
+
+@dataclass
+class TournamentConfig:
+    """A validated tournament file (plus command-line overrides)."""
+
+    path: Path
+    name: str
+    game: str
+    format: str
+    games: int
+    players: int
+    seed: int
+    concurrency: int
+    settings: dict[str, Any]
+    bots: list[BotEntry]
+    output: Path
+    sandbox: str = "auto"
+    memory_mb: int | None = None
+    lines: dict[str, int] = field(default_factory=dict)
+
+
+class _Located:
+    """Parsed YAML plus the line of every key path (``bots[1].cmd``)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.lines: dict[str, int] = {}
+
+    def error(self, key: str, message: str) -> ConfigError:
+        line = self.lines.get(key)
+        where = f"{key} (line {line})" if line else key
+        return ConfigError(f"{self.path}: {where}: {message}")
+
+    def build(self, node: yaml.Node, key: str) -> Any:
+        self.lines.setdefault(key, node.start_mark.line + 1)
+        if isinstance(node, yaml.MappingNode):
+            out: dict[str, Any] = {}
+            for k_node, v_node in node.value:
+                k = str(self.build(k_node, "?"))
+                sub = f"{key}.{k}" if key else k
+                self.lines[sub] = k_node.start_mark.line + 1
+                if k in out:
+                    raise self.error(sub, "key given twice")
+                out[k] = self.build(v_node, sub)
+            return out
+        if isinstance(node, yaml.SequenceNode):
+            return [self.build(item, f"{key}[{i}]") for i, item in enumerate(node.value)]
+        return yaml.SafeLoader(" ").construct_object(node)  # type: ignore[no-untyped-call]
+
+
+def _positive_int(doc: _Located, data: dict[str, Any], key: str, default: int) -> int:
+    value = data.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise doc.error(key, f"must be a positive whole number, not {value!r}")
+    return value
+
+
+def resolve_command(cmd: str, base: Path) -> tuple[str, ...] | str:
+    """Split a bot command and make its file arguments absolute.
+
+    Bots run in their own empty directory, so a relative path (``bots/stc/greedy.py``) is
+    resolved against the current directory, else against ``base`` (the YAML file's folder).
+    Returns the argv, or an error message when the program or a file is missing.
+    """
+    try:
+        argv = shlex.split(cmd)
+    except ValueError as exc:
+        return f"cannot split the command: {exc}"
+    if not argv:
+        return "empty command"
+    out = []
+    for i, token in enumerate(argv):
+        looks_like_path = "/" in token or token.endswith((".py", ".sh", ".js"))
+        if looks_like_path and not token.startswith("-"):
+            found = next(
+                (p for p in (Path(token), base / token) if p.exists()),
+                None,
+            )
+            if found is None:
+                return f"file not found: {token!r}"
+            if i == 0 and not os.access(found, os.X_OK):
+                return f"not executable: {token!r}"
+            out.append(str(found.resolve()))
+        elif i == 0:
+            if shutil.which(token) is None:
+                return f"command not found: {token!r}"
+            out.append(token)
+        else:
+            out.append(token)
+    return tuple(out)
+
+
+def check_settings(info: GameInfo, given: dict[str, Any], error: Any = None) -> dict[str, Any]:
+    """Merge ``given`` over the game's defaults, refusing unknown keys and wrong types."""
+    merged = dict(info.settings)
+    for key, value in given.items():
+        if key not in info.settings:
+            known = ", ".join(sorted(info.settings)) or "none"
+            message = f"unknown setting for {info.id} (known: {known})"
+            raise error(f"settings.{key}", message) if error else ConfigError(f"{key}: {message}")
+        default = info.settings[key]
+        if default is not None and not _same_kind(default, value):
+            message = f"must be {type(default).__name__}, not {value!r}"
+            raise error(f"settings.{key}", message) if error else ConfigError(f"{key}: {message}")
+        merged[key] = value
+    return merged
+
+
+def _same_kind(default: Any, value: Any) -> bool:
+    if isinstance(default, bool) or isinstance(value, bool):
+        return isinstance(default, bool) and isinstance(value, bool)
+    if isinstance(default, float):
+        return isinstance(value, int | float)
+    return isinstance(value, type(default))
+
+
+def load_tournament(path: Path, registry: Registry) -> TournamentConfig:
+    """Read and validate a tournament file; raise :class:`ConfigError` on the first problem."""
+    doc = _Located(path)
+    try:
+        text = path.read_text()
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = f" (line {mark.line + 1})" if mark is not None else ""
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise ConfigError(f"{path}{line}: invalid YAML: {problem}") from None
+    if node is None:
+        raise ConfigError(f"{path}: empty file")
+    if not isinstance(node, yaml.MappingNode):
+        raise ConfigError(f"{path} (line {node.start_mark.line + 1}): expected a mapping of keys")
+    data = doc.build(node, "")
+    for key in data:
+        if key not in KEYS:
+            raise doc.error(key, "unknown key (known: " + ", ".join(KEYS) + ")")
+    for key in ("game", "bots"):
+        if key not in data:
+            raise ConfigError(f"{path}: missing key {key!r}")
+
+    game_id = data["game"]
+    try:
+        info = registry.get(str(game_id)).info
+    except UnknownGame as exc:
+        raise doc.error("game", str(exc)) from None
+    fmt = data.get("format", "round-robin")
+    if fmt not in FORMATS:
+        raise doc.error("format", f"unknown format {fmt!r} (known: {', '.join(FORMATS)})")
+    players = _positive_int(doc, data, "players", max(info.min_players, min(2, info.max_players)))
+    if not info.min_players <= players <= info.max_players:
+        span = f"{info.min_players}-{info.max_players}"
+        raise doc.error("players", f"{info.id} is played by {span} players, not {players}")
+    settings = data.get("settings") or {}
+    if not isinstance(settings, dict):
+        raise doc.error("settings", "must be a mapping of game settings")
+    merged = check_settings(info, settings, doc.error)
+
+    bots = _load_bots(doc, data.get("bots"), path.parent)
+    if len(bots) < players:
+        raise doc.error("bots", f"needs at least {players} bots for {players}-player games")
+    seed = data.get("seed", 1)
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise doc.error("seed", f"must be a whole number, not {seed!r}")
+    sandbox = data.get("sandbox", "auto")
+    if sandbox not in SANDBOXES:
+        raise doc.error("sandbox", f"must be one of {', '.join(SANDBOXES)}, not {sandbox!r}")
+    memory = data.get("memory_mb")
+    if memory is not None:
+        memory = _positive_int(doc, data, "memory_mb", 1)
+    output = Path(str(data.get("output", Path("out") / path.stem)))
+    return TournamentConfig(
+        path=path,
+        name=str(data.get("name", path.stem)),
+        game=info.id,
+        format=fmt,
+        games=_positive_int(doc, data, "games", 2),
+        players=players,
+        seed=seed,
+        concurrency=_positive_int(doc, data, "concurrency", os.cpu_count() or 1),
+        settings=merged,
+        bots=bots,
+        output=output,
+        sandbox=sandbox,
+        memory_mb=memory,
+        lines=doc.lines,
+    )
+
+
+def _load_bots(doc: _Located, raw: Any, base: Path) -> list[BotEntry]:
+    if not isinstance(raw, list) or not raw:
+        raise doc.error("bots", "must be a non-empty list of {name, cmd}")
+    bots: list[BotEntry] = []
+    for i, item in enumerate(raw):
+        where = f"bots[{i}]"
+        if not isinstance(item, dict):
+            raise doc.error(where, "must be a mapping with name and cmd")
+        for key in item:
+            if key not in ("name", "cmd"):
+                raise doc.error(f"{where}.{key}", "unknown key (known: name, cmd)")
+        if "cmd" not in item:
+            raise doc.error(where, "missing key 'cmd'")
+        cmd = item["cmd"]
+        if not isinstance(cmd, str):
+            raise doc.error(f"{where}.cmd", f"must be a command line, not {cmd!r}")
+        argv = resolve_command(cmd, base)
+        if isinstance(argv, str):
+            raise doc.error(f"{where}.cmd", argv)
+        name = str(item.get("name") or Path(argv[-1]).stem)
+        if any(b.name == name for b in bots):
+            raise doc.error(f"{where}.name", f"bot name {name!r} used twice")
+        if "," in name:
+            raise doc.error(f"{where}.name", "bot names cannot contain ','")
+        bots.append(BotEntry(name, cmd, argv))
+    return bots

@@ -1,0 +1,446 @@
+"""The referee: plays one game between bot processes, keeping clocks and recording everything.
+
+It knows no game's rules: it drives a :class:`~arena.game.Game` through its contract
+(see ``docs/architecture.md``) and owns the processes, the clocks and the replay.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from arena.botproc import (
+    BotClosed,
+    InputStalled,
+    LineBot,
+    OutputFlood,
+    Sandbox,
+    new_bot_home,
+    run_turn_process,
+    wait_readable,
+)
+from arena.errors import AnswerError
+from arena.game import FileTransport, Game, Ignore, Move, Reply
+
+MAX_STEPS = 100_000
+"""A game still running after this many steps is a broken plugin, not a long game."""
+RAW_CAP = 500
+"""Characters of offending output kept with a forfeit."""
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """A bot as the referee runs it: its display name and its argument vector."""
+
+    name: str
+    argv: tuple[str, ...]
+
+
+@dataclass
+class SeatRecord:
+    """How one seat did in one game."""
+
+    bot: str
+    rank: int = 0
+    score: float = 0.0
+    forfeit: str | None = None
+    detail: str = ""
+    raw: str = ""
+    moves: int = 0
+    total_ms: float = 0.0
+    max_ms: float = 0.0
+    stderr: str = ""
+
+
+@dataclass
+class GameRecord:
+    """The result of one game, as the store keeps it."""
+
+    game: str
+    seed: int
+    settings: dict[str, Any]
+    seats: list[SeatRecord]
+    reason: str
+    turns: int
+    steps: int
+    duration_ms: float
+    replay: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-able copy (for worker processes and the store)."""
+        return asdict(self)
+
+    @staticmethod
+    def from_dict(data: Mapping[str, Any]) -> GameRecord:
+        """Inverse of :meth:`to_dict`."""
+        fields = dict(data)
+        fields["seats"] = [SeatRecord(**s) for s in data["seats"]]
+        return GameRecord(**fields)
+
+
+@dataclass
+class Forfeit:
+    """Why a seat lost the game on the spot."""
+
+    reason: str
+    detail: str
+    raw: str = ""
+
+
+@dataclass
+class _Pending:
+    start: float
+    deadline: float
+    budget_ms: float
+    lines: list[str] = field(default_factory=list)
+
+
+StepObserver = Callable[[int, dict[str, Any], Any], None]
+"""Called after every step with (step index, step record, state after the step)."""
+
+
+class Referee:
+    """Plays one game of ``game`` between ``bots`` (seat order) and records it.
+
+    ``game_dir`` receives ``replay.json`` and one stderr file per seat; the bots'
+    working directories are private temporary folders removed after the game.
+    """
+
+    def __init__(
+        self,
+        game: Game[Any],
+        bots: Sequence[BotSpec],
+        game_dir: Path,
+        sandbox: Sandbox | None = None,
+        observer: StepObserver | None = None,
+    ) -> None:
+        self.game = game
+        self.bots = list(bots)
+        self.game_dir = game_dir
+        self.sandbox = sandbox or Sandbox()
+        self.observer = observer
+        self.info = game.info
+
+    def stderr_path(self, seat: int) -> Path:
+        """Where seat's stderr is kept."""
+        safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in self.bots[seat].name)
+        return self.game_dir / f"stderr-{seat}-{safe}.txt"
+
+    def play(self, seed: int, settings: Mapping[str, Any]) -> GameRecord:
+        """Play the game to its end; never raises for anything a bot does."""
+        n = len(self.bots)
+        if not self.info.min_players <= n <= self.info.max_players:
+            raise ValueError(
+                f"{self.info.id} is for {self.info.min_players}-{self.info.max_players} players"
+            )
+        self.game_dir.mkdir(parents=True, exist_ok=True)
+        started = time.perf_counter()
+        seats = [
+            SeatRecord(bot=b.name, stderr=self.stderr_path(i).name) for i, b in enumerate(self.bots)
+        ]
+        for i in range(n):
+            self.stderr_path(i).write_bytes(b"")
+        home = new_bot_home(f"{self.info.id}-")
+        workdirs = [home / f"seat{i}" for i in range(n)]
+        for w in workdirs:
+            w.mkdir()
+        line_bots: list[LineBot] = []
+        steps: list[dict[str, Any]] = []
+        state = self.game.start(seed, n, dict(settings))
+        try:
+            if self.info.transport is None:
+                line_bots = [
+                    LineBot(b.argv, workdirs[i], self.stderr_path(i), self.sandbox)
+                    for i, b in enumerate(self.bots)
+                ]
+                for bot in line_bots:
+                    bot.start()
+            state = self._loop(state, seats, line_bots, workdirs, steps)
+        finally:
+            for bot in line_bots:
+                bot.stop()
+            shutil.rmtree(home, ignore_errors=True)
+        outcome = self.game.outcome(state)
+        ranks = _forfeiters_last(list(outcome.ranks), [s.forfeit is not None for s in seats])
+        for seat, record in enumerate(seats):
+            record.rank = ranks[seat]
+            record.score = float(outcome.scores[seat])
+        record = GameRecord(
+            game=self.info.id,
+            seed=seed,
+            settings=dict(settings),
+            seats=seats,
+            reason=outcome.reason,
+            turns=self.game.turn_number(state),
+            steps=len(steps),
+            duration_ms=(time.perf_counter() - started) * 1000.0,
+            replay="replay.json",
+        )
+        self._write_replay(record, steps, state)
+        return record
+
+    # -- the step loop -------------------------------------------------------------
+
+    def _loop(
+        self,
+        state: Any,
+        seats: list[SeatRecord],
+        line_bots: list[LineBot],
+        workdirs: list[Path],
+        steps: list[dict[str, Any]],
+    ) -> Any:
+        prompted = [False] * len(seats)
+        while to_act := list(self.game.to_act(state)):
+            if len(steps) >= MAX_STEPS:
+                raise RuntimeError(f"{self.info.id}: still running after {MAX_STEPS} steps")
+            budgets = {}
+            for seat in to_act:
+                budgets[seat] = self.game.clock_ms(state, seat, not prompted[seat])
+                prompted[seat] = True
+            step: dict[str, Any] = {"to_act": to_act, "moves": {}, "forfeits": {}, "io": {}}
+            if isinstance(self.info.transport, FileTransport):
+                moves, forfeits = self._file_step(state, to_act, budgets, workdirs, step)
+            else:
+                moves, forfeits = self._line_step(state, to_act, budgets, line_bots, step)
+            for seat, forfeit in forfeits.items():
+                seats[seat].forfeit = forfeit.reason
+                seats[seat].detail = forfeit.detail
+                seats[seat].raw = forfeit.raw[:RAW_CAP]
+                step["forfeits"][str(seat)] = asdict(forfeit)
+                if line_bots:
+                    line_bots[seat].stop()
+                state = self.game.eliminate(state, seat)
+            for seat, io in step["io"].items():
+                record = seats[int(seat)]
+                if int(seat) in moves:
+                    record.moves += 1
+                record.total_ms += io["ms"]
+                record.max_ms = max(record.max_ms, io["ms"])
+            # After a forfeit, the others' moves stand only if the game still expects them.
+            if forfeits:
+                expected = set(self.game.to_act(state))
+                if set(moves) != expected:
+                    moves = {}
+            if moves:
+                state = self.game.apply(state, {s: m.action for s, m in moves.items()})
+            steps.append(step)
+            if self.observer is not None:
+                self.observer(len(steps) - 1, step, state)
+        return state
+
+    def _line_step(
+        self,
+        state: Any,
+        to_act: list[int],
+        budgets: dict[int, int],
+        bots: list[LineBot],
+        step: dict[str, Any],
+    ) -> tuple[dict[int, Move], dict[int, Forfeit]]:
+        moves: dict[int, Move] = {}
+        forfeits: dict[int, Forfeit] = {}
+        pending: dict[int, _Pending] = {}
+        for seat in to_act:
+            prompt = self.game.prompt(state, seat)
+            step["io"][str(seat)] = {"input": prompt, "lines": [], "ms": 0.0, "stderr": ""}
+            budget_s = budgets[seat] / 1000.0
+            try:
+                # The clock starts once the whole input is written.
+                written = bots[seat].send(prompt, time.perf_counter() + budget_s)
+            except InputStalled:
+                forfeits[seat] = Forfeit("timeout", "did not read its input")
+                continue
+            except BotClosed as closed:
+                forfeits[seat] = Forfeit("crash", _exit_text(closed.exit_code, "before its turn"))
+                continue
+            pending[seat] = _Pending(written, written + budget_s, budgets[seat])
+
+        while pending:
+            for seat in list(pending):
+                verdict = self._read_answers(state, seat, bots[seat], pending[seat], step)
+                if verdict is None:
+                    continue
+                del pending[seat]
+                if isinstance(verdict, Move):
+                    moves[seat] = verdict
+                else:
+                    forfeits[seat] = verdict
+            if pending:
+                now = time.perf_counter()
+                wait_readable(
+                    [bots[s] for s in pending], min(p.deadline for p in pending.values()) - now
+                )
+        for seat in to_act:
+            step["io"][str(seat)]["stderr"] = bots[seat].take_stderr()
+        return moves, forfeits
+
+    def _read_answers(
+        self, state: Any, seat: int, bot: LineBot, p: _Pending, step: dict[str, Any]
+    ) -> Move | Forfeit | None:
+        """Consume what seat has sent; a Move or Forfeit ends its turn, None waits for more."""
+        io = step["io"][str(seat)]
+        try:
+            bot.pump()
+        except OutputFlood as flood:
+            return Forfeit("invalid", str(flood), flood.raw)
+        while bot.lines:
+            line, arrived = bot.pop_line()
+            io["ms"] = (arrived - p.start) * 1000.0
+            if arrived > p.deadline:
+                return Forfeit(
+                    "timeout", f"answered after {io['ms']:.1f} ms (budget {p.budget_ms} ms)", line
+                )
+            p.lines.append(line)
+            io["lines"].append(line)
+            try:
+                answer = self.game.interpret(state, seat, line)
+            except AnswerError as bad:
+                return Forfeit(bad.reason, bad.message, bad.raw or line)
+            if isinstance(answer, Move):
+                step["moves"][str(seat)] = line
+                return answer
+            if isinstance(answer, Reply):
+                try:
+                    bot.send(answer.text, p.deadline)
+                except (InputStalled, BotClosed):
+                    return Forfeit("timeout", "did not read the answer to its query", line)
+            elif not isinstance(answer, Ignore):
+                raise TypeError(f"{self.info.id}.interpret returned {answer!r}")
+        now = time.perf_counter()
+        if bot.closed:
+            io["ms"] = (now - p.start) * 1000.0
+            code = bot.exit_code()
+            return Forfeit("crash", _exit_text(code, "without answering"), "\n".join(p.lines))
+        if now > p.deadline:
+            io["ms"] = (now - p.start) * 1000.0
+            detail = f"no answer within {p.budget_ms} ms"
+            return Forfeit("timeout", detail, "\n".join(p.lines))
+        return None
+
+    def _file_step(
+        self,
+        state: Any,
+        to_act: list[int],
+        budgets: dict[int, int],
+        workdirs: list[Path],
+        step: dict[str, Any],
+    ) -> tuple[dict[int, Move], dict[int, Forfeit]]:
+        transport = self.info.transport
+        assert isinstance(transport, FileTransport)
+        moves: dict[int, Move] = {}
+        forfeits: dict[int, Forfeit] = {}
+        for seat in to_act:
+            prompt = self.game.prompt(state, seat)
+            result = run_turn_process(
+                self.bots[seat].argv,
+                workdirs[seat],
+                transport.input_name,
+                prompt,
+                transport.output_name,
+                budgets[seat] / 1000.0,
+                self.stderr_path(seat),
+                transport.max_extra_files,
+                transport.max_file_bytes,
+                self.sandbox,
+            )
+            output = result.output or ""
+            step["io"][str(seat)] = {
+                "input": prompt,
+                "lines": [output] if result.output is not None else [],
+                "ms": result.elapsed_ms,
+                "exit_code": result.exit_code,
+                "stderr": "",
+            }
+            verdict = self._judge_file_turn(
+                state,
+                seat,
+                transport,
+                result.exit_code,
+                result.timed_out,
+                result.file_problem,
+                result.output,
+                budgets[seat],
+            )
+            if isinstance(verdict, Move):
+                moves[seat] = verdict
+                step["moves"][str(seat)] = output
+            else:
+                forfeits[seat] = verdict
+        return moves, forfeits
+
+    def _judge_file_turn(
+        self,
+        state: Any,
+        seat: int,
+        transport: FileTransport,
+        exit_code: int | None,
+        timed_out: bool,
+        file_problem: str | None,
+        output: str | None,
+        budget_ms: int,
+    ) -> Move | Forfeit:
+        out = transport.output_name
+        if timed_out:
+            return Forfeit("timeout", f"still running after {budget_ms} ms")
+        if exit_code != 0:
+            reason, meaning = transport.exit_codes.get(exit_code or 0, ("crash", ""))
+            detail = _exit_text(exit_code, f"({meaning})" if meaning else "")
+            return Forfeit(reason, detail, output or "")
+        if file_problem is not None:
+            return Forfeit("invalid", file_problem)
+        if output is None:
+            return Forfeit("invalid", f"exited 0 without writing {out}")
+        try:
+            answer = self.game.interpret(state, seat, output)
+        except AnswerError as bad:
+            return Forfeit(bad.reason, bad.message, bad.raw or output)
+        if not isinstance(answer, Move):
+            return Forfeit("invalid", f"{out} holds no move", output)
+        return answer
+
+    # -- replay --------------------------------------------------------------------
+
+    def _write_replay(self, record: GameRecord, steps: list[dict[str, Any]], state: Any) -> None:
+        replay = {
+            "format": 1,
+            "game": self.info.id,
+            "seed": record.seed,
+            "settings": record.settings,
+            "players": [s.bot for s in record.seats],
+            "steps": steps,
+            "outcome": {
+                "ranks": [s.rank for s in record.seats],
+                "scores": [s.score for s in record.seats],
+                "reason": record.reason,
+            },
+            "seats": [asdict(s) for s in record.seats],
+            "final": self.game.view(state),
+        }
+        path = self.game_dir / record.replay
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(replay, separators=(",", ":")))
+        tmp.replace(path)
+
+
+def _exit_text(code: int | None, context: str) -> str:
+    if code is None:
+        return f"closed its output {context}".strip()
+    if code < 0:
+        return f"killed by signal {-code} {context}".strip()
+    return f"exited with code {code} {context}".strip()
+
+
+def _forfeiters_last(ranks: list[int], forfeited: list[bool]) -> list[int]:
+    """Keep the game's order among seats that did not forfeit; forfeiters tie below them."""
+    survivors = [r for r, f in zip(ranks, forfeited, strict=True) if not f]
+    out = []
+    for rank, lost in zip(ranks, forfeited, strict=True):
+        if lost:
+            out.append(len(survivors))
+        else:
+            out.append(sum(1 for other in survivors if other < rank))
+    return out

@@ -1,0 +1,66 @@
+"""Scheduling: which bots play which seeds in which seats.
+
+Round ``r`` has one seed shared by every pairing (like an opening book in cutechess), so
+bots are compared on the same deals. Within a round each combination of bots plays once
+per seat rotation: seats swapped for two players, every rotation for more, and for
+one-player games each bot plays the seed alone (the round is then ranked by score).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """One game to play: its place in the schedule, seed and bots by seat."""
+
+    order: int
+    round: int
+    seed: int
+    seats: tuple[str, ...]
+    group: str
+
+    @property
+    def key(self) -> str:
+        """Identifies the game across runs (resume): round and bots by seat."""
+        return f"r{self.round}:" + ",".join(self.seats)
+
+
+def round_seed(tournament_seed: int, round_index: int) -> int:
+    """The seed of one round, derived from the tournament seed (31 bits, stable)."""
+    digest = hashlib.sha256(f"arena:{tournament_seed}:{round_index}".encode()).digest()
+    return int.from_bytes(digest[:4], "big") & 0x7FFFFFFF
+
+
+def rotations(seats: tuple[str, ...]) -> list[tuple[str, ...]]:
+    """Every cyclic seat rotation of a line-up (both orders for two bots)."""
+    return [seats[i:] + seats[:i] for i in range(len(seats))]
+
+
+def round_robin(bots: list[str], players: int, games: int, seed: int) -> list[GameSpec]:
+    """The round-robin schedule: every combination of ``players`` bots plays ``games`` games.
+
+    A combination's games go through its seat rotations on one seed before moving to the
+    next seed, so ``games: 10`` between two bots is five seeds played with seats swapped.
+    With ``players == 1`` every bot plays ``games`` seeds alone; a round's games form one
+    group, ranked together by score.
+    """
+    if players == 1:
+        lineups = [[(b,)] for b in bots]
+    else:
+        lineups = [rotations(c) for c in itertools.combinations(bots, players)]
+    specs: list[GameSpec] = []
+    per_seed = len(lineups[0]) if lineups else 1
+    rounds = -(-games // per_seed)
+    for r in range(rounds):
+        seed_r = round_seed(seed, r)
+        for rot in lineups:
+            for k, seats in enumerate(rot):
+                if r * per_seed + k >= games:
+                    break
+                group = f"r{r}" if players == 1 else f"r{r}:" + ",".join(seats)
+                specs.append(GameSpec(len(specs), r, seed_r, seats, group))
+    return specs

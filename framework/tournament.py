@@ -1,0 +1,221 @@
+"""Running a tournament: schedule, parallel workers, storage as games end, resume, progress."""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import multiprocessing
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from arena import rating
+from arena.botproc import Sandbox, resolve_sandbox
+from arena.config import TournamentConfig
+from arena.leaderboard import Leaderboard, build
+from arena.plugins import Registry, load_registry
+from arena.referee import BotSpec, GameRecord, Referee
+from arena.schedule import GameSpec, round_robin
+from arena.store import Store, open_existing
+from tqdm import tqdm
+
+_REGISTRY: Registry | None = None
+
+
+def _worker_registry() -> Registry:
+    global _REGISTRY
+    if _REGISTRY is None:
+        _REGISTRY = load_registry()
+    return _REGISTRY
+
+
+@dataclass(frozen=True)
+class Job:
+    """Everything a worker process needs to play one scheduled game (picklable)."""
+
+    game: str
+    seed: int
+    settings: dict[str, Any]
+    bots: tuple[BotSpec, ...]
+    game_dir: str
+    sandbox: Sandbox
+
+
+def play_job(job: Job) -> dict[str, Any]:
+    """Play one game in this process and return its record as a dict (worker entry point)."""
+    game = _worker_registry().create(job.game)
+    referee = Referee(game, job.bots, Path(job.game_dir), job.sandbox)
+    return referee.play(job.seed, job.settings).to_dict()
+
+
+@dataclass
+class RunSummary:
+    """What ``arena run`` did: games played now, already stored, failed; the leaderboard."""
+
+    played: int
+    resumed: int
+    failed: int
+    interrupted: bool
+    leaderboard: Leaderboard
+
+
+class _Leader:
+    """A running TrueSkill for the progress bar (completion order: display only)."""
+
+    def __init__(self) -> None:
+        self.env = rating.new_env()
+        self.ratings: dict[str, Any] = {}
+
+    def add(self, record: GameRecord) -> str:
+        seats = record.seats
+        if len(seats) >= 2:
+            rs = [(self.ratings.get(s.bot, self.env.create_rating()),) for s in seats]
+            new = self.env.rate(rs, ranks=[s.rank for s in seats])
+            for s, (r,) in zip(seats, new, strict=True):
+                self.ratings[s.bot] = r
+        if not self.ratings:
+            return ""
+        best = max(self.ratings, key=lambda b: self.ratings[b].mu - 3 * self.ratings[b].sigma)
+        return best
+
+
+def run_tournament(
+    config: TournamentConfig,
+    progress: bool = True,
+    log: Callable[[str], None] | None = None,
+) -> RunSummary:
+    """Play every scheduled game not yet stored in ``config.output``, then rate them all."""
+    say = log or (lambda msg: print(msg, file=sys.stderr))
+    store = Store(config.output)
+    try:
+        store.set_meta(
+            {
+                "name": config.name,
+                "game": config.game,
+                "players": config.players,
+                "settings": config.settings,
+                "seed": config.seed,
+                "bots": [b.name for b in config.bots],
+            }
+        )
+        store.set_bots({b.name: b.cmd for b in config.bots})
+        specs = round_robin(
+            [b.name for b in config.bots], config.players, config.games, config.seed
+        )
+        done = store.finished_keys()
+        todo = [s for s in specs if s.key not in done]
+        resumed = len(specs) - len(todo)
+        if resumed:
+            say(f"resuming: {resumed} of {len(specs)} games already stored in {store.path}")
+        sandbox = resolve_sandbox(config.sandbox, config.memory_mb, hide=[config.output])
+        argv = {b.name: b.argv for b in config.bots}
+
+        def job(spec: GameSpec) -> Job:
+            bots = tuple(BotSpec(name, argv[name]) for name in spec.seats)
+            return Job(
+                config.game,
+                spec.seed,
+                config.settings,
+                bots,
+                str(store.game_dir(spec.key)),
+                sandbox,
+            )
+
+        played = failed = 0
+        leader = _Leader()
+        bar = tqdm(
+            total=len(specs),
+            initial=resumed,
+            desc=config.name,
+            unit="game",
+            disable=not progress,
+            file=sys.stderr,
+            dynamic_ncols=True,
+        )
+
+        def finished(spec: GameSpec, result: dict[str, Any] | BaseException) -> None:
+            nonlocal played, failed
+            if isinstance(result, BaseException):
+                failed += 1
+                say(f"game {spec.key} failed in the referee: {type(result).__name__}: {result}")
+            else:
+                record = GameRecord.from_dict(result)
+                store.add_game(spec.key, spec.order, spec.round, spec.group, record)
+                played += 1
+                best = leader.add(record)
+                if best:
+                    bar.set_postfix_str(f"leader: {best}", refresh=False)
+            bar.update(1)
+
+        interrupted = False
+        try:
+            if config.concurrency == 1 or len(todo) <= 1:
+                for spec in todo:
+                    try:
+                        finished(spec, play_job(job(spec)))
+                    except Exception as exc:  # a referee bug must not stop the tournament
+                        finished(spec, exc)
+            else:
+                _run_parallel(todo, job, config.concurrency, finished)
+        except KeyboardInterrupt:
+            interrupted = True
+            say(f"\ninterrupted: {played} games stored; run the same command again to resume")
+        finally:
+            bar.close()
+        board = leaderboard_from_store(store)
+        return RunSummary(played, resumed, failed, interrupted, board)
+    finally:
+        store.close()
+
+
+def _run_parallel(
+    todo: list[GameSpec],
+    job: Callable[[GameSpec], Job],
+    workers: int,
+    finished: Callable[[GameSpec, dict[str, Any] | BaseException], None],
+) -> None:
+    # "spawn": workers start clean (no inherited threads or locks from the progress bar).
+    ctx = multiprocessing.get_context("spawn")
+    with cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+        pending = iter(todo)
+        running: dict[cf.Future[dict[str, Any]], GameSpec] = {}
+        try:
+            # Keep the queue short so Ctrl-C stops quickly and order stays close to schedule.
+            for spec in pending:
+                running[pool.submit(play_job, job(spec))] = spec
+                if len(running) >= workers * 2:
+                    break
+            while running:
+                done, _ = cf.wait(running, return_when=cf.FIRST_COMPLETED)
+                for fut in done:
+                    spec = running.pop(fut)
+                    exc = fut.exception()
+                    finished(spec, exc if exc is not None else fut.result())
+                    nxt = next(pending, None)
+                    if nxt is not None:
+                        running[pool.submit(play_job, job(nxt))] = nxt
+        except BaseException:
+            for fut in running:
+                fut.cancel()
+            pool.shutdown(wait=True, cancel_futures=True)
+            raise
+
+
+def leaderboard_from_store(store: Store) -> Leaderboard:
+    """Recompute ratings and tables from everything stored (schedule order)."""
+    meta = store.meta()
+    games = store.games()
+    bots = list(meta.get("bots", []))
+    stats, pairs = rating.compute(bots, games)
+    title = f"{meta.get('name', store.output.name)} ({meta.get('game', '?')}, {len(games)} games)"
+    return build(title, bots, stats, pairs, int(meta.get("players", 2)))
+
+
+def leaderboard_for(output: Path) -> Leaderboard:
+    """The leaderboard of an existing output folder."""
+    store = open_existing(output)
+    try:
+        return leaderboard_from_store(store)
+    finally:
+        store.close()
