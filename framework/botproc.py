@@ -99,9 +99,7 @@ def bwrap_works() -> bool:
         return False
 
 
-def resolve_sandbox(
-    kind: str, memory_mb: int | None = None, hide: Sequence[Path] = ()
-) -> Sandbox:
+def resolve_sandbox(kind: str, memory_mb: int | None = None, hide: Sequence[Path] = ()) -> Sandbox:
     """Turn the configured kind (``auto``, ``bwrap``, ``none``) into a :class:`Sandbox`."""
     if kind == "auto":
         kind = "bwrap" if bwrap_works() else "none"

@@ -69,7 +69,11 @@ def test_first_turn_gets_the_longer_clock(make_bot, tmp_path):
 
 
 CASES = {
-    "crash": ("import sys\nsys.stdin.readline()\nraise SystemExit(3)\n", "crash", "exited with code 3"),
+    "crash": (
+        "import sys\nsys.stdin.readline()\nraise SystemExit(3)\n",
+        "crash",
+        "exited with code 3",
+    ),
     "garbage": (loop_bot("hello"), "invalid", "expected a whole number"),
     "illegal": (loop_bot("-5"), "illegal", "negative numbers are illegal"),
     "hang": (

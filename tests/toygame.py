@@ -41,7 +41,12 @@ class ToyGame(Game[ToyState]):
 
     def start(self, seed: int, players: int, settings: Mapping[str, Any]) -> ToyState:
         return ToyState(
-            settings["turns"], 0, players, settings["simultaneous"], (0,) * players, (False,) * players
+            settings["turns"],
+            0,
+            players,
+            settings["simultaneous"],
+            (0,) * players,
+            (False,) * players,
         )
 
     def to_act(self, state: ToyState) -> Sequence[int]:

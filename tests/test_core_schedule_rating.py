@@ -1,0 +1,109 @@
+"""Scheduling (pairs, seat swaps, shared seeds) and ratings (TrueSkill, tallies, matrix)."""
+
+from __future__ import annotations
+
+import trueskill
+
+from arena.rating import Pairwise, compute, events, mean_interval
+from arena.referee import SeatRecord
+from arena.schedule import round_robin, round_seed
+from arena.store import StoredGame
+
+
+def test_round_robin_plays_every_pair_on_shared_seeds_with_seats_swapped():
+    specs = round_robin(["a", "b", "c"], 2, 4, seed=9)
+    assert [s.seats for s in specs] == [
+        ("a", "b"), ("b", "a"), ("a", "c"), ("c", "a"), ("b", "c"), ("c", "b"),
+        ("a", "b"), ("b", "a"), ("a", "c"), ("c", "a"), ("b", "c"), ("c", "b"),
+    ]  # fmt: skip
+    assert [s.round for s in specs] == [0] * 6 + [1] * 6
+    assert {s.seed for s in specs[:6]} == {round_seed(9, 0)}
+    assert {s.seed for s in specs[6:]} == {round_seed(9, 1)}
+    assert round_seed(9, 0) != round_seed(9, 1)
+    assert len({s.key for s in specs}) == 12
+
+
+def test_an_odd_game_count_plays_exactly_that_many_games_per_pair():
+    specs = round_robin(["a", "b"], 2, 3, seed=1)
+    assert [(s.round, s.seats) for s in specs] == [
+        (0, ("a", "b")),
+        (0, ("b", "a")),
+        (1, ("a", "b")),
+    ]
+
+
+def test_multiplayer_schedules_every_combination_in_every_seat_rotation():
+    specs = round_robin(["a", "b", "c", "d", "e"], 4, 4, seed=1)
+    combos = {tuple(sorted(s.seats)) for s in specs}
+    assert len(combos) == 5  # C(5, 4)
+    abcd = [s.seats for s in specs if sorted(s.seats) == ["a", "b", "c", "d"]]
+    assert abcd == [
+        ("a", "b", "c", "d"),
+        ("b", "c", "d", "a"),
+        ("c", "d", "a", "b"),
+        ("d", "a", "b", "c"),
+    ]
+    assert len({s.seed for s in specs}) == 1
+
+
+def test_one_player_games_put_every_bot_on_the_same_seeds_in_one_group_per_round():
+    specs = round_robin(["a", "b", "c"], 1, 2, seed=1)
+    assert [(s.round, s.seats, s.group) for s in specs] == [
+        (0, ("a",), "r0"), (0, ("b",), "r0"), (0, ("c",), "r0"),
+        (1, ("a",), "r1"), (1, ("b",), "r1"), (1, ("c",), "r1"),
+    ]  # fmt: skip
+
+
+def game(i: int, group: str, *seats: tuple[str, int, float, str | None]) -> StoredGame:
+    records = tuple(SeatRecord(bot=b, rank=r, score=s, forfeit=f) for b, r, s, f in seats)
+    return StoredGame(i, f"k{i}", i, i, group, "g", 1, "", 1, 1.0, "", records)
+
+
+def test_ratings_are_trueskill_updates_in_schedule_order_with_draws():
+    games = [
+        game(0, "x", ("a", 0, 10, None), ("b", 1, 5, None)),
+        game(1, "y", ("b", 0, 7, None), ("a", 0, 7, None)),
+        game(2, "z", ("a", 1, 0, "timeout"), ("b", 0, 3, None)),
+    ]
+    stats, pairs = compute(["a", "b"], games)
+    env = trueskill.TrueSkill(backend=None)
+    a, b = env.create_rating(), env.create_rating()
+    (a,), (b,) = env.rate([(a,), (b,)], ranks=[0, 1])
+    (b,), (a,) = env.rate([(b,), (a,)], ranks=[0, 0])
+    (a,), (b,) = env.rate([(a,), (b,)], ranks=[1, 0])
+    by_name = {s.name: s for s in stats}
+    assert abs(by_name["a"].mu - a.mu) < 1e-9 and abs(by_name["a"].sigma - a.sigma) < 1e-9
+    assert abs(by_name["b"].mu - b.mu) < 1e-9
+    assert (by_name["a"].wins, by_name["a"].draws, by_name["a"].losses) == (1, 1, 1)
+    assert by_name["a"].forfeits["timeout"] == 1
+    assert (pairs[("a", "b")].wins, pairs[("a", "b")].draws, pairs[("a", "b")].losses) == (1, 1, 1)
+    assert stats[0].conservative >= stats[1].conservative
+
+
+def test_one_player_rounds_are_ranked_by_score_as_a_free_for_all():
+    games = [
+        game(0, "r0", ("a", 0, 30, None)),
+        game(1, "r0", ("b", 0, 40, None)),
+        game(2, "r0", ("c", 0, 40, None)),
+        game(3, "r1", ("a", 0, 50, "invalid")),
+        game(4, "r1", ("b", 0, 10, None)),
+    ]
+    evs = events(games)
+    assert [[(e.bot, e.rank) for e in ev] for ev in evs] == [
+        [("a", 2), ("b", 0), ("c", 0)],
+        [("a", 1), ("b", 0)],  # a forfeited: last whatever its score
+    ]
+    stats, _ = compute(["a", "b", "c"], games)
+    by_name = {s.name: s for s in stats}
+    assert (by_name["b"].wins, by_name["b"].draws) == (1, 1)
+    assert by_name["a"].losses == 2
+    assert by_name["a"].avg_rank == 2.5
+
+
+def test_interval_helpers_match_hand_computation():
+    mean, half = mean_interval([1.0, 2.0, 3.0, 4.0])
+    assert mean == 2.5
+    assert abs(half - 1.96 * (1.6666666666666667 / 4) ** 0.5) < 1e-12
+    pw = Pairwise(wins=3, draws=0, losses=1)
+    assert pw.rate == 0.75
+    assert abs(pw.margin - 1.96 * ((3 * 0.25**2 + 0.75**2) / 3 / 4) ** 0.5) < 1e-12
