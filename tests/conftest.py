@@ -8,7 +8,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-
 from arena.referee import BotSpec
 
 REPO = Path(__file__).resolve().parent.parent

@@ -6,7 +6,6 @@ import json
 import random
 
 import pytest
-
 from arena.plugins import load_registry
 from arena.testing import playthrough, replay
 
@@ -48,7 +47,7 @@ def test_random_games_end_and_replay_identically_from_their_seed(game_id, player
 def test_a_forfeit_ranks_the_seat_last(game_id, players):
     game = REGISTRY.create(game_id)
     state = game.start(5, players, dict(game.info.settings))
-    seat = list(game.to_act(state))[0]
+    seat = next(iter(game.to_act(state)))
     state = game.eliminate(state, seat)
     assert seat not in game.to_act(state)
     rng = random.Random(5)

@@ -8,12 +8,12 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from conftest import REPO
-
 from arena.cli import main
 from arena.config import load_tournament
 from arena.errors import ConfigError
 from arena.plugins import load_registry
+
+from conftest import REPO
 
 GOOD = """\
 name: demo

@@ -6,10 +6,10 @@ import json
 from pathlib import Path
 
 import pytest
-from toygame import FileToyGame
-
 from arena.botproc import Sandbox, bwrap_works
 from arena.referee import Referee
+
+from toygame import FileToyGame
 
 SANDBOXES = [Sandbox("none")] + ([Sandbox("bwrap")] if bwrap_works() else [])
 

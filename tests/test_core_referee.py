@@ -9,11 +9,11 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from conftest import loop_bot
-from toygame import ToyGame
-
 from arena.botproc import Sandbox, bwrap_works
 from arena.referee import Referee
+
+from conftest import loop_bot
+from toygame import ToyGame
 
 SANDBOXES = [Sandbox("none")] + ([Sandbox("bwrap")] if bwrap_works() else [])
 
@@ -51,7 +51,7 @@ def test_half_the_budget_never_times_out_twice_the_budget_always_does(make_bot, 
     assert [s.forfeit for s in record.seats] == [None, None]
     replay = json.loads((tmp_path / "game" / "replay.json").read_text())
     later = [io["ms"] for step in replay["steps"][1:] for io in step["io"].values()]
-    assert len(later) == 14 and all(100 <= ms for ms in later)  # measured, not rounded away
+    assert len(later) == 14 and all(ms >= 100 for ms in later)  # measured, not rounded away
     for _ in range(2):
         record = play(game, [fast, slow], tmp_path, turns=8)
         assert record.seats[1].forfeit == "timeout"

@@ -13,9 +13,9 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import REPO
-
 from arena.cli import main
+
+from conftest import REPO
 
 CYCLER = """
 import sys

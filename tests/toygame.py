@@ -12,8 +12,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from arena import FileTransport, Game, GameInfo, Ignore, IllegalMove, InvalidAnswer, Move
-from arena import Outcome, Reply
+from arena import (
+    FileTransport,
+    Game,
+    GameInfo,
+    Ignore,
+    IllegalMove,
+    InvalidAnswer,
+    Move,
+    Outcome,
+    Reply,
+)
 
 
 @dataclass(frozen=True)
