@@ -169,7 +169,7 @@ def cmd_match(args: argparse.Namespace, extra: list[str]) -> int:
         raise ConfigError(f"{info.id} is played by {span} bots; {len(args.bots)} commands given")
     if args.games < 1:
         raise ConfigError(f"--games must be at least 1, not {args.games}")
-    bots = []
+    bots: list[BotSpec] = []
     for i, cmd in enumerate(args.bots):
         argv = resolve_command(cmd, Path.cwd())
         if isinstance(argv, str):

@@ -91,7 +91,7 @@ class _Located:
             return out
         if isinstance(node, yaml.SequenceNode):
             return [self.build(item, f"{key}[{i}]") for i, item in enumerate(node.value)]
-        return yaml.SafeLoader(" ").construct_object(node)  # type: ignore[no-untyped-call]
+        return yaml.SafeLoader(" ").construct_object(node)
 
 
 def _positive_int(doc: _Located, data: dict[str, Any], key: str, default: int) -> int:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.metadata
 from dataclasses import dataclass, field
+from typing import cast
 
 import pluggy
 from arena import hookspecs
@@ -80,7 +81,8 @@ def load_registry(pm: pluggy.PluginManager | None = None) -> Registry:
     # Call each implementation on its own so every game is tied to the plugin giving it.
     for impl in pm.hook.arena_register_games.get_hookimpls():
         name = impl.plugin_name
-        for game in impl.function():
+        games = cast(list[type[Game[object]]], impl.function())
+        for game in games:
             info = getattr(game, "info", None)
             if info is None:
                 raise PluginError(f"plugin {name!r}: game class {game!r} has no `info`")

@@ -167,9 +167,9 @@ class Referee:
             shutil.rmtree(home, ignore_errors=True)
         outcome = self.game.outcome(state)
         ranks = _forfeiters_last(list(outcome.ranks), [s.forfeit is not None for s in seats])
-        for seat, record in enumerate(seats):
-            record.rank = ranks[seat]
-            record.score = float(outcome.scores[seat])
+        for seat, seat_record in enumerate(seats):
+            seat_record.rank = ranks[seat]
+            seat_record.score = float(outcome.scores[seat])
         record = GameRecord(
             game=self.info.id,
             seed=seed,

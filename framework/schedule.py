@@ -48,6 +48,7 @@ def round_robin(bots: list[str], players: int, games: int, seed: int) -> list[Ga
     With ``players == 1`` every bot plays ``games`` seeds alone; a round's games form one
     group, ranked together by score.
     """
+    lineups: list[list[tuple[str, ...]]]
     if players == 1:
         lineups = [[(b,)] for b in bots]
     else:

@@ -21,7 +21,7 @@ CYCLER = """
 import sys
 turn = 0
 while True:
-    lines = [sys.stdin.readline() for _ in range(25)]
+    lines = [sys.stdin.readline() for _ in range(34)]
     if not lines[0]:
         break
     print(f"{{turn % {width}}} 1 cycling", flush=True)

@@ -1,0 +1,103 @@
+"""The Smash The Code game plugin: CodinGame's Puyo-like duel on two 6x12 grids."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from arena import Game, GameInfo, Move, Outcome
+from arena_games.stc import rules
+from arena_games.stc.protocol import build_prompt, grid_rows, parse_answer
+from arena_games.stc.rules import StcState
+
+
+class StcGame(Game[StcState]):
+    """Smash The Code: both players drop the same pairs at once; chains send skulls."""
+
+    info = GameInfo(
+        id="stc",
+        title="Smash The Code",
+        min_players=2,
+        max_players=2,
+        first_turn_ms=1000,
+        turn_ms=100,
+        settings={"max_turns": 200},
+        description="CodinGame's Smash The Code: group 4+ blocks, chain them, bury the opponent.",
+    )
+
+    def start(self, seed: int, players: int, settings: Mapping[str, Any]) -> StcState:
+        """Empty grids; the pair queue is ``java.util.Random(seed)``, as on CodinGame."""
+        if players != 2:
+            raise ValueError(f"stc is a two-player game, not {players}")
+        max_turns = settings.get("max_turns", 200)
+        if not isinstance(max_turns, int) or isinstance(max_turns, bool) or max_turns < 1:
+            raise ValueError(f"stc: max_turns must be a positive integer, not {max_turns!r}")
+        return rules.new_game(seed, max_turns)
+
+    def to_act(self, state: StcState) -> Sequence[int]:
+        """Both seats while the game runs (simultaneous moves), none once it is over."""
+        return () if state.over else (0, 1)
+
+    def prompt(self, state: StcState, seat: int) -> str:
+        """The 25 input lines of this turn for ``seat``."""
+        return build_prompt(state, seat)
+
+    def interpret(self, state: StcState, seat: int, text: str) -> Move:
+        """Parse ``x [rotation] [message]``; a pair that does not fit is played (and loses)."""
+        answer = parse_answer(text)
+        return Move(answer.action, answer.message)
+
+    def apply(self, state: StcState, moves: Mapping[int, Any]) -> StcState:
+        """Both pairs fall and resolve; then the skull lines owed fall for the next turn."""
+        return rules.apply_turn(state, moves)
+
+    def eliminate(self, state: StcState, seat: int) -> StcState:
+        """``seat`` forfeited: the other seat wins (a draw if both forfeit) and the game ends."""
+        forfeited = (state.forfeited[0] or seat == 0, state.forfeited[1] or seat == 1)
+        return replace(state, forfeited=forfeited)
+
+    def outcome(self, state: StcState) -> Outcome:
+        """The survivor wins; after the last turn the higher score wins; equal draws."""
+        return Outcome(
+            rules.ranks(state),
+            (float(state.scores[0]), float(state.scores[1])),
+            rules.end_reason(state),
+        )
+
+    def random_answer(self, state: StcState, seat: int, rng: random.Random) -> str:
+        """A random placement that fits (any answer when none does: the seat dies anyway)."""
+        actions = rules.legal_actions(state.grids[seat])
+        x, rotation = rng.choice(actions) if actions else (0, 3)
+        return f"{x} {rotation}"
+
+    def view(self, state: StcState) -> dict[str, Any]:
+        """Grids (rows top to bottom), scores, nuisance owed by each seat, the next pairs."""
+        return {
+            "turn": state.turn,
+            "grids": [list(grid_rows(grid)) for grid in state.grids],
+            "scores": list(state.scores),
+            "nuisance": [str(owed) for owed in state.owed],
+            "next_pairs": [list(pair) for pair in state.next_pairs()],
+            "last_points": list(state.last_points),
+            "last_chain": list(state.last_steps),
+            "dead": list(state.dead),
+        }
+
+    def render(self, state: StcState) -> str:
+        """Both grids side by side under their scores and pending nuisance."""
+        pairs = " ".join(f"{a}{b}" for a, b in state.next_pairs())
+        lines = [
+            f"turn {state.turn}/{state.max_turns}  next: {pairs}",
+            "  ".join(f"p{s} {state.scores[s]:<9d}" for s in (0, 1)),
+            "  ".join(f"due {float(state.owed[s]):<7.2f}" for s in (0, 1)),
+        ]
+        left, right = (grid_rows(grid) for grid in state.grids)
+        lines += [f"|{a}|{' ' * 6}|{b}|" for a, b in zip(left, right, strict=True)]
+        lines.append(f"+------+{' ' * 6}+------+")
+        return "\n".join(lines)
+
+    def turn_number(self, state: StcState) -> int:
+        """Turns played so far."""
+        return state.turn
