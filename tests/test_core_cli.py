@@ -1,0 +1,85 @@
+"""The arena command: listing games, one-off matches, packaging."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import zipfile
+
+from conftest import REPO
+
+from arena.cli import main
+
+
+def arena(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "arena", *args],
+        capture_output=True, text=True, cwd=REPO, timeout=timeout,
+    )  # fmt: skip
+
+
+def test_games_lists_every_game_with_players_clocks_and_package(capsys):
+    assert main(["games"]) == 0
+    out = capsys.readouterr().out
+    lines = {line.split()[0]: line for line in out.splitlines()[2:]}
+    assert set(lines) >= {"stc", "splitter", "blocking", "chess5", "cluster"}
+    assert "1000/100" in lines["stc"] and "bot-arena" in lines["stc"]
+    assert " 2-4 " in lines["blocking"] and "1000/200" in lines["blocking"]
+    assert "files (state.json)" in lines["chess5"]
+    assert "queries" in lines["cluster"]
+
+
+def test_match_plays_one_game_and_logs_answers_timings_and_stderr(tmp_path):
+    result = arena(
+        "match", "stc", "python3 bots/stc/greedy.py", "python3 bots/stc/random.py",
+        "--seed", "4", "--verbose", "--max_turns", "6", "--output", str(tmp_path / "m"),
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "--- step 1 (turn 1)" in out
+    assert "  seat 0 greedy: " in out and " ms > " in out
+    assert "    stderr: " in out  # the bots log their reasoning
+    assert "game 1 seed 4, 6 turns" in out
+    assert (tmp_path / "m" / "game-0001" / "replay.json").is_file()
+
+
+def test_match_rejects_unknown_settings_and_wrong_player_counts():
+    result = arena(
+        "match", "stc", "python3 bots/stc/greedy.py", "python3 bots/stc/greedy.py", "--layout", "2"
+    )
+    assert result.returncode == 2
+    assert "unknown option '--layout' for stc (game settings: --max_turns)" in result.stderr
+    result = arena("match", "stc", "python3 bots/stc/greedy.py")
+    assert result.returncode == 2
+    assert "stc is played by 2-2 bots; 1 commands given" in result.stderr
+
+
+def test_the_shipped_stc_tournament_runs_end_to_end(tmp_path):
+    out = tmp_path / "stc"
+    result = arena("run", "tournaments/stc.yaml", "--games", "2", "--output", str(out), timeout=900)
+    assert result.returncode == 0, result.stderr
+    assert "stc-shipped-bots (stc, 6 games)" in result.stdout
+    for bot in ("random", "greedy", "enemy"):
+        assert f" {bot} " in result.stdout
+    assert (out / "arena.sqlite").is_file()
+
+
+def test_the_wheel_holds_every_package_and_the_entry_points(tmp_path):
+    result = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", str(tmp_path), str(REPO)],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    (wheel,) = tmp_path.glob("bot_arena-*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    for package in (
+        "arena",
+        "arena_games",
+        *(f"arena_games/{g}" for g in ("stc", "splitter", "blocking", "chess5", "cluster")),
+    ):
+        assert f"{package}/__init__.py" in names
+    assert "arena/cli.py" in names and "arena_games/stc/rules.py" in names
+    entry_points = next(n for n in names if n.endswith("entry_points.txt"))
+    text = zipfile.ZipFile(wheel).read(entry_points).decode()
+    assert "[arena]" in text and "stc = arena_games.stc.plugin" in text
+    assert "arena = arena.cli:main" in text
