@@ -6,9 +6,9 @@ import subprocess
 import sys
 import zipfile
 
-from conftest import REPO
-
 from arena.cli import main
+
+from conftest import REPO
 
 
 def arena(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
