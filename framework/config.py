@@ -6,6 +6,7 @@ the line, e.g. ``tournaments/stc.yaml: bots[1].cmd (line 14): command not found:
 
 from __future__ import annotations
 
+import itertools
 import os
 import shlex
 import shutil
@@ -28,7 +29,7 @@ KEYS = {
     "players": "bots per game (default: the game's minimum, 2 for two-player games)",
     "seed": "tournament seed: every game's seed derives from it",
     "concurrency": "games played at once (default: one per core)",
-    "settings": "game settings (see `arena games`)",
+    "settings": "game settings (see `arena games`); a list of values plays each of them",
     "bots": "list of {name, cmd}",
     "output": "output folder (SQLite file, replays, stderr)",
     "sandbox": "auto (bubblewrap when it works), bwrap or none",
@@ -62,6 +63,8 @@ class TournamentConfig:
     output: Path
     sandbox: str = "auto"
     memory_mb: int | None = None
+    variants: list[dict[str, Any]] = field(default_factory=list)
+    variant_keys: tuple[str, ...] = ()
     lines: dict[str, int] = field(default_factory=dict)
 
 
@@ -201,7 +204,20 @@ def load_tournament(path: Path, registry: Registry) -> TournamentConfig:
     settings = data.get("settings") or {}
     if not isinstance(settings, dict):
         raise doc.error("settings", "must be a mapping of game settings")
-    merged = check_settings(info, settings, doc.error)
+    variant_keys = tuple(
+        k for k, v in settings.items() if isinstance(v, list) and k in info.settings
+    )
+    axes = [
+        [(k, value) for value in (settings[k] if k in variant_keys else [settings[k]])]
+        for k in settings
+    ]
+    for k in variant_keys:
+        if not settings[k]:
+            raise doc.error(f"settings.{k}", "an empty list of values")
+    variants = [
+        check_settings(info, dict(choice), doc.error) for choice in itertools.product(*axes)
+    ] or [check_settings(info, {}, doc.error)]
+    merged = variants[0]
 
     bots = _load_bots(doc, data.get("bots"), path.parent)
     if len(bots) < players:
@@ -226,6 +242,8 @@ def load_tournament(path: Path, registry: Registry) -> TournamentConfig:
         seed=seed,
         concurrency=_positive_int(doc, data, "concurrency", os.cpu_count() or 1),
         settings=merged,
+        variants=variants,
+        variant_keys=variant_keys,
         bots=bots,
         output=output,
         sandbox=sandbox,

@@ -43,11 +43,20 @@ class Leaderboard:
                 "score": round(mean, 2),
                 "score±": round(half, 2),
             }
+            for label in self.variants():
+                v_mean, v_half = mean_interval(s.variant_scores.get(label, []))
+                row[f"score {label}"] = round(v_mean, 2)
+                row[f"score± {label}"] = round(v_half, 2)
             if self.multiplayer:
                 row["avg_rank"] = round(s.avg_rank, 2)
-            row.update({k: v for k, v in s.forfeits.items()})
+            row.update(s.forfeits)
             rows.append(row)
         return rows
+
+    def variants(self) -> list[str]:
+        """Labels of the settings variants played (``layout=1``...), empty when only one."""
+        labels = sorted({label for s in self.stats for label in s.variant_scores if label})
+        return labels
 
     def matrix(self) -> list[list[str]]:
         """Win-rate matrix rows: row bot's score rate against column bot, ± 95% margin."""
@@ -115,6 +124,8 @@ class Leaderboard:
                 "win %": f"{r['win%']:.1f}",
                 "score": f"{r['score']:.1f} ±{r['score±']:.1f}",
             }
+            for label in self.variants():
+                row[f"score {label}"] = f"{r[f'score {label}']:.1f} ±{r[f'score± {label}']:.1f}"
             if self.multiplayer:
                 row["avg rank"] = f"{r['avg_rank']:.2f}"
             row["timeout/crash/invalid/illegal"] = "/".join(

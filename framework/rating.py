@@ -9,8 +9,9 @@ of one round (the same seed), whose bots are ranked by score as a free-for-all.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import trueskill
 from arena.store import StoredGame
@@ -20,12 +21,13 @@ REASONS = ("timeout", "crash", "invalid", "illegal")
 
 @dataclass(frozen=True)
 class Entry:
-    """One bot's part in one rating event."""
+    """One bot's part in one rating event; ``variant`` labels the game's settings variant."""
 
     bot: str
     rank: int
     score: float
     forfeit: str | None
+    variant: str = ""
 
 
 @dataclass
@@ -41,6 +43,7 @@ class BotStats:
     losses: int = 0
     rank_sum: float = 0.0
     scores: list[float] = field(default_factory=list)
+    variant_scores: dict[str, list[float]] = field(default_factory=dict)
     forfeits: dict[str, int] = field(default_factory=lambda: dict.fromkeys(REASONS, 0))
 
     @property
@@ -89,24 +92,30 @@ class Pairwise:
         return 1.96 * math.sqrt(var / self.n)
 
 
-def events(games: Iterable[StoredGame]) -> list[list[Entry]]:
+def variant_label(settings: Mapping[str, Any], keys: Sequence[str]) -> str:
+    """``layout=2``: the values of the settings a tournament varies (empty when none)."""
+    return ", ".join(f"{k}={settings.get(k)}" for k in keys)
+
+
+def events(games: Iterable[StoredGame], variant_keys: Sequence[str] = ()) -> list[list[Entry]]:
     """Group stored games into rating events, in schedule order."""
     out: list[list[Entry]] = []
     solo: dict[str, list[Entry]] = {}
     for g in games:
+        label = variant_label(g.settings, variant_keys)
         if len(g.seats) == 1:
             s = g.seats[0]
             if g.group not in solo:
                 solo[g.group] = []
                 out.append(solo[g.group])
-            solo[g.group].append(Entry(s.bot, 0, s.score, s.forfeit))
+            solo[g.group].append(Entry(s.bot, 0, s.score, s.forfeit, label))
         else:
-            out.append([Entry(s.bot, s.rank, s.score, s.forfeit) for s in g.seats])
+            out.append([Entry(s.bot, s.rank, s.score, s.forfeit, label) for s in g.seats])
     for group in solo.values():
         # One-player games of a round: rank by score, forfeits last.
         keyed = [(e.forfeit is None, e.score) for e in group]
         group[:] = [
-            Entry(e.bot, sum(1 for o in keyed if o > keyed[i]), e.score, e.forfeit)
+            Entry(e.bot, sum(1 for o in keyed if o > keyed[i]), e.score, e.forfeit, e.variant)
             for i, e in enumerate(group)
         ]
     return out
@@ -118,14 +127,18 @@ def new_env() -> trueskill.TrueSkill:
 
 
 def compute(
-    bots: Sequence[str], games: Iterable[StoredGame]
+    bots: Sequence[str], games: Iterable[StoredGame], variant_keys: Sequence[str] = ()
 ) -> tuple[list[BotStats], dict[tuple[str, str], Pairwise]]:
-    """Ratings, tallies and the pairwise matrix for ``bots`` from stored ``games``."""
+    """Ratings, tallies and the pairwise matrix for ``bots`` from stored ``games``.
+
+    ``variant_keys`` names the settings the tournament varies; scores are then also kept
+    per variant.
+    """
     env = new_env()
     ratings = {b: env.create_rating() for b in bots}
     stats = {b: BotStats(b, 0.0, 0.0) for b in bots}
     pairs: dict[tuple[str, str], Pairwise] = {}
-    for event in events(games):
+    for event in events(games, variant_keys):
         for e in event:
             if e.bot not in ratings:
                 ratings[e.bot] = env.create_rating()
@@ -141,6 +154,7 @@ def compute(
             st.games += 1
             st.rank_sum += e.rank
             st.scores.append(e.score)
+            st.variant_scores.setdefault(e.variant, []).append(e.score)
             if e.forfeit in st.forfeits:
                 st.forfeits[e.forfeit] += 1
             if len(event) >= 2:

@@ -22,11 +22,14 @@ class GameSpec:
     seed: int
     seats: tuple[str, ...]
     group: str
+    variant: int = 0
+    variants: int = 1
 
     @property
     def key(self) -> str:
-        """Identifies the game across runs (resume): round and bots by seat."""
-        return f"r{self.round}:" + ",".join(self.seats)
+        """Identifies the game across runs (resume): round, settings variant, bots by seat."""
+        variant = f"v{self.variant}" if self.variants > 1 else ""
+        return f"r{self.round}{variant}:" + ",".join(self.seats)
 
 
 def round_seed(tournament_seed: int, round_index: int) -> int:
@@ -40,13 +43,16 @@ def rotations(seats: tuple[str, ...]) -> list[tuple[str, ...]]:
     return [seats[i:] + seats[:i] for i in range(len(seats))]
 
 
-def round_robin(bots: list[str], players: int, games: int, seed: int) -> list[GameSpec]:
+def round_robin(
+    bots: list[str], players: int, games: int, seed: int, variants: int = 1
+) -> list[GameSpec]:
     """The round-robin schedule: every combination of ``players`` bots plays ``games`` games.
 
     A combination's games go through its seat rotations on one seed before moving to the
     next seed, so ``games: 10`` between two bots is five seeds played with seats swapped.
     With ``players == 1`` every bot plays ``games`` seeds alone; a round's games form one
-    group, ranked together by score.
+    group, ranked together by score. With several settings ``variants`` every round is
+    played once per variant, on the same seed.
     """
     lineups: list[list[tuple[str, ...]]]
     if players == 1:
@@ -58,10 +64,12 @@ def round_robin(bots: list[str], players: int, games: int, seed: int) -> list[Ga
     rounds = -(-games // per_seed)
     for r in range(rounds):
         seed_r = round_seed(seed, r)
-        for rot in lineups:
-            for k, seats in enumerate(rot):
-                if r * per_seed + k >= games:
-                    break
-                group = f"r{r}" if players == 1 else f"r{r}:" + ",".join(seats)
-                specs.append(GameSpec(len(specs), r, seed_r, seats, group))
+        for v in range(variants):
+            tag = f"r{r}v{v}" if variants > 1 else f"r{r}"
+            for rot in lineups:
+                for k, seats in enumerate(rot):
+                    if r * per_seed + k >= games:
+                        break
+                    group = tag if players == 1 else f"{tag}:" + ",".join(seats)
+                    specs.append(GameSpec(len(specs), r, seed_r, seats, group, v, variants))
     return specs

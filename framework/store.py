@@ -17,7 +17,7 @@ import json
 import sqlite3
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -85,6 +85,7 @@ class StoredGame:
     duration_ms: float
     dir: str
     seats: tuple[SeatRecord, ...]
+    settings: dict[str, Any] = field(default_factory=dict)
 
 
 class Store:
@@ -179,11 +180,11 @@ class Store:
             StoredGame(
                 id=row[0], key=row[1], ord=row[2], round=row[3], group=row[4], game=row[5],
                 seed=row[6], reason=row[7], turns=row[8], duration_ms=row[9], dir=row[10],
-                seats=tuple(seats.get(row[0], [])),
+                seats=tuple(seats.get(row[0], [])), settings=json.loads(row[11]),
             )
             for row in self.db.execute(
-                "SELECT id, key, ord, round, grp, game, seed, reason, turns, duration_ms, dir"
-                " FROM games ORDER BY round, ord, id"
+                "SELECT id, key, ord, round, grp, game, seed, reason, turns, duration_ms, dir,"
+                " settings FROM games ORDER BY round, ord, id"
             )
         ]  # fmt: skip
 

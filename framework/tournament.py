@@ -95,14 +95,15 @@ def run_tournament(
                 "game": config.game,
                 "players": config.players,
                 "settings": config.settings,
+                "variant_keys": list(config.variant_keys),
                 "seed": config.seed,
                 "bots": [b.name for b in config.bots],
             }
         )
         store.set_bots({b.name: b.cmd for b in config.bots})
-        specs = round_robin(
-            [b.name for b in config.bots], config.players, config.games, config.seed
-        )
+        variants = config.variants or [config.settings]
+        names = [b.name for b in config.bots]
+        specs = round_robin(names, config.players, config.games, config.seed, len(variants))
         done = store.finished_keys()
         todo = [s for s in specs if s.key not in done]
         resumed = len(specs) - len(todo)
@@ -116,7 +117,7 @@ def run_tournament(
             return Job(
                 config.game,
                 spec.seed,
-                config.settings,
+                variants[spec.variant],
                 bots,
                 str(store.game_dir(spec.key)),
                 sandbox,
@@ -207,7 +208,7 @@ def leaderboard_from_store(store: Store) -> Leaderboard:
     meta = store.meta()
     games = store.games()
     bots = list(meta.get("bots", []))
-    stats, pairs = rating.compute(bots, games)
+    stats, pairs = rating.compute(bots, games, meta.get("variant_keys", []))
     title = f"{meta.get('name', store.output.name)} ({meta.get('game', '?')}, {len(games)} games)"
     return build(title, bots, stats, pairs, int(meta.get("players", 2)))
 

@@ -126,3 +126,13 @@ def test_unknown_game_and_missing_file_exit_2_through_the_real_command(tmp_path)
     )  # fmt: skip
     assert result.returncode == 2
     assert result.stderr.startswith("arena: unknown game 'nogame' (installed: ")
+
+
+def test_a_list_of_setting_values_plays_every_variant(tmp_path, monkeypatch):
+    monkeypatch.chdir(REPO)
+    text = GOOD.format(out=tmp_path / "o").replace("  max_turns: 10", "  max_turns: [10, 20]")
+    config = load_tournament(write(tmp_path, text), load_registry())
+    assert config.variant_keys == ("max_turns",)
+    assert config.variants == [{"max_turns": 10}, {"max_turns": 20}]
+    bad = GOOD.format(out=tmp_path / "o").replace("  max_turns: 10", "  max_turns: [10, x]")
+    assert "settings.max_turns (line 8): must be int, not 'x'" in error_of(write(tmp_path, bad))

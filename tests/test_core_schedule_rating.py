@@ -106,3 +106,26 @@ def test_interval_helpers_match_hand_computation():
     pw = Pairwise(wins=3, draws=0, losses=1)
     assert pw.rate == 0.75
     assert abs(pw.margin - 1.96 * ((3 * 0.25**2 + 0.75**2) / 3 / 4) ** 0.5) < 1e-12
+
+
+def test_settings_variants_replay_each_round_per_variant_on_the_same_seed():
+    specs = round_robin(["a", "b"], 1, 2, seed=4, variants=2)
+    assert [(s.round, s.variant, s.seats, s.group) for s in specs] == [
+        (0, 0, ("a",), "r0v0"), (0, 0, ("b",), "r0v0"),
+        (0, 1, ("a",), "r0v1"), (0, 1, ("b",), "r0v1"),
+        (1, 0, ("a",), "r1v0"), (1, 0, ("b",), "r1v0"),
+        (1, 1, ("a",), "r1v1"), (1, 1, ("b",), "r1v1"),
+    ]  # fmt: skip
+    assert specs[0].seed == specs[2].seed != specs[4].seed
+    assert len({s.key for s in specs}) == 8
+    assert round_robin(["a", "b"], 2, 2, seed=4)[0].key == "r0:a,b"  # unchanged without variants
+
+
+def test_scores_are_kept_per_variant():
+    def solo(i: int, group: str, bot: str, score: float, layout: int) -> StoredGame:
+        g = game(i, group, (bot, 0, score, None))
+        return StoredGame(**{**g.__dict__, "settings": {"layout": layout}})
+
+    games = [solo(0, "r0v0", "a", 10, 1), solo(1, "r0v1", "a", 30, 2), solo(2, "r1v0", "a", 20, 1)]
+    stats, _ = compute(["a"], games, ["layout"])
+    assert stats[0].variant_scores == {"layout=1": [10, 20], "layout=2": [30]}
