@@ -233,3 +233,30 @@ def test_a_multiplayer_forfeit_drops_one_seat_and_the_game_goes_on(make_bot, tmp
     assert record.seats[1].forfeit == "invalid"
     assert [s.score for s in record.seats] == [6, 0, 6]
     assert [s.rank for s in record.seats] == [0, 2, 0]
+
+
+@pytest.mark.skipif(not bwrap_works(), reason="bubblewrap is not usable here")
+def test_sandboxed_bots_cannot_see_each_other_or_the_output_folder(make_bot, tmp_path):
+    secret = tmp_path / "output"
+    secret.mkdir()
+    (secret / "arena.sqlite").write_text("results")
+    peek = make_bot(
+        "peek",
+        f"""
+        import os, sys
+        home = os.path.dirname(os.getcwd())
+        for line in sys.stdin:
+            sys.stderr.write(repr((sorted(os.listdir(home)), os.listdir({str(secret)!r}))) + "\\n")
+            try:
+                open("/etc/arena-was-here", "w")
+                sys.stderr.write("wrote outside\\n")
+            except OSError:
+                pass
+            print(1, flush=True)
+        """,
+    )
+    sandbox = Sandbox("bwrap", hide=(str(secret),))
+    record = play(ToyGame(), [peek, peek], tmp_path, sandbox, turns=1)
+    for seat, s in enumerate(record.seats):
+        log = (tmp_path / "game" / s.stderr).read_text()
+        assert log == repr(([f"seat{seat}"], [])) + "\n"
