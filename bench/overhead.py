@@ -38,7 +38,9 @@ while True:
 
 def bare_game(argv: list[str], steps: list[dict[str, str]]) -> None:
     """Start both bots, send each recorded input, read one line back; nothing else."""
-    procs = [subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE) for _ in range(2)]
+    procs = [
+        subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE) for _ in range(2)
+    ]
     outs = [p.stdout for p in procs]
     ins = [p.stdin for p in procs]
     try:
