@@ -105,7 +105,9 @@ def test_interval_helpers_match_hand_computation():
     assert abs(half - 1.96 * (1.6666666666666667 / 4) ** 0.5) < 1e-12
     pw = Pairwise(wins=3, draws=0, losses=1)
     assert pw.rate == 0.75
-    assert abs(pw.margin - 1.96 * ((3 * 0.25**2 + 0.75**2) / 3 / 4) ** 0.5) < 1e-12
+    assert abs(pw.margin - 1.96 * (0.625 * 0.375 / 8) ** 0.5) < 1e-12  # (3 + 2) / (4 + 4)
+    assert abs(Pairwise(wins=4).margin - 1.96 * (0.75 * 0.25 / 8) ** 0.5) < 1e-12
+    assert Pairwise(wins=4).margin > 0.29
 
 
 def test_settings_variants_replay_each_round_per_variant_on_the_same_seed():
