@@ -1,0 +1,161 @@
+"""Splitter's text protocol byte for byte, and every kind of bad answer."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+from arena import Ignore, IllegalMove, InvalidAnswer, Move
+from arena_games.splitter.game import SplitterGame
+from arena_games.splitter.rules import Placement, SplitterState
+
+GAME = SplitterGame()
+
+
+def start(layout: int, dice: list[tuple[int, int]] | None = None, seed: int = 0) -> SplitterState:
+    """A new game, optionally with its dice replaced (rounds keep their count)."""
+    state = GAME.start(seed, 1, {"layout": layout})
+    if dice is not None:
+        state = replace(state, dice=tuple(dice + list(state.dice[len(dice) :])))
+    return state
+
+
+def play(state: SplitterState, text: str) -> SplitterState:
+    """Interpret ``text`` (it must be a Move) and apply it."""
+    answer = GAME.interpret(state, 0, text)
+    assert isinstance(answer, Move)
+    return GAME.apply(state, {0: answer.action})
+
+
+# ---------------------------------------------------------------- prompts
+
+
+def test_first_prompt_layout_1_is_size_sheet_and_dice() -> None:
+    state = start(1, [(4, 1)])
+    assert GAME.prompt(state, 0) == (
+        "8 7 22\n"
+        "0 0 1 1 1 1 0 0\n"
+        "0 1 1 1 1 1 1 0\n"
+        "1 1 1 1 1 1 1 1\n"
+        "2 1 1 1 1 1 1 2\n"
+        "1 1 1 1 1 1 1 1\n"
+        "0 1 1 1 1 1 1 0\n"
+        "0 0 1 1 1 1 0 0\n"
+        "4 1\n"
+    )
+
+
+def test_first_prompt_layout_2() -> None:
+    state = start(2, [(6, 6)])
+    assert GAME.prompt(state, 0) == (
+        "8 7 22\n"
+        "1 1 1 0 0 1 3 1\n"
+        "1 1 1 1 1 1 1 1\n"
+        "0 3 1 1 1 1 1 0\n"
+        "0 1 1 0 0 1 1 0\n"
+        "0 1 1 1 3 1 1 0\n"
+        "1 1 1 1 1 1 1 1\n"
+        "1 2 1 0 0 1 2 1\n"
+        "6 6\n"
+    )
+
+
+def test_prompt_dice_are_the_seeded_roll_in_order() -> None:
+    rng = random.Random(77)
+    a, b = rng.randint(1, 6), rng.randint(1, 6)
+    assert GAME.prompt(start(1, seed=77), 0).endswith(f"\n{a} {b}\n")
+
+
+def test_later_prompts_are_the_dice_line_only() -> None:
+    state = play(start(1, [(4, 1), (1, 2), (5, 3)]), "4 2 1")
+    assert GAME.prompt(state, 0) == "1 2\n"
+    state = play(state, "1 3 2")
+    assert GAME.prompt(state, 0) == "5 3\n"
+
+
+def test_nothing_is_sent_after_the_last_round() -> None:
+    state = start(2, seed=3)
+    rng = random.Random(3)
+    for _ in range(21):
+        state = play(state, GAME.random_answer(state, 0, rng))
+    assert GAME.to_act(state) == (0,)
+    last = GAME.prompt(state, 0)
+    assert len(last.splitlines()) == 1
+    state = play(state, GAME.random_answer(state, 0, rng))
+    assert GAME.to_act(state) == ()
+    assert GAME.prompt(state, 0) == ""
+
+
+# ---------------------------------------------------------------- answers
+
+
+@pytest.mark.parametrize(
+    "text", ["4 2 1", "4 2,1", "4 2, 1", "4 2 ,1", "  4   2  1  ", "4\t2\t1", "p 4 2,1", "p4 2 1"]
+)
+def test_answer_forms_accepted(text: str) -> None:
+    answer = GAME.interpret(start(1, [(4, 1)]), 0, text)
+    assert answer == Move(Placement(4, 2, 1), "4 at (2,1), 1 at (5,1)")
+
+
+def test_answer_naming_the_second_die_on_the_right_half() -> None:
+    state = play(start(1, [(4, 1)]), "1 5,1")
+    assert (state.value(5, 1), state.value(2, 1)) == (1, 4)
+
+
+@pytest.mark.parametrize("text", ["#", "# thinking: 4 at (2,1)", "#4 2 1", "  # indented"])
+def test_comment_lines_are_ignored(text: str) -> None:
+    state = start(1, [(4, 1)])
+    assert GAME.interpret(state, 0, text) == Ignore()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "   ",
+        "hello",
+        "4 2",
+        "4 2 1 0",
+        "4,2,1",
+        "4 2;1",
+        "4.0 2 1",
+        "x 4 2 1",
+        "4 two 1",
+        "4 2 1 #",
+    ],
+)
+def test_garbage_is_invalid_and_keeps_the_raw_text(text: str) -> None:
+    with pytest.raises(InvalidAnswer) as info:
+        GAME.interpret(start(1, [(4, 1)]), 0, text)
+    assert info.value.raw == text
+    assert info.value.reason == "invalid"
+    assert "n x y" in info.value.message
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("3 2 1", "die 3 was not rolled (dice 4 1)"),
+        ("7 2 1", "die 7 was not rolled (dice 4 1)"),
+        ("4 0 0", "(0,0) is not fillable"),
+        ("4 6 6", "(6,6) is not fillable"),
+        ("4 8 1", "(8,1) is off the 8x7 sheet"),
+        ("4 -1 1", "(-1,1) is off the 8x7 sheet"),
+        ("4 2 7", "(2,7) is off the 8x7 sheet"),
+    ],
+)
+def test_illegal_answers_say_why_and_keep_the_raw_text(text: str, message: str) -> None:
+    with pytest.raises(IllegalMove) as info:
+        GAME.interpret(start(1, [(4, 1)]), 0, text)
+    assert info.value.raw == text
+    assert info.value.message == message
+    assert info.value.reason == "illegal"
+
+
+def test_taken_cells_are_illegal() -> None:
+    state = play(start(1, [(4, 1), (6, 2)]), "4 2 1")
+    for text, message in [("6 2 1", "(2,1) already holds 4"), ("2 5,1", "(5,1) already holds 1")]:
+        with pytest.raises(IllegalMove) as info:
+            GAME.interpret(state, 0, text)
+        assert (info.value.message, info.value.raw) == (message, text)
