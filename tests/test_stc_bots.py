@@ -1,0 +1,173 @@
+"""Smash The Code bots run as real processes on hand-made turns.
+
+Each bot must answer every turn with exactly one line `x rotation` on stdout (nothing else),
+log to stderr, exit cleanly at end of input, and never choose a placement that does not fit.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BOTS = Path(__file__).resolve().parent.parent / "bots" / "stc"
+W, H = 6, 12
+ANSWER = re.compile(rb"[0-5] [0-3]\n")
+EMPTY_GRID = ["." * W] * H
+
+
+def grid(columns: list[str]) -> list[str]:
+    """Rows top to bottom from six column strings written bottom to top."""
+    assert len(columns) == W
+    return [
+        "".join(col[H - 1 - r] if H - 1 - r < len(col) else "." for col in columns)
+        for r in range(H)
+    ]
+
+
+def no_group_column(c: int, height: int) -> str:
+    """A column of `height` colours where no two orthogonal neighbours (any column) match."""
+    return "".join(str((r + 2 * c) % 5 + 1) for r in range(height))
+
+
+def turn_text(
+    pairs: list[tuple[int, int]],
+    rows: list[str],
+    opp_rows: list[str] = EMPTY_GRID,
+    score: int = 0,
+    opp_score: int = 0,
+) -> str:
+    """One turn of input exactly as the referee sends it."""
+    assert len(pairs) == 8 and len(rows) == H and len(opp_rows) == H
+    lines = [f"{a} {b}" for a, b in pairs]
+    lines += [str(score), *rows, str(opp_score), *opp_rows]
+    return "".join(line + "\n" for line in lines)
+
+
+def run_bot(name: str, text: str) -> tuple[list[bytes], bytes]:
+    """Run bot `name` on `text` until end of input; return (stdout lines, stderr).
+
+    `-S` skips site start-up, which here preloads the `random` module: without it a bot
+    file shadowing a standard module (random.py importing random) would go unnoticed.
+    """
+    proc = subprocess.run(
+        [sys.executable, "-S", str(BOTS / f"{name}.py")],
+        input=text.encode(),
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr.decode()
+    return proc.stdout.splitlines(keepends=True), proc.stderr
+
+
+def fits(rows: list[str], answer: bytes) -> bool:
+    """True if the answer's two blocks fit into the grid given top to bottom."""
+    x, rot = (int(t) for t in answer.split())
+    free = [sum(1 for r in rows if r[c] == ".") for c in range(W)]
+    if rot in (1, 3):
+        return free[x] >= 2
+    other = x + 1 if rot == 0 else x - 1
+    return 0 <= other < W and free[x] >= 1 and free[other] >= 1
+
+
+PAIRS = [(1, 2), (3, 3), (4, 5), (2, 1), (5, 5), (1, 3), (2, 4), (3, 5)]
+
+
+@pytest.mark.parametrize("name", ["random", "greedy", "enemy"])
+def test_one_well_formed_line_per_turn_and_logs_on_stderr(name: str) -> None:
+    """Three turns in, three `x rotation` lines out, nothing else on stdout, logs on stderr."""
+    board = grid(["12", "3", "", "45", "", "5"])
+    text = turn_text(PAIRS, EMPTY_GRID) + turn_text(PAIRS[1:] + PAIRS[:1], board, score=40)
+    text += turn_text(PAIRS[2:] + PAIRS[:2], board, EMPTY_GRID, 40, 120)
+    lines, err = run_bot(name, text)
+    assert len(lines) == 3
+    for line in lines:
+        assert ANSWER.fullmatch(line), line
+    assert err.strip(), "the bot should log its reasoning to stderr"
+
+
+@pytest.mark.parametrize("name", ["random", "greedy", "enemy"])
+def test_end_of_input_mid_turn_exits_cleanly_without_answer(name: str) -> None:
+    """A turn cut short by end of input is not answered and the bot exits with status 0."""
+    text = turn_text(PAIRS, EMPTY_GRID)[:40]
+    lines, _ = run_bot(name, text)
+    assert lines == []
+
+
+def test_greedy_takes_the_only_clearing_placement() -> None:
+    """Three 1s in column 0, column 1 full: only `0 1` (A=1 below B) clears four 1s."""
+    board = grid(["111", no_group_column(1, H).replace("1", "4"), "", "", "", ""])
+    lines, _ = run_bot("greedy", turn_text(PAIRS, board))
+    assert lines == [b"0 1\n"]
+
+
+def test_greedy_prefers_a_two_step_chain_to_a_single_clear() -> None:
+    """A 1 on column 1 clears five 1s, the 2 above falls onto three 2s: 50 + 320 points.
+
+    Putting the 3 on column 4 clears seven 3s (10 * 7 * GB 3 = 210 points): more than the
+    chain would be worth without gravity (50) or without chain power (90), so greedy only
+    fires the chain if both are right.
+    """
+    board = grid(["22212", "111", "", "", "24333", "12121333"])
+    lines, _ = run_bot("greedy", turn_text([(1, 3), *PAIRS[1:]], board))
+    assert lines[0] in (b"1 0\n", b"1 1\n", b"1 2\n")
+
+
+def test_greedy_scores_nothing_elsewhere_so_prefers_the_low_stack() -> None:
+    """No placement scores: greedy lays the pair flat on the two lowest columns."""
+    board = grid([no_group_column(0, 6), no_group_column(1, 5), "", "", no_group_column(4, 3), "3"])
+    lines, _ = run_bot("greedy", turn_text([(4, 4), *PAIRS[1:]], board))
+    assert lines in ([b"2 0\n"], [b"3 2\n"])
+
+
+def one_free_column_board() -> list[str]:
+    """Every column full except column 3, which has two free cells."""
+    cols = [no_group_column(c, H) for c in range(W)]
+    cols[3] = no_group_column(3, H - 2)
+    return grid(cols)
+
+
+def two_single_cells_board() -> list[str]:
+    """Columns 2 and 3 have one free cell each, the rest are full: only a flat pair fits."""
+    cols = [no_group_column(c, H) for c in range(W)]
+    cols[2] = no_group_column(2, H - 1)
+    cols[3] = no_group_column(3, H - 1)
+    return grid(cols)
+
+
+@pytest.mark.parametrize(
+    ("board", "allowed"),
+    [
+        (one_free_column_board(), {b"3 1\n", b"3 3\n"}),
+        (two_single_cells_board(), {b"2 0\n", b"3 2\n"}),
+    ],
+)
+@pytest.mark.parametrize("name", ["random", "greedy", "enemy"])
+def test_nearly_full_board_gets_a_fitting_move(
+    name: str, board: list[str], allowed: set[bytes]
+) -> None:
+    """With the only fitting placements given, every answer is one of them."""
+    turns = 30 if name == "random" else 2
+    text = "".join(turn_text([(1 + t % 5, 1 + t * 3 % 5), *PAIRS[1:]], board) for t in range(turns))
+    lines, _ = run_bot(name, text)
+    assert len(lines) == turns
+    assert set(lines) <= allowed
+    if name == "random":
+        assert set(lines) == allowed, "30 random answers should use both fitting moves"
+
+
+def test_enemy_answers_a_fitting_move_on_a_complex_board() -> None:
+    """A tall, mixed board with skulls on both sides: the enemy still answers a fitting move."""
+    board = grid(["1231240", "22311", "3340021441", "114523", "5512340", "42"])
+    opp = grid(["0000", "1234", "000000000", "11", "2233", "44455"])
+    turns = [turn_text(PAIRS[k:] + PAIRS[:k], board, opp, 1230, 880 + k) for k in range(3)]
+    lines, err = run_bot("enemy", "".join(turns))
+    assert len(lines) == 3
+    for line in lines:
+        assert ANSWER.fullmatch(line), line
+        assert fits(board, line)
+    assert b"depth" in err
