@@ -22,7 +22,6 @@ import shutil
 import signal
 import subprocess
 import tempfile
-import threading
 import time
 from collections import deque
 from collections.abc import Sequence
@@ -106,81 +105,99 @@ def resolve_sandbox(kind: str, memory_mb: int | None = None, hide: Sequence[Path
     return Sandbox(kind, memory_mb, tuple(str(Path(p).resolve()) for p in hide))
 
 
-class StderrDrain:
-    """Drains one pipe on a thread into a file, keeping at most ``cap`` bytes.
+class LogSink:
+    """Keeps what a bot writes on its log pipe: the first ``cap`` bytes go to a file.
 
-    Draining continuously means a bot that logs a lot never blocks on a full pipe; the
-    cap keeps disk use bounded. :meth:`take_recent` returns what arrived since its last
-    call (for per-turn logs), also bounded.
+    The referee feeds it from its own ``select`` loop (no threads): the pipe is drained
+    whenever the referee waits on the bot, so a bot that logs a lot only ever blocks
+    while it is not on the clock. :meth:`take_recent` returns what arrived since its
+    last call (for per-turn logs), bounded too.
     """
 
     RECENT_CAP = 8 * 1024
 
     def __init__(self, pipe: IO[bytes], path: Path, cap: int = STDERR_CAP_BYTES) -> None:
-        self._pipe = pipe
+        self.pipe = pipe
+        os.set_blocking(pipe.fileno(), False)
         self._file = path.open("ab")
         self._cap = cap
         self._written = 0
         self.dropped = 0
+        self.eof = False
         self._recent = bytearray()
-        self._lock = threading.Lock()
-        self._thread = threading.Thread(target=self._run, daemon=True, name=f"stderr:{path.name}")
-        self._thread.start()
 
-    def _run(self) -> None:
-        fd = self._pipe.fileno()
-        while True:
+    def fileno(self) -> int:
+        """The pipe's descriptor, for ``select``."""
+        return self.pipe.fileno()
+
+    def pump(self) -> None:
+        """Read whatever the pipe holds now (never blocks)."""
+        while not self.eof:
             try:
-                chunk = os.read(fd, 65536)
+                chunk = os.read(self.pipe.fileno(), 65536)
+            except BlockingIOError:
+                return
             except OSError:
-                break
+                chunk = b""
             if not chunk:
-                break
+                self.eof = True
+                return
             keep = chunk[: max(0, self._cap - self._written)]
             if keep:
                 self._file.write(keep)
                 self._written += len(keep)
             self.dropped += len(chunk) - len(keep)
-            with self._lock:
-                room = self.RECENT_CAP - len(self._recent)
-                if room > 0:
-                    self._recent += chunk[:room]
+            room = self.RECENT_CAP - len(self._recent)
+            if room > 0:
+                self._recent += chunk[:room]
 
     def take_recent(self) -> str:
         """What the bot wrote since the last call (at most 8 KiB), decoded leniently."""
-        with self._lock:
-            data = bytes(self._recent)
-            self._recent.clear()
+        self.pump()
+        data = bytes(self._recent)
+        self._recent.clear()
         return data.decode("utf-8", "replace")
 
     def close(self, timeout: float = 1.0) -> None:
-        """Wait for the pipe's end (bounded), note any truncation, close the file."""
-        self._thread.join(timeout)
+        """Drain to the end of the pipe (bounded wait), note any truncation, close."""
+        deadline = time.perf_counter() + timeout
+        while not self.eof:
+            remaining = deadline - time.perf_counter()
+            if remaining <= 0:
+                break
+            with contextlib.suppress(InterruptedError):
+                select.select([self.fileno()], [], [], remaining)
+            self.pump()
         if self.dropped:
             note = f"\n[arena: stderr truncated, {self.dropped} bytes dropped]\n"
             self._file.write(note.encode())
         self._file.close()
         with contextlib.suppress(OSError):
-            self._pipe.close()
+            self.pipe.close()
+
+
+def _children(pid: int) -> list[int]:
+    """Direct children of ``pid`` from /proc/<pid>/task/*/children (empty if gone)."""
+    found: list[int] = []
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return found
+    for tid in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{tid}/children") as f:
+                found += [int(c) for c in f.read().split()]
+        except OSError:
+            continue
+    return found
 
 
 def _descendants(root: int) -> list[int]:
-    """Every live process below ``root`` (read from /proc), deepest last."""
-    children: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            stat = Path(f"/proc/{entry}/stat").read_text()
-        except OSError:
-            continue
-        # The command name is in parentheses and may contain spaces: split after it.
-        ppid = int(stat.rsplit(")", 1)[1].split()[1])
-        children.setdefault(ppid, []).append(int(entry))
+    """Every live process below ``root``, walking the kernel's children lists."""
     found: list[int] = []
     todo = [root]
     while todo:
-        for child in children.get(todo.pop(), []):
+        for child in _children(todo.pop()):
             found.append(child)
             todo.append(child)
     return found
@@ -199,8 +216,7 @@ def kill_tree(proc: subprocess.Popen[bytes]) -> None:
     for pid in [proc.pid, *pids]:
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.kill(pid, signal.SIGKILL)
-    with contextlib.suppress(subprocess.TimeoutExpired):
-        proc.wait(timeout=5)
+    proc.wait()  # SIGKILL cannot be ignored: a blocking wait, no polling delay
 
 
 def _spawn(
@@ -280,7 +296,7 @@ class LineBot:
     _partial: bytearray = field(default_factory=bytearray)
     _buffered: int = 0
     _eof: bool = False
-    _drain: StderrDrain | None = None
+    _log: LogSink | None = None
 
     def start(self) -> None:
         """Start the process in its working directory (stdout non-blocking)."""
@@ -298,12 +314,21 @@ class LineBot:
         os.set_blocking(self.proc.stdout.fileno(), False)
         assert self.proc.stdin is not None
         os.set_blocking(self.proc.stdin.fileno(), False)
-        self._drain = StderrDrain(self.proc.stderr, self.stderr_path)
+        self._log = LogSink(self.proc.stderr, self.stderr_path)
 
     def fileno(self) -> int:
         """The stdout descriptor to wait on."""
         assert self.proc is not None and self.proc.stdout is not None
         return self.proc.stdout.fileno()
+
+    def log_fileno(self) -> int | None:
+        """The stderr descriptor to drain while waiting (None once it is closed)."""
+        return self._log.fileno() if self._log is not None and not self._log.eof else None
+
+    def pump_log(self) -> None:
+        """Drain stderr without blocking."""
+        if self._log is not None:
+            self._log.pump()
 
     def send(self, text: str, deadline: float) -> float:
         """Write ``text`` completely; return the ``perf_counter`` time it was all written.
@@ -382,7 +407,7 @@ class LineBot:
 
     def take_stderr(self) -> str:
         """Stderr written since the last call (bounded)."""
-        return self._drain.take_recent() if self._drain else ""
+        return self._log.take_recent() if self._log else ""
 
     def stop(self) -> None:
         """End the bot: close its stdin, kill it and everything it started, flush stderr."""
@@ -395,16 +420,33 @@ class LineBot:
         if self.proc.stdout is not None:
             with contextlib.suppress(OSError):
                 self.proc.stdout.close()
-        if self._drain is not None:
-            self._drain.close()
+        if self._log is not None:
+            self._log.close()
 
 
 def wait_readable(bots: Sequence[LineBot], timeout: float) -> None:
-    """Block until one of ``bots`` has output (or EOF), or ``timeout`` seconds pass."""
-    if timeout <= 0:
-        return
-    with contextlib.suppress(InterruptedError):
-        select.select([b.fileno() for b in bots], [], [], timeout)
+    """Block until one of ``bots`` has output, or ``timeout`` seconds pass.
+
+    Every bot's stderr is drained meanwhile, so none blocks on a full log pipe.
+    """
+    logs = {fd: bot for bot in bots if (fd := bot.log_fileno()) is not None}
+    outs = [b.fileno() for b in bots]
+    deadline = time.perf_counter() + timeout
+    while True:
+        remaining = deadline - time.perf_counter()
+        if remaining <= 0:
+            return
+        try:
+            ready, _, _ = select.select([*outs, *logs], [], [], remaining)
+        except InterruptedError:
+            continue
+        for fd in ready:
+            if fd in logs:
+                logs[fd].pump_log()
+                if logs[fd].log_fileno() is None:
+                    del logs[fd]
+        if any(fd in outs for fd in ready) or not ready:
+            return
 
 
 @dataclass(frozen=True)
@@ -455,15 +497,23 @@ def run_turn_process(
         max_file_bytes + 1,
     )
     assert proc.stdout is not None
-    drain = StderrDrain(proc.stdout, log_path)
-    timed_out = False
-    try:
-        code: int | None = proc.wait(timeout=timeout_s)
-    except subprocess.TimeoutExpired:
-        timed_out, code = True, None
+    log = LogSink(proc.stdout, log_path)
+    deadline = start + timeout_s
+    # The output pipe closes when the process exits: wait on it, draining the log. A
+    # child that inherited the pipe may keep it open, so also look at the process itself.
+    while not log.eof and (remaining := deadline - time.perf_counter()) > 0:
+        with contextlib.suppress(InterruptedError):
+            select.select([log.fileno()], [], [], min(remaining, 0.05))
+        log.pump()
+        if proc.poll() is not None:
+            break
+    code: int | None = None
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        code = proc.wait(timeout=max(0.0, deadline - time.perf_counter()))
+    timed_out = code is None
     elapsed_ms = (time.perf_counter() - start) * 1000.0
     kill_tree(proc)
-    drain.close()
+    log.close()
     problem = _check_files(workdir, {input_name, output_name}, max_extra_files, max_file_bytes)
     output = None
     if not timed_out and output_path.is_file():
