@@ -1,0 +1,146 @@
+"""The 42-cluster game plugin: hex connect-n with rotatable gravity and in-turn queries."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from arena import Answer, Game, GameInfo, Ignore, IllegalMove, Move, Outcome, Reply
+from arena_games.cluster import protocol, rules
+from arena_games.cluster.rules import EMPTY, ChooseColor, Drop, Rotate, State
+
+STARTUP_MS = 2000  # added to the first prompt's clock (init): interpreter start-up
+GRAVITY_NAMES = ("top", "top-right", "bottom-right", "bottom", "bottom-left", "top-left")
+
+
+class ClusterGame(Game[State]):
+    """42-cluster: two players drop coloured chips into a hexagon, or turn its gravity.
+
+    Step 1 prompts both seats at once with ``init`` (they answer ``color N``); then
+    player 0 and player 1 alternate, each turn prompted with the opponent's last action
+    and ``chips a b``, answering ``fetch`` queries at once until ``drop`` or ``rotate``.
+    """
+
+    info: ClassVar[GameInfo] = GameInfo(
+        id="cluster",
+        title="42-cluster",
+        min_players=2,
+        max_players=2,
+        first_turn_ms=1000 + STARTUP_MS,
+        turn_ms=1000,
+        queries=True,
+        settings=dict(rules.DEFAULT_SETTINGS),
+        description="Hex connect-four with a bag of chips and rotatable gravity (42 cluster).",
+    )
+
+    def start(self, seed: int, players: int, settings: Mapping[str, Any]) -> State:
+        """A fresh game; walls and chip draws follow ``seed``."""
+        if players != 2:
+            raise ValueError(f"cluster is a two-player game, got {players} players")
+        return rules.new_game(seed, rules.Settings.from_mapping(settings))
+
+    def to_act(self, state: State) -> Sequence[int]:
+        """Both seats for ``init``/``color``, then the seat to move; none when over."""
+        if state.phase == "color":
+            return [0, 1]
+        return [state.turn] if state.phase == "play" else []
+
+    def prompt(self, state: State, seat: int) -> str:
+        """The ``init`` line, or the opponent's last action plus ``chips a b``."""
+        if state.phase == "color":
+            return protocol.init_line(state.settings, seat)
+        return protocol.turn_prompt(state)
+
+    def interpret(self, state: State, seat: int, text: str) -> Answer:
+        """``color N`` at init; then ``fetch`` (answered at once), ``drop`` or ``rotate``.
+
+        Blank lines are skipped, as the original referee's ``scanf`` skips them.
+        """
+        if not text.strip():
+            return Ignore()
+        if state.phase == "color":
+            return Move(protocol.parse_color(text))
+        parsed = protocol.parse_turn(text)
+        if isinstance(parsed, protocol.Fetch):
+            return Reply(protocol.fetch_reply(state, parsed.kind))
+        problem = rules.why_illegal(state, parsed)
+        if problem is not None:
+            raise IllegalMove(problem, text)
+        if isinstance(parsed, Rotate):
+            return Move(parsed, f"gravity -> {GRAVITY_NAMES[parsed.gravity]}")
+        cell = state.grid.cells[rules.drop_target(state, parsed.pos)]
+        return Move(parsed, "lands on {} {} {}".format(*cell))
+
+    def apply(self, state: State, moves: Mapping[int, Any]) -> State:
+        """Record the colours (step 1) or play the action of the seat to move."""
+        if state.phase == "color":
+            return rules.choose_colors(
+                state, {seat: m.color for seat, m in moves.items() if isinstance(m, ChooseColor)}
+            )
+        action = moves[state.turn]
+        assert isinstance(action, Drop | Rotate)
+        return rules.apply_action(state, action)
+
+    def eliminate(self, state: State, seat: int) -> State:
+        """The seat loses and the game is over."""
+        return rules.forfeit(state, seat)
+
+    def outcome(self, state: State) -> Outcome:
+        """Winner first (score 1), loser second (score 0); both 0 if both forfeited."""
+        scores = [0.0, 0.0]
+        if state.winner is not None:
+            scores[state.winner] = 1.0
+        return Outcome.from_scores(scores, state.reason)
+
+    def random_answer(self, state: State, seat: int, rng: random.Random) -> str:
+        """``color N`` at init; later a uniformly random legal action."""
+        if state.phase == "color":
+            return f"color {rng.choice(rules.COLOR_CHOICES)}"
+        return rules.action_line(rng.choice(rules.legal_actions(state)))
+
+    def clock_ms(self, state: State, seat: int, first_turn: bool) -> int:
+        """The ``timeout`` setting for every turn; the first prompt adds start-up time."""
+        ms = round(state.settings.timeout * 1000)
+        return ms + STARTUP_MS if first_turn else ms
+
+    def turn_number(self, state: State) -> int:
+        """Actions (drops and rotations) played so far."""
+        return state.turns
+
+    def view(self, state: State) -> dict[str, Any]:
+        """Gravity, walls, occupied cells as ``[q, r, s, chip]``, bags, and whose turn."""
+        cells = state.grid.cells
+        return {
+            "grid_size": state.settings.grid_size,
+            "phase": state.phase,
+            "gravity": state.gravity,
+            "turn": state.turn,
+            "drawn": list(state.drawn),
+            "last_action": state.last_action,
+            "colors": list(state.chosen),
+            "bags": list(state.bags),
+            "walls": [list(cells[i]) for i in sorted(state.walls)],
+            "chips": [[*cells[i], chip] for i, chip in enumerate(state.board) if chip != EMPTY],
+            "longest": list(rules.longest_lines(state)),
+            "winner": state.winner,
+            "reason": state.reason,
+        }
+
+    def render(self, state: State) -> str:
+        """The hexagon with columns drawn vertically: ``.`` empty, ``#`` wall, digits chips."""
+        grid = state.grid
+        n = grid.size - 1
+        rows = [[" "] * (4 * n + 1) for _ in range(4 * n + 1)]
+        for i, (q, r, _s) in enumerate(grid.cells):
+            chip = state.board[i]
+            mark = "#" if i in state.walls else "." if chip == EMPTY else str(chip)
+            rows[2 * r + q + 2 * n][2 * (q + n)] = mark
+        a, b = state.drawn
+        head = f"gravity {state.gravity} ({GRAVITY_NAMES[state.gravity]}), turn {state.turns}"
+        if state.phase == "play":
+            head += f", player {state.turn} holds chips {a} {b}"
+        elif state.phase == "over":
+            head += f", player {state.winner} wins: {state.reason}"
+        body = ["".join(row).rstrip() for row in rows]
+        return "\n".join([head, *body]) + "\n"

@@ -1,0 +1,196 @@
+"""The shipped 42-cluster bots, run as processes against the real referee rules."""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import random
+import select
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from arena import Move, Reply
+from arena_games.cluster import rules
+from arena_games.cluster.game import ClusterGame
+from arena_games.cluster.hexgrid import hexgrid
+from arena_games.cluster.rules import ChooseColor, Drop, State
+
+GAME = ClusterGame()
+BOTS = Path(__file__).resolve().parent.parent / "bots" / "cluster"
+SETTINGS = {**ClusterGame.info.settings, "timeout": 0.2}
+HANG_GUARD_S = 60  # only to fail instead of hanging if a bot stops answering
+
+
+class Bot:
+    """A bot process spoken to through the referee's own prompt/interpret."""
+
+    def __init__(self, name: str, seat: int) -> None:
+        self.seat = seat
+        self.proc = subprocess.Popen(
+            [sys.executable, str(BOTS / f"{name}.py")],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+        )
+
+    def readline(self) -> str:
+        """The bot's next line (without newline)."""
+        assert self.proc.stdout is not None
+        ready, _, _ = select.select([self.proc.stdout], [], [], HANG_GUARD_S)
+        assert ready, "bot stopped answering"
+        line = self.proc.stdout.readline()
+        assert line, "bot closed its output"
+        return line.rstrip("\n")
+
+    def turn(self, state: State) -> str:
+        """Send the prompt, answer its fetches, return the line that made its move."""
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(GAME.prompt(state, self.seat))
+        self.proc.stdin.flush()
+        while True:
+            line = self.readline()
+            result = GAME.interpret(state, self.seat, line)
+            if isinstance(result, Move):
+                return line
+            if isinstance(result, Reply):
+                self.proc.stdin.write(result.text)
+                self.proc.stdin.flush()
+
+    def close(self) -> None:
+        """End the process."""
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        self.proc.wait(timeout=HANG_GUARD_S)
+
+
+def play(names: tuple[str, str], seed: int) -> State:
+    """A whole game between two bots."""
+    state = GAME.start(seed, 2, SETTINGS)
+    bots = [Bot(names[0], 0), Bot(names[1], 1)]
+    try:
+        moves = {b.seat: GAME.interpret(state, b.seat, b.turn(state)) for b in bots}
+        state = GAME.apply(state, {s: m.action for s, m in moves.items() if isinstance(m, Move)})
+        while seats := GAME.to_act(state):
+            (seat,) = seats
+            move = GAME.interpret(state, seat, bots[seat].turn(state))
+            assert isinstance(move, Move)
+            state = GAME.apply(state, {seat: move.action})
+    finally:
+        for bot in bots:
+            bot.close()
+    return state
+
+
+def position(chips: dict[tuple[int, int, int], int]) -> State:
+    """Player 0 to move holding chips 0 and 1, the given chips on the board."""
+    state = GAME.apply(GAME.start(1, 2, SETTINGS), {0: ChooseColor(0), 1: ChooseColor(1)})
+    board = list(state.board)
+    for cell, chip in chips.items():
+        board[state.grid.index[cell]] = chip
+    return replace(state, board=tuple(board), drawn=(0, 1), last_action="drop -2 2")
+
+
+def first_move(name: str, state: State) -> str:
+    """The bot's answer after ``init`` and one turn prompt for ``state``."""
+    bot = Bot(name, 0)
+    try:
+        start = GAME.start(1, 2, SETTINGS)
+        color = GAME.interpret(start, 0, bot.turn(start))
+        assert isinstance(color, Move) and isinstance(color.action, ChooseColor)
+        return bot.turn(state)
+    finally:
+        bot.close()
+
+
+EDGE = [(0, 5, -5), (1, 4, -5), (2, 3, -5)]  # bottoms of columns 0, 1, 2: a line along s = -5
+ELSEWHERE = [(-1, 5, -4), (-2, 5, -3)]
+
+
+@pytest.mark.parametrize("name", ["greedy", "minimax"])
+def test_bot_completes_its_line(name: str) -> None:
+    state = position({**dict.fromkeys(EDGE, 0), **dict.fromkeys(ELSEWHERE, 2)})
+    assert first_move(name, state) == "drop 3 0"
+
+
+def opponent_wins_next(state: State) -> bool:
+    """Whether player 1 has a drop of either of its colours that wins at once."""
+    for chip in (2, 3):
+        turn = replace(state, drawn=(chip, chip))
+        for action in rules.legal_actions(turn):
+            if isinstance(action, Drop) and rules.apply_action(turn, action).winner == 1:
+                return True
+    return False
+
+
+@pytest.mark.parametrize("name", ["greedy", "minimax"])
+def test_bot_blocks_the_opponents_line(name: str) -> None:
+    state = position({**dict.fromkeys(EDGE, 2), ELSEWHERE[0]: 0, ELSEWHERE[1]: 1})
+    assert opponent_wins_next(replace(state, turn=1))
+    line = first_move(name, state)
+    move = GAME.interpret(state, 0, line)
+    assert isinstance(move, Move)
+    after = rules.apply_action(state, move.action)
+    assert after.phase == "play" and not opponent_wins_next(after)
+    if name == "greedy":
+        assert line.startswith("drop 3 ")
+
+
+@pytest.mark.parametrize("names", [("random", "random"), ("greedy", "random")])
+def test_whole_games_through_pipes(names: tuple[str, str]) -> None:
+    state = play(names, 2)
+    assert state.phase == "over" and "forfeits" not in state.reason
+
+
+@pytest.mark.parametrize("name", ["random", "greedy", "minimax"])
+def test_bots_are_single_stdlib_files(name: str) -> None:
+    path = BOTS / f"{name}.py"
+    assert path.read_text().startswith("#!/usr/bin/env python3\n")
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            modules = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            modules = [node.module or ""]
+        else:
+            continue
+        for module in modules:
+            assert module.split(".")[0] in sys.stdlib_module_names, module
+
+
+def load_bot(name: str) -> Any:
+    """Import a bot file as a module (its ``main`` does not run)."""
+    spec = importlib.util.spec_from_file_location(f"cluster_bot_{name}", BOTS / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_bot_geometry_agrees_with_the_referee() -> None:
+    """Columns, landing cells and settling as the bots compute them, on random boards."""
+    greedy, minimax = load_bot("greedy"), load_bot("minimax")
+    grid = hexgrid(6)
+    rng = random.Random(4)
+    geo, greedy_geo = minimax.Geometry(6, 4), greedy.Geometry(6, 4)
+    assert geo.cells == list(grid.cells) == greedy_geo.cells
+    for _ in range(20):
+        walls = {i for i in range(len(grid.cells)) if i not in grid.rim and rng.random() < 0.15}
+        board = [
+            -1 if i in walls else rng.choice([-1, -1, 0, 1, 2, 3]) for i in range(len(grid.cells))
+        ]
+        searcher = minimax.Searcher(geo, walls, 0, 4, 22)
+        searcher.load(list(board))
+        for gravity in range(6):
+            settled = list(board)
+            rules.settle(grid, settled, frozenset(walls), gravity)
+            assert searcher.settle(gravity) == settled
+            assert greedy_geo.settle(board, walls, gravity) == settled
+            state = replace(
+                position({}), board=tuple(settled), walls=frozenset(walls), gravity=gravity
+            )
+            for pos in range(-5, 6):
+                assert geo.landing(settled, walls, gravity, pos) == rules.drop_target(state, pos)
