@@ -14,7 +14,7 @@ from arena_games.chess5.rules import BLACK, WHITE, Action, board_from_rows
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures" / "chess5"
-BOTS = ["random", "greedy", "tactician"]
+BOTS = ["random_bot", "greedy", "tactician"]
 STATE_FILES = ["server-state-play.json", "server-state-play-turn23.json"]
 
 
@@ -45,7 +45,7 @@ def test_bot_answers_real_server_state_legally(bot: str, name: str, tmp_path: Pa
     answer = run_bot(bot, text, tmp_path)
     state = state_json.state_from_json(text)
     move = Chess5Game().interpret(state, WHITE, answer)  # raises unless legal
-    if bot != "random" and name == "server-state-play.json":
+    if bot != "random_bot" and name == "server-state-play.json":
         # The white rook on (1, 0) sees the black king on (4, 0) down an open file.
         assert (move.action.frm, move.action.to) == ((1, 0), (4, 0))
 

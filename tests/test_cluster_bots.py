@@ -140,13 +140,13 @@ def test_bot_blocks_the_opponents_line(name: str) -> None:
         assert line.startswith("drop 3 ")
 
 
-@pytest.mark.parametrize("names", [("random", "random"), ("greedy", "random")])
+@pytest.mark.parametrize("names", [("random_bot", "random_bot"), ("greedy", "random_bot")])
 def test_whole_games_through_pipes(names: tuple[str, str]) -> None:
     state = play(names, 2)
     assert state.phase == "over" and "forfeits" not in state.reason
 
 
-@pytest.mark.parametrize("name", ["random", "greedy", "minimax"])
+@pytest.mark.parametrize("name", ["random_bot", "greedy", "minimax"])
 def test_bots_are_single_stdlib_files(name: str) -> None:
     path = BOTS / f"{name}.py"
     assert path.read_text().startswith("#!/usr/bin/env python3\n")

@@ -31,7 +31,7 @@ def test_games_lists_every_game_with_players_clocks_and_package(capsys):
 
 def test_match_plays_one_game_and_logs_answers_timings_and_stderr(tmp_path):
     result = arena(
-        "match", "stc", "python3 bots/stc/greedy.py", "python3 bots/stc/random.py",
+        "match", "stc", "python3 bots/stc/greedy.py", "python3 bots/stc/random_bot.py",
         "--seed", "4", "--verbose", "--max_turns", "6", "--output", str(tmp_path / "m"),
     )  # fmt: skip
     assert result.returncode == 0, result.stderr

@@ -26,7 +26,7 @@ settings:
   max_turns: 10
 bots:
   - name: a
-    cmd: python3 bots/stc/random.py
+    cmd: python3 bots/stc/random_bot.py
   - name: b
     cmd: python3 bots/stc/greedy.py
 output: {out}
@@ -50,7 +50,7 @@ def test_a_good_file_loads_with_defaults_and_absolute_bot_paths(tmp_path, monkey
     config = load_tournament(write(tmp_path, GOOD.format(out=tmp_path / "o")), load_registry())
     assert config.game == "stc" and config.players == 2 and config.games == 2
     assert config.settings == {"max_turns": 10}
-    assert config.bots[0].argv == ("python3", str(REPO / "bots/stc/random.py"))
+    assert config.bots[0].argv == ("python3", str(REPO / "bots/stc/random_bot.py"))
     assert config.sandbox == "auto"
 
 
@@ -104,7 +104,7 @@ def test_each_mistake_names_file_key_and_line(tmp_path, monkeypatch, old, new, m
 def test_the_cli_prints_one_line_and_exits_2_before_any_game(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(REPO)
     out = tmp_path / "o"
-    path = write(tmp_path, GOOD.format(out=out).replace("random.py", "nobot.py"))
+    path = write(tmp_path, GOOD.format(out=out).replace("random_bot.py", "nobot.py"))
     assert main(["run", str(path)]) == 2
     err = capsys.readouterr().err
     assert err.strip().splitlines() == [

@@ -47,7 +47,7 @@ def play(bot: str, seed: int, layout: int) -> tuple[float, str]:
 
 
 @pytest.mark.parametrize("layout", [1, 2])
-@pytest.mark.parametrize("bot", ["random", "greedy", "planner"])
+@pytest.mark.parametrize("bot", ["random_bot", "greedy", "planner"])
 def test_bot_plays_a_legal_game_and_logs_to_stderr(bot: str, layout: int) -> None:
     score, log = play(bot, 11, layout)
     assert score >= 0

@@ -77,7 +77,7 @@ def fits(rows: list[str], answer: bytes) -> bool:
 PAIRS = [(1, 2), (3, 3), (4, 5), (2, 1), (5, 5), (1, 3), (2, 4), (3, 5)]
 
 
-@pytest.mark.parametrize("name", ["random", "greedy", "enemy"])
+@pytest.mark.parametrize("name", ["random_bot", "greedy", "enemy"])
 def test_one_well_formed_line_per_turn_and_logs_on_stderr(name: str) -> None:
     """Three turns in, three `x rotation` lines out, nothing else on stdout, logs on stderr."""
     board = grid(["12", "3", "", "45", "", "5"])
@@ -90,7 +90,7 @@ def test_one_well_formed_line_per_turn_and_logs_on_stderr(name: str) -> None:
     assert err.strip(), "the bot should log its reasoning to stderr"
 
 
-@pytest.mark.parametrize("name", ["random", "greedy", "enemy"])
+@pytest.mark.parametrize("name", ["random_bot", "greedy", "enemy"])
 def test_end_of_input_mid_turn_exits_cleanly_without_answer(name: str) -> None:
     """A turn cut short by end of input is not answered and the bot exits with status 0."""
     text = turn_text(PAIRS, EMPTY_GRID)[:40]
@@ -146,17 +146,17 @@ def two_single_cells_board() -> list[str]:
         (two_single_cells_board(), {b"2 0\n", b"3 2\n"}),
     ],
 )
-@pytest.mark.parametrize("name", ["random", "greedy", "enemy"])
+@pytest.mark.parametrize("name", ["random_bot", "greedy", "enemy"])
 def test_nearly_full_board_gets_a_fitting_move(
     name: str, board: list[str], allowed: set[bytes]
 ) -> None:
     """With the only fitting placements given, every answer is one of them."""
-    turns = 30 if name == "random" else 2
+    turns = 30 if name == "random_bot" else 2
     text = "".join(turn_text([(1 + t % 5, 1 + t * 3 % 5), *PAIRS[1:]], board) for t in range(turns))
     lines, _ = run_bot(name, text)
     assert len(lines) == turns
     assert set(lines) <= allowed
-    if name == "random":
+    if name == "random_bot":
         assert set(lines) == allowed, "30 random answers should use both fitting moves"
 
 

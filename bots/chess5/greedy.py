@@ -10,16 +10,10 @@ Single file, stdlib only; logs to stderr.
 
 from __future__ import annotations
 
+import json
 import os
+import random
 import sys
-
-# A sibling file is called random.py: drop this folder from the import path so that
-# `import random` below loads the standard library.
-_HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != _HERE]
-
-import json  # noqa: E402
-import random  # noqa: E402
 
 VALUES = {"K": 1000, "Q": 9, "R": 5, "B": 3, "P": 1}
 

@@ -2,8 +2,7 @@
 """Smash The Code: plays a uniformly random placement among those that fit.
 
 Single file, stdlib only; answers on stdout, logs on stderr. Randomness comes from
-os.urandom: this file is itself named random.py, so `import random` run from its folder
-would import this file instead of the standard library module.
+os.urandom.
 """
 
 from __future__ import annotations

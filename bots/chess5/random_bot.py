@@ -1,22 +1,16 @@
 #!/usr/bin/env python3
 """5x5 ability chess (Code Clash): plays a uniformly random legal move or placement.
 
-Run as ``random.py <dir>/state.json``; writes ``move.json`` next to state.json and exits 0.
+Run as ``random_bot.py <dir>/state.json``; writes ``move.json`` next to state.json and exits 0.
 Single file, stdlib only; logs to stderr. Never uses abilities.
 """
 
 from __future__ import annotations
 
+import json
 import os
+import random
 import sys
-
-# This file is called random.py: drop its folder from the import path so that
-# `import random` below loads the standard library, not this file.
-_HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != _HERE]
-
-import json  # noqa: E402
-import random  # noqa: E402
 
 SIZE = 5
 FOG = "FOG"

@@ -7,15 +7,8 @@ columns whose entry cell is empty. Logs to stderr; only answers go to stdout.
 
 from __future__ import annotations
 
-import os
+import random as _random
 import sys
-
-# This file is named random.py: drop its own folder from the import path so that
-# `import random` below finds the standard library module, not this script.
-_here = os.path.dirname(os.path.abspath(__file__))
-sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _here]
-
-import random as _random  # noqa: E402
 
 
 def log(msg: str) -> None:
