@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
-"""Blocking bot `strategist`: keeps its corners open, closes the opponents', looks a reply ahead.
+"""Blocking bot `strategist`: plays for the squares it can still place and the leader's loss.
 
-Every move from the referee's list is scored by a static evaluation of the position after
-it: squares placed, the free corner cells the bot can still grow from, minus the opponents'
-such cells (weighted less with 3-4 players). In that order, candidates are then re-scored
-after the next opponent answers with its own best reply (same evaluation from its side),
-adding a territory count: free cells the bot reaches before every opponent. The best
-re-scored move is played. The search stops after ~100 ms (the clock is 200 ms) and is
-generated on bitmasks by the bot itself. Standalone (stdlib only), CodinGame-submittable;
-logs its reasoning to stderr.
+Each listed move is first scored statically on the board after it, for every seat still
+playing: squares covered, free corner cells to grow from (plus the free room around them)
+and the free cells the seat reaches before everyone else; the bot's value minus a blend of
+the strongest and the average opponent's. The best of them are then re-scored by piece
+mobility, generated on bitmasks by the bot itself: for each shape still in hand, how many
+placements remain (a shape with few placements is likely to stay in hand, so its squares
+count less), for the bot after its move and for every opponent, whose potential (squares
+covered plus placeable squares) is subtracted, weighted towards the strongest. Hard shapes
+are thereby played while they still fit, and the moves that leave the leading opponents
+with shapes that no longer fit are preferred. Thinking stops after ~90 ms (the clock is
+200 ms). Standalone (stdlib only), CodinGame-submittable; reasoning goes to stderr.
 """
 
 from __future__ import annotations
@@ -21,10 +24,17 @@ FULL = (1 << (N * N)) - 1
 COL_FIRST = sum(1 << (y * N) for y in range(N))
 NOT_FIRST = FULL & ~COL_FIRST
 CORNERS = ((0, 0), (N - 1, N - 1), (0, N - 1), (N - 1, 0))
-BUDGET = 0.100  # seconds of thinking per turn
-W_SIZE, W_MINE, W_TERRITORY = 3.0, 1.0, 0.5
-# Weight of the opponents' corner cells: with 3 opponents blocking matters less than growing.
-W_THEIRS = {2: 1.0, 3: 0.5, 4: 0.5}
+BUDGET = 0.090  # seconds of thinking per turn
+TOP = 40  # candidates re-scored by mobility, best static values first
+# Static evaluation: squares covered, corner cells, room around them, cells reached first.
+W_SIZE, W_ANCHOR, W_ROOM, W_TERRITORY = 4.0, 1.0, 0.25, 0.5
+W_OPPONENTS, W_LEADER = (
+    0.6,
+    0.5,
+)  # opponents' static value: weight, share of the strongest
+# Mobility: a shape in hand counts fully from MOB_FULL placements (OPP_FULL for opponents).
+W_MOBILITY, MOB_FULL = 2.0, 40.0
+W_POTENTIAL, OPP_FULL, POT_LEADER = 3.0, 3.0, 0.4
 
 
 def read() -> str:
@@ -53,6 +63,15 @@ def corner(mask: int) -> int:
     return ((both << N) & FULL) | (both >> N)
 
 
+def room(spots: int, free: int) -> int:
+    """Sum over the cells of ``spots`` of the ``free`` cells in their 3x3 block."""
+    total = 0
+    for band in (spots, (spots << 1) & NOT_FIRST, (spots & NOT_FIRST) >> 1):
+        total += (band & free).bit_count()
+        total += (((band << N) & FULL) & free).bit_count() + ((band >> N) & free).bit_count()
+    return total
+
+
 def orient(rows: list[str], code: str) -> list[tuple[int, int]]:
     """Cells of the shape drawn by ``rows`` in orientation ``code``, in reading order."""
     width, height = len(rows[0]), len(rows)
@@ -71,7 +90,7 @@ class Engine:
     def __init__(self, shapes: dict[str, list[str]]) -> None:
         self.size = {letter: "".join(rows).count("#") for letter, rows in shapes.items()}
         self.through: list[dict[str, list[int]]] = [{} for _ in range(N * N)]
-        self.cells: dict[str, list[tuple[int, int]]] = {}  # "Lfr" -> squares in reading order
+        self.cells: dict[str, list[tuple[int, int]]] = {}
         for letter, rows in shapes.items():
             seen: set[tuple[tuple[int, int], ...]] = set()
             for code in ("00", "01", "02", "03", "10", "11", "12", "13"):
@@ -101,11 +120,10 @@ class Engine:
             total |= 1 << ((y0 + cy) * N + x0 + cx)
         return total
 
-    def moves(self, seat: int, owned: list[int], letters: str) -> list[tuple[str, int]]:
-        """Distinct (letter, cells) placements open to ``seat``."""
+    def moves(self, seat: int, owned: list[int], letters: str) -> dict[int, str]:
+        """Distinct placements open to ``seat``: cells -> letter."""
         occ = owned[0] | owned[1] | owned[2] | owned[3]
-        own = owned[seat]
-        blocked = occ | side(own)
+        blocked = occ | side(owned[seat])
         spots = anchors(seat, owned, occ)
         found: dict[int, str] = {}
         while spots:
@@ -116,7 +134,22 @@ class Engine:
                 for mask in by_letter.get(letter, ()):
                     if not mask & blocked:
                         found[mask] = letter
-        return [(letter, mask) for mask, letter in found.items()]
+        return found
+
+    def can_move(self, seat: int, owned: list[int], letters: str) -> bool:
+        """Whether ``seat`` has any placement left."""
+        occ = owned[0] | owned[1] | owned[2] | owned[3]
+        blocked = occ | side(owned[seat])
+        spots = anchors(seat, owned, occ)
+        while spots:
+            low = spots & -spots
+            spots ^= low
+            by_letter = self.through[low.bit_length() - 1]
+            for letter in letters:
+                for mask in by_letter.get(letter, ()):
+                    if not mask & blocked:
+                        return True
+        return False
 
 
 def anchors(seat: int, owned: list[int], occ: int) -> int:
@@ -128,19 +161,8 @@ def anchors(seat: int, owned: list[int], occ: int) -> int:
     return corner(own) & ~(occ | side(own))
 
 
-def evaluate(seat: int, owned: list[int], active: list[int], theirs: float) -> float:
-    """How good the board is for ``seat``: own squares and growth corners minus the others'."""
-    occ = owned[0] | owned[1] | owned[2] | owned[3]
-    value = W_SIZE * owned[seat].bit_count() + W_MINE * anchors(seat, owned, occ).bit_count()
-    for other in active:
-        if other != seat:
-            value -= theirs * anchors(other, owned, occ).bit_count()
-    return value
-
-
-def territory(owned: list[int], seats: list[int]) -> list[int]:
+def territory(owned: list[int], seats: list[int], occ: int) -> list[int]:
     """Free cells each seat reaches strictly first, growing from its corners one ring per step."""
-    occ = owned[0] | owned[1] | owned[2] | owned[3]
     allowed = [FULL & ~(occ | side(owned[q])) for q in seats]
     fronts = [anchors(q, owned, occ) for q in seats]
     taken = 0
@@ -177,7 +199,7 @@ class Strategist:
         letters = read()
         self.engine = Engine(shapes)
         self.left = [letters] * 4
-        self.theirs = W_THEIRS[self.players]
+        self.out = [False] * 4  # seats known to have no move left (they never move again)
 
     def turn(self) -> str:
         """Read one turn's input and choose the answer."""
@@ -197,60 +219,79 @@ class Strategist:
         self.left[self.me] = self.left[self.me].replace(move.split()[2][0], "")
         return move
 
+    def evaluate(self, board: list[int], live: list[int]) -> float:
+        """Static value of ``board`` for the bot (``live[0]``) against the other live seats."""
+        occ = board[0] | board[1] | board[2] | board[3]
+        ground = territory(board, live, occ)
+        values = []
+        for i, seat in enumerate(live):
+            own = board[seat]
+            spots = anchors(seat, board, occ)
+            values.append(
+                W_SIZE * own.bit_count()
+                + W_ANCHOR * spots.bit_count()
+                + W_ROOM * room(spots, FULL & ~(occ | side(own)))
+                + W_TERRITORY * ground[i]
+            )
+        others = values[1:]
+        if not others:
+            return values[0]
+        blend = W_LEADER * max(others) + (1 - W_LEADER) * sum(others) / len(others)
+        return values[0] - W_OPPONENTS * blend
+
+    def mobility(self, seat: int, board: list[int], letters: str, full: float) -> float:
+        """Squares of ``letters`` that ``seat`` can still place on ``board``, each shape
+        counted in proportion to its placements up to ``full`` of them."""
+        counts: dict[str, int] = {}
+        for letter in self.engine.moves(seat, board, letters).values():
+            counts[letter] = counts.get(letter, 0) + 1
+        size = self.engine.size
+        return sum(size[letter] * min(1.0, n / full) for letter, n in counts.items())
+
+    def potential(self, board: list[int], opponents: list[int]) -> float:
+        """The opponents' squares covered plus placeable, blended towards the strongest."""
+        values = [
+            W_SIZE * board[o].bit_count()
+            + W_MOBILITY * self.mobility(o, board, self.left[o], OPP_FULL)
+            for o in opponents
+        ]
+        return POT_LEADER * max(values) + (1 - POT_LEADER) * sum(values) / len(values)
+
     def choose(self, owned: list[int], listed: list[str], began: float) -> str:
-        """Score every listed move statically, then the best ones after the next reply."""
+        """Score every listed move statically, then re-score the best by mobility."""
         me = self.me
         opponents = [(me + i) % self.players for i in range(1, self.players)]
-        # Opponents that can no longer move do not count (they have no corners left to use).
-        live = [me] + [o for o in opponents if self.engine.moves(o, owned, self.left[o])]
+        for o in opponents:
+            if not self.out[o] and not self.engine.can_move(o, owned, self.left[o]):
+                self.out[o] = True
+        playing = [o for o in opponents if not self.out[o]]
+        live = [me, *playing]
         scored = []
         for text in listed:
-            mask = self.engine.mask(text)
             after = owned[:]
-            after[me] |= mask
-            scored.append((evaluate(me, after, live, self.theirs), text, after))
+            after[me] |= self.engine.mask(text)
+            scored.append((self.evaluate(after, live), text, after))
         scored.sort(key=lambda item: -item[0])
-        best_value, best = float("-inf"), scored[0][1]
+        best_value, best = scored[0][0], scored[0][1]
         searched = 0
-        for _static, text, after in scored:
-            board = self.reply(after, opponents, live, began)
-            if board is None:
-                break  # out of time: this candidate was not fully searched
-            value = self.leaf(board, live)
-            searched += 1
-            if value > best_value:
-                best_value, best = value, text
-        if not searched:
-            best_value, best = scored[0][0], scored[0][1]
+        if len(scored) > 1:
+            best_value = float("-inf")
+            for static, text, after in scored[:TOP]:
+                if time.perf_counter() - began > BUDGET:
+                    break
+                hand = self.left[me].replace(text.split()[2][0], "")
+                value = static + W_MOBILITY * self.mobility(me, after, hand, MOB_FULL)
+                if playing:
+                    value -= W_POTENTIAL * self.potential(after, playing)
+                searched += 1
+                if value > best_value:
+                    best_value, best = value, text
         log(
-            f"strategist[{me}]: {len(listed)} moves, searched {searched}, "
-            f"play {best} (value {best_value:.1f}), {1000 * (time.perf_counter() - began):.0f} ms"
+            f"strategist[{me}]: {len(listed)} moves, {len(playing)} opponents playing, "
+            f"re-scored {searched}, play {best} (value {best_value:.1f}), "
+            f"{1000 * (time.perf_counter() - began):.0f} ms"
         )
         return best
-
-    def leaf(self, board: list[int], live: list[int]) -> float:
-        """Final score of a searched line: the static value plus territory over the opponents'."""
-        ground = territory(board, live)
-        others = ground[1:]
-        lead = ground[0] - (sum(others) / len(others) if others else 0)
-        return evaluate(self.me, board, live, self.theirs) + W_TERRITORY * lead
-
-    def reply(
-        self, board: list[int], opponents: list[int], live: list[int], began: float
-    ) -> list[int] | None:
-        """The board after the next opponent that can move plays its best reply (by its own
-        static value); None when the budget ran out meanwhile."""
-        nxt = next((opp for opp in opponents if opp in live), None)
-        if nxt is None:
-            return board
-        top, top_board = float("-inf"), board
-        for _letter, mask in self.engine.moves(nxt, board, self.left[nxt]):
-            trial = board[:]
-            trial[nxt] |= mask
-            value = evaluate(nxt, trial, live, self.theirs)
-            if value > top:
-                top, top_board = value, trial
-        return None if time.perf_counter() - began > BUDGET else top_board
 
 
 def main() -> None:
