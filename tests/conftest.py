@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import subprocess
 import sys
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from arena.referee import BotSpec
@@ -41,3 +43,27 @@ for line in sys.stdin:
 def loop_bot(answer: str = "1", sleep: float = 0.0) -> str:
     """Source of a bot answering ``answer`` to every line, sleeping after the first turn."""
     return ANSWER_LOOP.format(answer=answer, sleep=sleep)
+
+
+def run_arena(*args: str, timeout: float = 900) -> subprocess.CompletedProcess[str]:
+    """Run the real ``arena`` command (``python -m arena``) from the repository root."""
+    return subprocess.run(
+        [sys.executable, "-m", "arena", *args],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=timeout,
+    )
+
+
+def json_shape(value: Any) -> Any:
+    """Keys and value types, recursively; lists become the set of their items' shapes."""
+    if isinstance(value, dict):
+        return {key: json_shape(item) for key, item in value.items()}
+    if isinstance(value, list):
+        shapes: list[Any] = []
+        for item in value:
+            if json_shape(item) not in shapes:
+                shapes.append(json_shape(item))
+        return ("list", sorted(shapes, key=repr))
+    return type(value).__name__

@@ -6,6 +6,7 @@ import ast
 import sys
 
 import pytest
+
 from conftest import REPO
 
 BOTS = sorted((REPO / "bots").rglob("*.py"))

@@ -3,27 +3,15 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
-from conftest import REPO
-
-
-def arena(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "arena", *args],
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-        timeout=900,
-    )
+from conftest import REPO, run_arena
 
 
 def test_a_chess5_tournament_stores_games_that_export_to_the_original_log(tmp_path):
     out = tmp_path / "c5"
-    result = arena("run", "tournaments/chess5.yaml", "--games", "1", "--output", str(out))
+    result = run_arena("run", "tournaments/chess5.yaml", "--games", "1", "--output", str(out))
     assert result.returncode == 0, result.stderr
-    exported = arena("export", "1", "--from", str(out), "--format", "codeclash")
+    exported = run_arena("export", "1", "--from", str(out), "--format", "codeclash")
     assert exported.returncode == 0, exported.stderr
     log = json.loads(exported.stdout)
     assert list(log) == list(
@@ -31,6 +19,6 @@ def test_a_chess5_tournament_stores_games_that_export_to_the_original_log(tmp_pa
     )
     assert log["moves"] and all("stateAfter" in m for m in log["moves"])
     assert set(log["game_result"]) >= {"winner", "reason"}
-    unknown = arena("export", "1", "--from", str(out), "--format", "pgn")
+    unknown = run_arena("export", "1", "--from", str(out), "--format", "pgn")
     assert unknown.returncode == 2
     assert "chess5 cannot export 'pgn' (formats: codeclash)" in unknown.stderr

@@ -10,6 +10,8 @@ from typing import Any
 from arena_games.chess5 import rules
 from arena_games.chess5.game import Chess5Game
 
+from conftest import json_shape
+
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "chess5"
 LOG = json.loads((FIXTURES / "server-match-log.json").read_text())
 
@@ -69,19 +71,6 @@ def test_codeclash_is_declared() -> None:
     assert Chess5Game.info.exports == ("codeclash",)
 
 
-def shape(value: Any) -> Any:
-    """Keys and value types, recursively; lists become the set of their items' shapes."""
-    if isinstance(value, dict):
-        return {key: shape(item) for key, item in value.items()}
-    if isinstance(value, list):
-        shapes: list[Any] = []
-        for item in value:
-            if shape(item) not in shapes:
-                shapes.append(shape(item))
-        return ("list", sorted(shapes, key=repr))
-    return type(value).__name__
-
-
 def random_replay(seed: int) -> tuple[dict[str, Any], rules.State]:
     """Play a random game and store it as the core would; returns the replay and last state."""
     game = Chess5Game()
@@ -111,14 +100,14 @@ def test_simulated_game_export_has_the_fixture_shape_and_replays_the_game() -> N
         replay, final = random_replay(seed)
         log = json.loads(Chess5Game().export(replay, "codeclash"))
         assert list(log) == list(LOG)
-        assert shape(log["starting_position"]) == shape(LOG["starting_position"])
+        assert json_shape(log["starting_position"]) == json_shape(LOG["starting_position"])
         assert len(log["moves"]) == final.ply
         for num, entry in enumerate(log["moves"], start=1):
             assert list(entry) == list(LOG["moves"][0])
             assert entry["move_num"] == num
             assert entry["color"] == ("white" if num % 2 else "black")
-            assert shape(entry["move"]) == shape(LOG["moves"][0]["move"])
-            assert shape(entry["stateAfter"]) == shape(LOG["starting_position"])
+            assert json_shape(entry["move"]) == json_shape(LOG["moves"][0]["move"])
+            assert json_shape(entry["stateAfter"]) == json_shape(LOG["starting_position"])
             for used in entry["abilitiesUsed"]:
                 assert list(used) == ["name", "target"]
         assert log["moves"][-1]["stateAfter"] == rules.board_rows(final.board)

@@ -13,6 +13,8 @@ from arena_games.chess5 import rules, state_json
 from arena_games.chess5.game import Chess5Game
 from arena_games.chess5.rules import BLACK, WHITE, Action, board_from_rows
 
+from conftest import json_shape
+
 # Real files written by the original Code Clash server (copied from the shared fixtures).
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "chess5"
 STATE_FILES = ["server-state-play.json", "server-state-play-turn23.json"]
@@ -26,19 +28,6 @@ KEYS = [
     "setupStep",
     "blockedTiles",
 ]
-
-
-def shape(value: Any) -> Any:
-    """Keys and value types, recursively; lists become the set of their items' shapes."""
-    if isinstance(value, dict):
-        return {key: shape(item) for key, item in value.items()}
-    if isinstance(value, list):
-        shapes: list[Any] = []
-        for item in value:
-            if shape(item) not in shapes:
-                shapes.append(shape(item))
-        return ("list", sorted(shapes, key=repr))
-    return type(value).__name__
 
 
 def grid(data: dict[str, Any]) -> list[str]:
@@ -88,28 +77,28 @@ def played_states(games: int = 12) -> list[rules.State]:
 def test_every_state_json_has_the_fixture_shape() -> None:
     fixture = json.loads((FIXTURES / "server-state-play.json").read_text())
     assert list(fixture) == KEYS
-    piece = shape(fixture["board"][0][0])
+    piece = json_shape(fixture["board"][0][0])
     assert piece == {"type": "str", "color": "str"}
     fog = {"color": "str", "type": "str"}  # the seed's {"color": "fog", "type": "F"}
     effects = fogged = 0
     for state in played_states():
         data = state_json.state_dict(state, state.to_move)
         assert list(data) == KEYS
-        assert shape(data["abilitiesRemaining"]) == shape(fixture["abilitiesRemaining"])
+        assert json_shape(data["abilitiesRemaining"]) == json_shape(fixture["abilitiesRemaining"])
         for key in ("phase", "playerColor", "turnNumber", "setupStep"):
             assert type(data[key]) is type(fixture[key])
         assert len(data["board"]) == 5 and all(len(row) == 5 for row in data["board"])
         for row in data["board"]:
             for cell in row:
-                assert cell is None or shape(cell) in (piece, fog)
+                assert cell is None or json_shape(cell) in (piece, fog)
                 fogged += cell == state_json.FOG_CELL
         for effect in data["abilitiesActivated"]:
             effects += 1
             assert list(effect) == ["name", "turnsLeft", "target"]
             assert isinstance(effect["name"], str) and isinstance(effect["turnsLeft"], int)
-            assert effect["target"] is None or shape(effect["target"]) == ("list", ["int"])
+            assert effect["target"] is None or json_shape(effect["target"]) == ("list", ["int"])
         for tile in data["blockedTiles"]:
-            assert shape(tile) == ("list", ["int"]) and len(tile) == 2
+            assert json_shape(tile) == ("list", ["int"]) and len(tile) == 2
     assert effects > 0 and fogged > 0
 
 

@@ -8,14 +8,7 @@ import zipfile
 
 from arena.cli import main
 
-from conftest import REPO
-
-
-def arena(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "arena", *args],
-        capture_output=True, text=True, cwd=REPO, timeout=timeout,
-    )  # fmt: skip
+from conftest import REPO, run_arena
 
 
 def test_games_lists_every_game_with_players_clocks_and_package(capsys):
@@ -30,7 +23,7 @@ def test_games_lists_every_game_with_players_clocks_and_package(capsys):
 
 
 def test_match_plays_one_game_and_logs_answers_timings_and_stderr(tmp_path):
-    result = arena(
+    result = run_arena(
         "match", "stc", "python3 bots/stc/greedy.py", "python3 bots/stc/random_bot.py",
         "--seed", "4", "--verbose", "--max_turns", "6", "--output", str(tmp_path / "m"),
     )  # fmt: skip
@@ -44,19 +37,21 @@ def test_match_plays_one_game_and_logs_answers_timings_and_stderr(tmp_path):
 
 
 def test_match_rejects_unknown_settings_and_wrong_player_counts():
-    result = arena(
+    result = run_arena(
         "match", "stc", "python3 bots/stc/greedy.py", "python3 bots/stc/greedy.py", "--layout", "2"
     )
     assert result.returncode == 2
     assert "unknown option '--layout' for stc (game settings: --max_turns)" in result.stderr
-    result = arena("match", "stc", "python3 bots/stc/greedy.py")
+    result = run_arena("match", "stc", "python3 bots/stc/greedy.py")
     assert result.returncode == 2
     assert "stc is played by 2-2 bots; 1 commands given" in result.stderr
 
 
 def test_the_shipped_stc_tournament_runs_end_to_end(tmp_path):
     out = tmp_path / "stc"
-    result = arena("run", "tournaments/stc.yaml", "--games", "2", "--output", str(out), timeout=900)
+    result = run_arena(
+        "run", "tournaments/stc.yaml", "--games", "2", "--output", str(out), timeout=900
+    )
     assert result.returncode == 0, result.stderr
     assert "stc-shipped-bots (stc, 6 games)" in result.stdout
     for bot in ("random", "greedy", "enemy"):

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from arena.cli import main
 
-from conftest import REPO
+from conftest import REPO, run_arena
 
 CYCLER = """
 import sys
@@ -58,24 +58,14 @@ def tournament(tmp_path: Path) -> Path:
     return path
 
 
-def arena(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "arena", *args],
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-        timeout=600,
-    )
-
-
 def board(out: Path) -> dict:
-    result = arena("leaderboard", str(out), "--format", "json")
+    result = run_arena("leaderboard", str(out), "--format", "json")
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout)
 
 
 def test_run_stores_every_game_and_prints_the_leaderboard(tournament, tmp_path):
-    result = arena("run", str(tournament))
+    result = run_arena("run", str(tournament))
     assert result.returncode == 0, result.stderr
     out = tmp_path / "out"
     db = sqlite3.connect(out / "arena.sqlite")
@@ -97,13 +87,13 @@ def test_run_stores_every_game_and_prints_the_leaderboard(tournament, tmp_path):
     assert sorted(r["bot"] for r in data["leaderboard"]) == ["cycle3", "cycle6", "greedy"]
     assert sum(r["games"] for r in data["leaderboard"]) == 24
     for fmt, marker in (("markdown", "| bot "), ("csv", "rank,bot,mu,sigma")):
-        text = arena("leaderboard", str(out), "--format", fmt).stdout
+        text = run_arena("leaderboard", str(out), "--format", fmt).stdout
         assert marker in text
 
 
 def test_a_stopped_tournament_resumes_to_the_same_leaderboard(tournament, tmp_path):
     reference = tmp_path / "reference"
-    assert arena("run", str(tournament), "--output", str(reference)).returncode == 0
+    assert run_arena("run", str(tournament), "--output", str(reference)).returncode == 0
     expected = board(reference)
 
     # Lose three games as if the run had stopped before storing them.
@@ -115,7 +105,7 @@ def test_a_stopped_tournament_resumes_to_the_same_leaderboard(tournament, tmp_pa
         db.execute(f"DELETE FROM seats WHERE game_id IN ({','.join('?' * 3)})", lost)
         db.execute(f"DELETE FROM games WHERE id IN ({','.join('?' * 3)})", lost)
     db.close()
-    result = arena("run", str(tournament), "--output", str(partial))
+    result = run_arena("run", str(tournament), "--output", str(partial))
     assert result.returncode == 0, result.stderr
     assert "resuming: 9 of 12 games already stored" in result.stderr
     assert "3 games played now, 9 resumed" in result.stdout
@@ -147,7 +137,7 @@ def test_ctrl_c_keeps_finished_games_and_a_rerun_completes_them_once(tournament,
     assert proc.returncode == 130, err
     kept = sqlite3.connect(out / "arena.sqlite").execute("SELECT COUNT(*) FROM games").fetchone()[0]
     assert 2 <= kept < 12
-    result = arena("run", str(tournament), "--output", str(out))
+    result = run_arena("run", str(tournament), "--output", str(out))
     assert result.returncode == 0, result.stderr
     assert f"{12 - kept} games played now, {kept} resumed" in result.stdout
     db = sqlite3.connect(out / "arena.sqlite")

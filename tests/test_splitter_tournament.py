@@ -3,28 +3,16 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
-from conftest import REPO
-
-
-def arena(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "arena", *args],
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-        timeout=600,
-    )
+from conftest import run_arena
 
 
 def test_the_splitter_tournament_ranks_bots_per_seed_and_reports_each_layout(tmp_path):
     out = tmp_path / "sp"
-    result = arena("run", "tournaments/splitter.yaml", "--games", "2", "--output", str(out))
+    result = run_arena("run", "tournaments/splitter.yaml", "--games", "2", "--output", str(out))
     assert result.returncode == 0, result.stderr
     assert "score layout=1" in result.stdout and "score layout=2" in result.stdout
-    board = json.loads(arena("leaderboard", str(out), "--format", "json").stdout)
+    board = json.loads(run_arena("leaderboard", str(out), "--format", "json").stdout)
     rows = {r["bot"]: r for r in board["leaderboard"]}
     # 2 seeds x 2 layouts: each bot is in 4 free-for-alls of 3 bots.
     assert {r["games"] for r in rows.values()} == {4}
@@ -32,14 +20,14 @@ def test_the_splitter_tournament_ranks_bots_per_seed_and_reports_each_layout(tmp
     for r in rows.values():
         scores = (r["score layout=1"], r["score layout=2"])
         assert abs(r["score"] - sum(scores) / 2) < 1e-6
-    again = arena("run", "tournaments/splitter.yaml", "--games", "2", "--output", str(out))
+    again = run_arena("run", "tournaments/splitter.yaml", "--games", "2", "--output", str(out))
     assert "0 games played now, 12 resumed" in again.stdout
-    same = json.loads(arena("leaderboard", str(out), "--format", "json").stdout)
+    same = json.loads(run_arena("leaderboard", str(out), "--format", "json").stdout)
     assert same == board
 
 
 def test_match_prints_the_testers_summary_for_one_player(tmp_path):
-    result = arena(
+    result = run_arena(
         "match",
         "splitter",
         "python3 bots/splitter/greedy.py",

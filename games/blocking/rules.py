@@ -9,6 +9,7 @@ changes the game returns a new :class:`State`.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 from arena_games.blocking.shapes import (
@@ -166,22 +167,17 @@ def legal_moves(state: State, seat: int) -> list[Placement]:
     Each is in its listed form (square 1 of the smallest orientation code), sorted by
     letter, code, y, x.
     """
-    spots, letters, blocked = _candidates(state, seat)
-    table = placements_through()
-    found: dict[int, Placement] = {}
-    while spots:
-        low = spots & -spots
-        spots ^= low
-        by_letter = table[low.bit_length() - 1]
-        for letter in letters:
-            for placement in by_letter.get(letter, ()):
-                if not placement.mask & blocked:
-                    found[placement.mask] = placement
+    found = {placement.mask: placement for placement in _placements(state, seat)}
     return sorted(found.values(), key=lambda p: (p.letter, p.code, p.y, p.x))
 
 
 def has_move(state: State, seat: int) -> bool:
     """Whether ``seat`` has at least one valid move (stops at the first found)."""
+    return next(_placements(state, seat), None) is not None
+
+
+def _placements(state: State, seat: int) -> Iterator[Placement]:
+    """Every valid placement for ``seat`` (a cell set may come more than once)."""
     spots, letters, blocked = _candidates(state, seat)
     table = placements_through()
     while spots:
@@ -191,8 +187,7 @@ def has_move(state: State, seat: int) -> bool:
         for letter in letters:
             for placement in by_letter.get(letter, ()):
                 if not placement.mask & blocked:
-                    return True
-    return False
+                    yield placement
 
 
 def listed_form(letter: str, cells: tuple[tuple[int, int], ...], mask: int) -> Placement:
