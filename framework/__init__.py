@@ -17,6 +17,7 @@ from arena.game import (
     Reply,
 )
 from arena.hookspecs import hookimpl
+from arena.replay import ReplayedStep, resimulate
 
 __all__ = [
     "Answer",
@@ -29,7 +30,9 @@ __all__ = [
     "InvalidAnswer",
     "Move",
     "Outcome",
+    "ReplayedStep",
     "Reply",
     "hookimpl",
+    "resimulate",
 ]
 __version__ = "0.1.0"

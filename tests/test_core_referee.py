@@ -260,3 +260,18 @@ def test_sandboxed_bots_cannot_see_each_other_or_the_output_folder(make_bot, tmp
     for seat, s in enumerate(record.seats):
         log = (tmp_path / "game" / s.stderr).read_text()
         assert log == repr(([f"seat{seat}"], [])) + "\n"
+
+
+def test_a_stored_replay_resimulates_to_the_same_outcome(make_bot, tmp_path):
+    from arena import resimulate
+
+    good = make_bot("good", loop_bot("2"))
+    bad = make_bot("bad", loop_bot("oops"))
+    game = ToyGame()
+    record = play(game, [good, bad, good], tmp_path, simultaneous=False, turns=3)
+    replay = json.loads((tmp_path / "game" / "replay.json").read_text())
+    steps = list(resimulate(ToyGame(), replay))
+    assert len(steps) == record.steps
+    assert steps[1].actions == {}  # the forfeiting seat's step
+    final = ToyGame().outcome(steps[-1].after)
+    assert list(final.scores) == [s.score for s in record.seats] == [6, 0, 6]

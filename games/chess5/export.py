@@ -11,7 +11,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from arena import Game
+from arena import Game, resimulate
 from arena_games.chess5 import rules
 from arena_games.chess5.rules import State, board_rows
 
@@ -26,26 +26,19 @@ REASONS = {
 
 def codeclash_log(game: Game[State], replay: Mapping[str, Any]) -> str:
     """The JSON text of the server's match log for ``replay`` (same layout: indent 2)."""
-    settings = replay.get("settings", {})
-    state: State = game.start(int(replay["seed"]), len(replay["players"]), settings)
+    state: State = game.start(
+        int(replay["seed"]), len(replay["players"]), replay.get("settings", {})
+    )
     start: list[list[str]] | None = None
     moves: list[dict[str, Any]] = []
-    for step in replay["steps"]:
-        for seat in step.get("forfeits", {}):
-            state = game.eliminate(state, int(seat))
-        if state.over:
-            break
-        actions = {
-            int(seat): game.interpret(state, int(seat), text).action
-            for seat, text in step.get("moves", {}).items()
-        }
-        if not actions:
+    for step in resimulate(game, replay):
+        if not step.actions or step.before.over:
+            state = step.after
             continue
-        color = state.to_move
-        in_play = not state.in_setup
-        action: rules.Action = actions[color]
-        state = game.apply(state, actions)
-        if in_play:
+        color = step.before.to_move
+        action: rules.Action = step.actions[color]
+        state = step.after
+        if not step.before.in_setup:
             moves.append(_move_entry(len(moves) + 1, color, action, state))
         elif not state.in_setup:
             start = board_rows(state.board)

@@ -1,0 +1,48 @@
+"""Re-simulating stored replays: the states a game went through, from its seed and answers.
+
+The referee stores every step's answers (``replay.json``, see ``docs/architecture.md``);
+playing them again through the game's own rules gives back every state, which is what
+exports to other tools' formats and viewers need.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from arena.game import Game, Move
+
+
+@dataclass(frozen=True)
+class ReplayedStep:
+    """One step played again: the state before it, the actions by seat, the state after."""
+
+    before: Any
+    actions: dict[int, Any]
+    after: Any
+
+
+def resimulate(game: Game[Any], replay: Mapping[str, Any]) -> Iterator[ReplayedStep]:
+    """Yield every step of a stored replay, re-played from its seed exactly as the referee did.
+
+    Forfeits are applied first; the other seats' moves of that step stand only if the game
+    still expects them, as in the referee.
+    """
+    state = game.start(
+        int(replay["seed"]), len(replay["players"]), dict(replay.get("settings", {}))
+    )
+    for step in replay["steps"]:
+        before = state
+        for seat in step.get("forfeits", {}):
+            state = game.eliminate(state, int(seat))
+        actions = {}
+        for seat, text in step.get("moves", {}).items():
+            answer = game.interpret(before, int(seat), text)
+            if isinstance(answer, Move):
+                actions[int(seat)] = answer.action
+        if step.get("forfeits") and set(actions) != set(game.to_act(state)):
+            actions = {}
+        if actions:
+            state = game.apply(state, actions)
+        yield ReplayedStep(before, actions, state)
