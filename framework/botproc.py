@@ -151,6 +151,12 @@ class LogSink:
             if room > 0:
                 self._recent += chunk[:room]
 
+    def last_line(self) -> str:
+        """The last non-empty line written since :meth:`take_recent` (e.g. a crash's error)."""
+        self.pump()
+        lines = bytes(self._recent).decode("utf-8", "replace").strip().splitlines()
+        return lines[-1].strip() if lines else ""
+
     def take_recent(self) -> str:
         """What the bot wrote since the last call (at most 8 KiB), decoded leniently."""
         self.pump()
@@ -404,6 +410,10 @@ class LineBot:
         with contextlib.suppress(subprocess.TimeoutExpired):
             return self.proc.wait(timeout=wait)
         return None
+
+    def last_stderr_line(self) -> str:
+        """The bot's latest stderr line, kept for the next :meth:`take_stderr`."""
+        return self._log.last_line() if self._log else ""
 
     def take_stderr(self) -> str:
         """Stderr written since the last call (bounded)."""

@@ -289,7 +289,8 @@ class Referee:
             return Forfeit("invalid", str(flood), flood.raw)
         while bot.lines:
             line, arrived = bot.pop_line()
-            io["ms"] = (arrived - p.start) * 1000.0
+            # A line sent before this turn's input (an extra line last turn) counts as 0 ms.
+            io["ms"] = max(0.0, arrived - p.start) * 1000.0
             if arrived > p.deadline:
                 return Forfeit(
                     "timeout", f"answered after {io['ms']:.1f} ms (budget {p.budget_ms} ms)", line
@@ -313,8 +314,10 @@ class Referee:
         now = time.perf_counter()
         if bot.closed:
             io["ms"] = (now - p.start) * 1000.0
-            code = bot.exit_code()
-            return Forfeit("crash", _exit_text(code, "without answering"), "\n".join(p.lines))
+            detail = _exit_text(bot.exit_code(), "without answering")
+            if last := bot.last_stderr_line():
+                detail += f" (stderr: {last[:200]})"
+            return Forfeit("crash", detail, "\n".join(p.lines))
         if now > p.deadline:
             io["ms"] = (now - p.start) * 1000.0
             detail = f"no answer within {p.budget_ms} ms"
