@@ -468,6 +468,7 @@ class TurnProcessResult:
     timed_out: bool
     output: str | None
     file_problem: str | None
+    last_log_line: str = ""
 
 
 def run_turn_process(
@@ -523,6 +524,7 @@ def run_turn_process(
     timed_out = code is None
     elapsed_ms = (time.perf_counter() - start) * 1000.0
     kill_tree(proc)
+    last_line = log.last_line()
     log.close()
     problem = _check_files(workdir, {input_name, output_name}, max_extra_files, max_file_bytes)
     output = None
@@ -531,7 +533,7 @@ def run_turn_process(
             output = output_path.read_bytes()[:max_file_bytes].decode("utf-8", "replace")
         except OSError:
             output = None
-    return TurnProcessResult(code, elapsed_ms, timed_out, output, problem)
+    return TurnProcessResult(code, elapsed_ms, timed_out, output, problem, last_line)
 
 
 def _check_files(workdir: Path, protocol: set[str], max_extra: int, max_bytes: int) -> str | None:

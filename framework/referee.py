@@ -20,6 +20,7 @@ from arena.botproc import (
     LineBot,
     OutputFlood,
     Sandbox,
+    TurnProcessResult,
     new_bot_home,
     run_turn_process,
     wait_readable,
@@ -358,16 +359,7 @@ class Referee:
                 "exit_code": result.exit_code,
                 "stderr": "",
             }
-            verdict = self._judge_file_turn(
-                state,
-                seat,
-                transport,
-                result.exit_code,
-                result.timed_out,
-                result.file_problem,
-                result.output,
-                budgets[seat],
-            )
+            verdict = self._judge_file_turn(state, seat, transport, result, budgets[seat])
             if isinstance(verdict, Move):
                 moves[seat] = verdict
                 step["moves"][str(seat)] = output
@@ -380,21 +372,20 @@ class Referee:
         state: Any,
         seat: int,
         transport: FileTransport,
-        exit_code: int | None,
-        timed_out: bool,
-        file_problem: str | None,
-        output: str | None,
+        result: TurnProcessResult,
         budget_ms: int,
     ) -> Move | Forfeit:
-        out = transport.output_name
-        if timed_out:
+        out, output = transport.output_name, result.output
+        if result.timed_out:
             return Forfeit("timeout", f"still running after {budget_ms} ms")
-        if exit_code != 0:
-            reason, meaning = transport.exit_codes.get(exit_code or 0, ("crash", ""))
-            detail = _exit_text(exit_code, f"({meaning})" if meaning else "")
+        if result.exit_code != 0:
+            reason, meaning = transport.exit_codes.get(result.exit_code or 0, ("crash", ""))
+            detail = _exit_text(result.exit_code, f"({meaning})" if meaning else "")
+            if result.last_log_line:
+                detail += f" (stderr: {result.last_log_line[:200]})"
             return Forfeit(reason, detail, output or "")
-        if file_problem is not None:
-            return Forfeit("invalid", file_problem)
+        if result.file_problem is not None:
+            return Forfeit("invalid", result.file_problem)
         if output is None:
             return Forfeit("invalid", f"exited 0 without writing {out}")
         try:
