@@ -16,6 +16,7 @@ starts dies with it. Its stderr (bounded) goes to a file per bot per game.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import select
 import shutil
@@ -58,12 +59,14 @@ class Sandbox:
     namespace (everything the bot starts dies with it), no network, a read-only view of
     the system in which only its own directory is writable, and where the other bots'
     directories and the ``hide`` folders (the tournament's output) look empty.
-    ``memory_mb`` caps the address space.
+    ``memory_mb`` caps the address space; ``max_processes`` caps the processes a bot may
+    run at once, where cgroups allow it (see :class:`ProcessCap`).
     """
 
     kind: str = "none"
     memory_mb: int | None = None
     hide: tuple[str, ...] = ()
+    max_processes: int | None = 64
 
     def wrap(self, argv: Sequence[str], workdir: Path) -> list[str]:
         """The command line that runs ``argv`` inside this sandbox."""
@@ -98,11 +101,14 @@ def bwrap_works() -> bool:
         return False
 
 
-def resolve_sandbox(kind: str, memory_mb: int | None = None, hide: Sequence[Path] = ()) -> Sandbox:
+def resolve_sandbox(
+    kind: str, memory_mb: int | None = None, hide: Sequence[Path] = (), max_processes: int = 64
+) -> Sandbox:
     """Turn the configured kind (``auto``, ``bwrap``, ``none``) into a :class:`Sandbox`."""
     if kind == "auto":
         kind = "bwrap" if bwrap_works() else "none"
-    return Sandbox(kind, memory_mb, tuple(str(Path(p).resolve()) for p in hide))
+    hidden = tuple(str(Path(p).resolve()) for p in hide)
+    return Sandbox(kind, memory_mb, hidden, max_processes)
 
 
 class LogSink:
@@ -209,7 +215,84 @@ def _descendants(root: int) -> list[int]:
     return found
 
 
-def kill_tree(proc: subprocess.Popen[bytes]) -> None:
+class ProcessCap:
+    """A pids cgroup of one bot: caps how many processes it may run, kills them all at the end.
+
+    Used where the machine lets arena create cgroups (cgroup v1 ``pids`` hierarchy, or v2
+    with the pids controller); elsewhere :meth:`create` returns None and the bot runs with
+    the other safeguards only. A fork bomb then meets ``pids.max`` instead of the machine's
+    limit, and processes that left the bot's session or were orphaned are still found.
+    """
+
+    ROOTS = (Path("/sys/fs/cgroup/pids"), Path("/sys/fs/cgroup"))
+    _root: Path | bool | None = False  # False: not probed yet
+    _count = itertools.count()
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    @classmethod
+    def root(cls) -> Path | None:
+        """The cgroup folder arena can create pids groups in, or None (probed once)."""
+        if cls._root is False:
+            cls._root = None
+            for root in cls.ROOTS:
+                probe = root / f"arena-probe-{os.getpid()}"
+                try:
+                    probe.mkdir()
+                except OSError:
+                    continue
+                usable = (probe / "pids.max").exists()
+                with contextlib.suppress(OSError):
+                    probe.rmdir()
+                if usable:
+                    cls._root = root
+                    break
+        return cls._root if isinstance(cls._root, Path) else None
+
+    @classmethod
+    def create(cls, max_processes: int | None) -> ProcessCap | None:
+        """A new group allowing ``max_processes`` processes, or None where unsupported."""
+        root = cls.root()
+        if root is None or not max_processes:
+            return None
+        path = root / f"arena-{os.getpid()}-{next(cls._count)}"
+        try:
+            path.mkdir()
+            (path / "pids.max").write_text(str(max_processes))
+        except OSError:
+            return None
+        return cls(path)
+
+    def wrap(self, argv: Sequence[str]) -> list[str]:
+        """Run ``argv`` inside the group: a shell joins it, then execs the bot."""
+        procs = self.path / "cgroup.procs"
+        return ["/bin/sh", "-c", f'echo $$ > "{procs}" && exec "$@"', "arena-bot", *argv]
+
+    def kill_all(self) -> None:
+        """SIGKILL every process in the group until it is empty, then remove the group."""
+        for _ in range(100):
+            try:
+                pids = [int(p) for p in (self.path / "cgroup.procs").read_text().split()]
+            except OSError:
+                break
+            if not pids:
+                break
+            for pid in pids:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, signal.SIGKILL)
+            time.sleep(0.001)
+        for _ in range(50):
+            try:
+                self.path.rmdir()
+                return
+            except FileNotFoundError:
+                return
+            except OSError:
+                time.sleep(0.01)  # the last processes are still being reaped
+
+
+def kill_tree(proc: subprocess.Popen[bytes], cap: ProcessCap | None = None) -> None:
     """Kill a bot and everything it started, then reap it.
 
     Staged: collect the descendants first (killing the parent would re-parent them), then
@@ -223,6 +306,8 @@ def kill_tree(proc: subprocess.Popen[bytes]) -> None:
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.kill(pid, signal.SIGKILL)
     proc.wait()  # SIGKILL cannot be ignored: a blocking wait, no polling delay
+    if cap is not None:
+        cap.kill_all()  # orphans and escapees that the walk above could not see
 
 
 def _spawn(
@@ -233,9 +318,11 @@ def _spawn(
     stdout: int | None,
     stderr: int | None,
     file_cap: int,
+    cap: ProcessCap | None,
 ) -> subprocess.Popen[bytes]:
+    command = sandbox.wrap(argv, workdir)
     proc = subprocess.Popen(
-        sandbox.wrap(argv, workdir),
+        cap.wrap(command) if cap is not None else command,
         cwd=workdir,
         stdin=stdin,
         stdout=stdout,
@@ -303,10 +390,12 @@ class LineBot:
     _buffered: int = 0
     _eof: bool = False
     _log: LogSink | None = None
+    _cap: ProcessCap | None = None
 
     def start(self) -> None:
         """Start the process in its working directory (stdout non-blocking)."""
         self.workdir.mkdir(parents=True, exist_ok=True)
+        self._cap = ProcessCap.create(self.sandbox.max_processes)
         self.proc = _spawn(
             self.argv,
             self.workdir,
@@ -315,6 +404,7 @@ class LineBot:
             subprocess.PIPE,
             subprocess.PIPE,
             FILE_SIZE_CAP_BYTES,
+            self._cap,
         )
         assert self.proc.stdout is not None and self.proc.stderr is not None
         os.set_blocking(self.proc.stdout.fileno(), False)
@@ -426,7 +516,7 @@ class LineBot:
         if self.proc.stdin is not None:
             with contextlib.suppress(OSError):
                 self.proc.stdin.close()
-        kill_tree(self.proc)
+        kill_tree(self.proc, self._cap)
         if self.proc.stdout is not None:
             with contextlib.suppress(OSError):
                 self.proc.stdout.close()
@@ -498,6 +588,7 @@ def run_turn_process(
     output_path.unlink(missing_ok=True)
     input_path.write_text(input_text)
     start = time.perf_counter()
+    cap = ProcessCap.create(sandbox.max_processes)
     proc = _spawn(
         [*argv, str(input_path)],
         workdir,
@@ -506,6 +597,7 @@ def run_turn_process(
         subprocess.PIPE,
         subprocess.STDOUT,
         max_file_bytes + 1,
+        cap,
     )
     assert proc.stdout is not None
     log = LogSink(proc.stdout, log_path)
@@ -523,7 +615,7 @@ def run_turn_process(
         code = proc.wait(timeout=max(0.0, deadline - time.perf_counter()))
     timed_out = code is None
     elapsed_ms = (time.perf_counter() - start) * 1000.0
-    kill_tree(proc)
+    kill_tree(proc, cap)
     last_line = log.last_line()
     log.close()
     problem = _check_files(workdir, {input_name, output_name}, max_extra_files, max_file_bytes)

@@ -34,6 +34,7 @@ KEYS = {
     "output": "output folder (SQLite file, replays, stderr)",
     "sandbox": "auto (bubblewrap when it works), bwrap or none",
     "memory_mb": "address-space cap per bot process in MiB (optional)",
+    "max_processes": "processes a bot may run at once where cgroups allow (default 64)",
 }
 
 
@@ -63,6 +64,7 @@ class TournamentConfig:
     output: Path
     sandbox: str = "auto"
     memory_mb: int | None = None
+    max_processes: int = 64
     variants: list[dict[str, Any]] = field(default_factory=list)
     variant_keys: tuple[str, ...] = ()
     lines: dict[str, int] = field(default_factory=dict)
@@ -248,6 +250,7 @@ def load_tournament(path: Path, registry: Registry) -> TournamentConfig:
         output=output,
         sandbox=sandbox,
         memory_mb=memory,
+        max_processes=_positive_int(doc, data, "max_processes", 64),
         lines=doc.lines,
     )
 

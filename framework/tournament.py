@@ -109,7 +109,12 @@ def run_tournament(
         resumed = len(specs) - len(todo)
         if resumed:
             say(f"resuming: {resumed} of {len(specs)} games already stored in {store.path}")
-        sandbox = resolve_sandbox(config.sandbox, config.memory_mb, hide=[config.output])
+        sandbox = resolve_sandbox(
+            config.sandbox,
+            config.memory_mb,
+            hide=[config.output],
+            max_processes=config.max_processes,
+        )
         argv = {b.name: b.argv for b in config.bots}
 
         def job(spec: GameSpec) -> Job:

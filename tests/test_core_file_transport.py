@@ -55,7 +55,11 @@ EXIT_CASES = [
     ("raise SystemExit(2)", "illegal", "exited with code 2 (illegal move)"),
     ("raise SystemExit(3)", "crash", "exited with code 3 (internal error)"),
     ("raise SystemExit(7)", "crash", "exited with code 7"),
-    ("import json; json.loads('{')", "invalid", "exited with code 1 (invalid json) (stderr: json.decoder.JSONDecodeError: Expecting property name enclosed in double quotes: line 1 column 2 (char 1))"),
+    (
+        "import json; json.loads('{')",
+        "invalid",
+        "exited with code 1 (invalid json) (stderr: json.decoder.JSONDecodeError: Expecting property name enclosed in double quotes: line 1 column 2 (char 1))",
+    ),
     ("pass", "invalid", "exited 0 without writing move.json"),
     ("open('move.json', 'w').write('x')", "invalid", "expected a whole number"),
     ("import time; time.sleep(10)", "timeout", "still running after 3000 ms"),

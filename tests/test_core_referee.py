@@ -9,7 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from arena.botproc import Sandbox, bwrap_works
+from arena.botproc import ProcessCap, Sandbox, bwrap_works
 from arena.referee import Referee
 
 from conftest import loop_bot
@@ -275,3 +275,35 @@ def test_a_stored_replay_resimulates_to_the_same_outcome(make_bot, tmp_path):
     assert steps[1].actions == {}  # the forfeiting seat's step
     final = ToyGame().outcome(steps[-1].after)
     assert list(final.scores) == [s.score for s in record.seats] == [6, 0, 6]
+
+
+@pytest.mark.skipif(ProcessCap.root() is None, reason="no pids cgroup available here")
+def test_a_fork_bomb_is_capped_loses_on_time_and_is_cleaned_up(make_bot, tmp_path):
+    bomb = make_bot(
+        "bomb",
+        """
+        import os, sys, time
+        sys.stdin.readline()
+        while True:
+            try:
+                os.fork()
+            except OSError:
+                time.sleep(0.01)  # the cap is reached: nothing more may start
+        """,
+    )
+    good = make_bot("good", loop_bot("1"))
+    sandbox = Sandbox("none", max_processes=32)
+    start = time.monotonic()
+    record = play(ToyGame(), [good, bomb], tmp_path, sandbox, turns=2)
+    assert time.monotonic() - start < 30
+    assert record.seats[1].forfeit == "timeout"
+    assert record.seats[0].rank == 0
+    for _ in range(50):
+        if not _processes_with(bomb.argv[1]):
+            break
+        time.sleep(0.05)
+    assert _processes_with(bomb.argv[1]) == []
+    groups = [
+        p.name for p in ProcessCap.root().iterdir() if p.name.startswith(f"arena-{os.getpid()}-")
+    ]
+    assert groups == []
