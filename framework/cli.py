@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import sys
 import tempfile
 from collections.abc import Sequence
@@ -183,32 +184,26 @@ def cmd_match(args: argparse.Namespace, extra: list[str]) -> int:
     root = args.output or Path(tempfile.mkdtemp(prefix="arena-match-"))
     names = [b.name for b in bots]
     specs = round_robin(names, len(names), args.games, args.seed)
-    if args.games == 1:
-        specs = specs[:1]
     by_name = {b.name: b for b in bots}
     records = []
-    for i, spec in enumerate(specs):
-        seed = args.seed if args.games == 1 else spec.seed
-        game = game_cls()
-        observer = _verbose_observer(game, spec.seats) if args.verbose else None
-        referee = Referee(
-            game,
-            [by_name[n] for n in spec.seats],
-            root / f"game-{i + 1:04d}",
-            sandbox,
-            observer,
-        )
-        record = referee.play(seed, settings)
-        records.append(record)
-        if args.verbose or args.games <= 20:
-            print(_result_line(i + 1, record))
-    print(_match_summary(names, records))
-    if keep:
-        print(f"replays and stderr in {root}")
-    else:
-        import shutil
-
-        shutil.rmtree(root, ignore_errors=True)
+    try:
+        for i, spec in enumerate(specs):
+            # One game plays --seed itself; each result line names the seed to replay it.
+            seed = args.seed if args.games == 1 else spec.seed
+            game = game_cls()
+            observer = _verbose_observer(game, spec.seats) if args.verbose else None
+            seats = [by_name[n] for n in spec.seats]
+            referee = Referee(game, seats, root / f"game-{i + 1:04d}", sandbox, observer)
+            records.append(referee.play(seed, settings))
+            if args.verbose or args.games <= 20:
+                print(_result_line(i + 1, records[-1]), flush=True)
+    finally:
+        if records:
+            print(_match_summary(names, records))
+        if keep:
+            print(f"replays and stderr in {root}")
+        else:
+            shutil.rmtree(root, ignore_errors=True)
     return EXIT_OK
 
 
