@@ -61,23 +61,24 @@ class RunSummary:
 
 
 class _Leader:
-    """A running TrueSkill for the progress bar (completion order: display only)."""
+    """The progress bar's current leader (completion order, display only): running
+    TrueSkill for games of several players, best mean score for one-player games."""
 
     def __init__(self) -> None:
         self.env = rating.new_env()
         self.ratings: dict[str, Any] = {}
+        self.scores: dict[str, list[float]] = {}
 
     def add(self, record: GameRecord) -> str:
         seats = record.seats
-        if len(seats) >= 2:
-            rs = [(self.ratings.get(s.bot, self.env.create_rating()),) for s in seats]
-            new = self.env.rate(rs, ranks=[s.rank for s in seats])
-            for s, (r,) in zip(seats, new, strict=True):
-                self.ratings[s.bot] = r
-        if not self.ratings:
-            return ""
-        best = max(self.ratings, key=lambda b: self.ratings[b].mu - 3 * self.ratings[b].sigma)
-        return best
+        if len(seats) == 1:
+            self.scores.setdefault(seats[0].bot, []).append(seats[0].score)
+            return max(self.scores, key=lambda b: sum(self.scores[b]) / len(self.scores[b]))
+        rs = [(self.ratings.get(s.bot, self.env.create_rating()),) for s in seats]
+        new = self.env.rate(rs, ranks=[s.rank for s in seats])
+        for s, (r,) in zip(seats, new, strict=True):
+            self.ratings[s.bot] = r
+        return max(self.ratings, key=lambda b: self.ratings[b].mu - 3 * self.ratings[b].sigma)
 
 
 def run_tournament(
