@@ -1,40 +1,48 @@
 #!/usr/bin/env python3
-"""Blocking bot `strategist`: plays for the squares it can still place and the leader's loss.
+"""Blocking bot `strategist`: looks two rounds ahead, with the opponents' replies predicted.
 
-Each listed move is first scored statically on the board after it, for every seat still
-playing: squares covered, free corner cells to grow from (plus the free room around them)
-and the free cells the seat reaches before everyone else; the bot's value minus a blend of
-the strongest and the average opponent's. The best of them are then re-scored by piece
-mobility, generated on bitmasks by the bot itself: for each shape still in hand, how many
-placements remain (a shape with few placements is likely to stay in hand, so its squares
-count less), for the bot after its move and for every opponent, whose potential (squares
-covered plus placeable squares) is subtracted, weighted towards the strongest. Hard shapes
-are thereby played while they still fit, and the moves that leave the leading opponents
-with shapes that no longer fit are preferred. Thinking stops after ~90 ms (the clock is
-200 ms). Standalone (stdlib only), CodinGame-submittable; reasoning goes to stderr.
+Opponents are modelled, not feared: each is first assumed to be the plain greedy bot
+(largest shape first, then the squares nearest the centre, then the first listed), whose
+next move can be computed exactly. Every move an opponent makes is checked against that
+prediction; one that strays is still simulated as greedy while its moves rank high among
+its same-sized options by a cheap score ("sensible"), and left out of the simulation when
+they rank about the middle ("random"). The search: every listed move (the most promising
+first by a cheap score: squares, new corner cells, opponents' corner cells taken, centre)
+is played out for one round (the move, then each following opponent's predicted reply);
+the best of them again for a second round, taking the bot's best of its REPLIES most
+promising next moves. A board is valued by each seat's expected final score: squares
+covered plus, per shape in hand, its squares weighted by how many placements it has now
+(n / (n + HALF): the bot counts its own shapes cautiously, so awkward ones get played
+while they still fit), plus a little for the free cells the seat reaches first; the bot
+maximises its own minus a blend of the strongest and the average opponent's. Thinking
+stops ~105 ms into a turn (clock 200 ms) and 200 ms after start-up on the first turn
+(clock 1 s). Standalone (stdlib only), CodinGame-submittable; reasoning goes to stderr.
 """
 
 from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Iterable
+from dataclasses import dataclass
 
 N = 13
 FULL = (1 << (N * N)) - 1
 COL_FIRST = sum(1 << (y * N) for y in range(N))
 NOT_FIRST = FULL & ~COL_FIRST
 CORNERS = ((0, 0), (N - 1, N - 1), (0, N - 1), (N - 1, 0))
-BUDGET = 0.090  # seconds of thinking per turn
-TOP = 40  # candidates re-scored by mobility, best static values first
-# Static evaluation: squares covered, corner cells, room around them, cells reached first.
-W_SIZE, W_ANCHOR, W_ROOM, W_TERRITORY = 4.0, 1.0, 0.25, 0.5
-W_OPPONENTS, W_LEADER = (
-    0.6,
-    0.5,
-)  # opponents' static value: weight, share of the strongest
-# Mobility: a shape in hand counts fully from MOB_FULL placements (OPP_FULL for opponents).
-W_MOBILITY, MOB_FULL = 2.0, 40.0
-W_POTENTIAL, OPP_FULL, POT_LEADER = 3.0, 3.0, 0.4
+CODES = ("00", "01", "02", "03", "10", "11", "12", "13")
+OPENERS_3P = "ABCD"  # players 0 and 1 of a 3-player game open with one of these
+STARTED = time.perf_counter()
+BUDGET = 0.105  # seconds of thinking per turn (the clock is 0.2 s)
+FIRST_BUDGET = 0.200  # first turn: 1 s, counted from the start of the interpreter
+# Expected final score: a shape with n placements counts n / (n + HALF) of its squares.
+HALF_ME, HALF_OPP = 6.0, 1.5
+W_TERRITORY = 0.15  # per free cell a seat reaches first
+W_LEADER, W_OPPONENTS = 0.6, 0.9  # opponents: share of the strongest, overall weight
+FIRST_SHARE = 0.5  # share of the thinking time for the first round
+SENSIBLE = 0.45  # average rank of its moves (0 best, 1 worst) below which a player is sensible
+REPLIES = 8  # the bot's own next moves tried in the second round
 
 
 def read() -> str:
@@ -63,97 +71,8 @@ def corner(mask: int) -> int:
     return ((both << N) & FULL) | (both >> N)
 
 
-def room(spots: int, free: int) -> int:
-    """Sum over the cells of ``spots`` of the ``free`` cells in their 3x3 block."""
-    total = 0
-    for band in (spots, (spots << 1) & NOT_FIRST, (spots & NOT_FIRST) >> 1):
-        total += (band & free).bit_count()
-        total += (((band << N) & FULL) & free).bit_count() + ((band >> N) & free).bit_count()
-    return total
-
-
-def orient(rows: list[str], code: str) -> list[tuple[int, int]]:
-    """Cells of the shape drawn by ``rows`` in orientation ``code``, in reading order."""
-    width, height = len(rows[0]), len(rows)
-    cells = [(x, y) for y in range(height) for x in range(width) if rows[y][x] == "#"]
-    if code[0] == "1":
-        cells = [(width - 1 - x, y) for x, y in cells]
-    for _ in range(int(code[1])):
-        cells = [(height - 1 - y, x) for x, y in cells]
-        width, height = height, width
-    return sorted(cells, key=lambda c: (c[1], c[0]))
-
-
-class Engine:
-    """Placements of the shapes in play and move generation on bitmask boards."""
-
-    def __init__(self, shapes: dict[str, list[str]]) -> None:
-        self.size = {letter: "".join(rows).count("#") for letter, rows in shapes.items()}
-        self.through: list[dict[str, list[int]]] = [{} for _ in range(N * N)]
-        self.cells: dict[str, list[tuple[int, int]]] = {}
-        for letter, rows in shapes.items():
-            seen: set[tuple[tuple[int, int], ...]] = set()
-            for code in ("00", "01", "02", "03", "10", "11", "12", "13"):
-                cells = orient(rows, code)
-                self.cells[letter + code] = cells
-                if tuple(cells) in seen:
-                    continue
-                seen.add(tuple(cells))
-                width = max(x for x, _ in cells) + 1
-                height = max(y for _, y in cells) + 1
-                for y in range(N - height + 1):
-                    for x in range(N - width + 1):
-                        mask = 0
-                        for cx, cy in cells:
-                            mask |= 1 << ((y + cy) * N + x + cx)
-                        for cx, cy in cells:
-                            self.through[(y + cy) * N + x + cx].setdefault(letter, []).append(mask)
-
-    def mask(self, move: str) -> int:
-        """Cells covered by ``x y Lfrk`` (square k at (x, y))."""
-        sx, sy, shape = move.split()
-        cells = self.cells[shape[:3]]
-        ax, ay = cells[int(shape[3]) - 1]
-        x0, y0 = int(sx) - ax, int(sy) - ay
-        total = 0
-        for cx, cy in cells:
-            total |= 1 << ((y0 + cy) * N + x0 + cx)
-        return total
-
-    def moves(self, seat: int, owned: list[int], letters: str) -> dict[int, str]:
-        """Distinct placements open to ``seat``: cells -> letter."""
-        occ = owned[0] | owned[1] | owned[2] | owned[3]
-        blocked = occ | side(owned[seat])
-        spots = anchors(seat, owned, occ)
-        found: dict[int, str] = {}
-        while spots:
-            low = spots & -spots
-            spots ^= low
-            by_letter = self.through[low.bit_length() - 1]
-            for letter in letters:
-                for mask in by_letter.get(letter, ()):
-                    if not mask & blocked:
-                        found[mask] = letter
-        return found
-
-    def can_move(self, seat: int, owned: list[int], letters: str) -> bool:
-        """Whether ``seat`` has any placement left."""
-        occ = owned[0] | owned[1] | owned[2] | owned[3]
-        blocked = occ | side(owned[seat])
-        spots = anchors(seat, owned, occ)
-        while spots:
-            low = spots & -spots
-            spots ^= low
-            by_letter = self.through[low.bit_length() - 1]
-            for letter in letters:
-                for mask in by_letter.get(letter, ()):
-                    if not mask & blocked:
-                        return True
-        return False
-
-
 def anchors(seat: int, owned: list[int], occ: int) -> int:
-    """Free cells where ``seat`` may start a new piece."""
+    """Free cells where ``seat`` may start a new piece (its corner before its first one)."""
     own = owned[seat]
     if not own:
         x, y = CORNERS[seat]
@@ -162,7 +81,7 @@ def anchors(seat: int, owned: list[int], occ: int) -> int:
 
 
 def territory(owned: list[int], seats: list[int], occ: int) -> list[int]:
-    """Free cells each seat reaches strictly first, growing from its corners one ring per step."""
+    """Free cells each seat reaches strictly first, growing from its anchors one ring a step."""
     allowed = [FULL & ~(occ | side(owned[q])) for q in seats]
     fronts = [anchors(q, owned, occ) for q in seats]
     taken = 0
@@ -184,8 +103,111 @@ def territory(owned: list[int], seats: list[int], occ: int) -> list[int]:
             fronts[i] = ring & allowed[i] & ~taken
 
 
+def orient(rows: list[str], code: str) -> list[tuple[int, int]]:
+    """Cells of the shape drawn by ``rows`` in orientation ``code``, in reading order."""
+    width, height = len(rows[0]), len(rows)
+    cells = [(x, y) for y in range(height) for x in range(width) if rows[y][x] == "#"]
+    if code[0] == "1":
+        cells = [(width - 1 - x, y) for x, y in cells]
+    for _ in range(int(code[1])):
+        cells = [(height - 1 - y, x) for x, y in cells]
+        width, height = height, width
+    return sorted(cells, key=lambda c: (c[1], c[0]))
+
+
+class Engine:
+    """Every placement of the shapes in play, and move generation on bitmask boards."""
+
+    def __init__(self, shapes: dict[str, list[str]]) -> None:
+        self.size = {letter: "".join(rows).count("#") for letter, rows in shapes.items()}
+        self.through: list[dict[str, list[int]]] = [{} for _ in range(N * N)]
+        self.cells: dict[str, list[tuple[int, int]]] = {}
+        # A greedy bot's preference among placements of one size: spread from the centre,
+        # then the listing order (letter, smallest code, square 1's cell).
+        self.greedy_key: dict[int, tuple[int, str, str, int]] = {}
+        self.letter: dict[int, str] = {}
+        for letter, rows in shapes.items():
+            seen: set[tuple[tuple[int, int], ...]] = set()
+            for code in CODES:
+                cells = orient(rows, code)
+                self.cells[letter + code] = cells
+                if tuple(cells) in seen:
+                    continue
+                seen.add(tuple(cells))
+                width = max(x for x, _ in cells) + 1
+                height = max(y for _, y in cells) + 1
+                for y in range(N - height + 1):
+                    for x in range(N - width + 1):
+                        mask = 0
+                        spread = 0
+                        for cx, cy in cells:
+                            mask |= 1 << ((y + cy) * N + x + cx)
+                            spread += (x + cx - 6) ** 2 + (y + cy - 6) ** 2
+                        self.greedy_key[mask] = (spread, letter, code, (mask & -mask).bit_length())
+                        self.letter[mask] = letter
+                        for cx, cy in cells:
+                            self.through[(y + cy) * N + x + cx].setdefault(letter, []).append(mask)
+
+    def mask(self, move: str) -> int:
+        """Cells covered by ``x y Lfrk`` (square k at (x, y))."""
+        sx, sy, shape = move.split()
+        cells = self.cells[shape[:3]]
+        ax, ay = cells[int(shape[3]) - 1]
+        x0, y0 = int(sx) - ax, int(sy) - ay
+        total = 0
+        for cx, cy in cells:
+            total |= 1 << ((y0 + cy) * N + x0 + cx)
+        return total
+
+    def moves(self, seat: int, owned: list[int], occ: int, letters: str) -> set[int]:
+        """Distinct placements of ``letters`` open to ``seat``."""
+        blocked = occ | side(owned[seat])
+        spots = anchors(seat, owned, occ)
+        found: set[int] = set()
+        through = self.through
+        while spots:
+            low = spots & -spots
+            spots ^= low
+            by_letter = through[low.bit_length() - 1]
+            for letter in letters:
+                masks = by_letter.get(letter)
+                if masks:
+                    found.update([m for m in masks if not m & blocked])
+        return found
+
+    def greedy(self, seat: int, owned: list[int], occ: int, letters: str) -> int:
+        """The placement a greedy bot would play (0 when it has none)."""
+        for size in sorted({self.size[letter] for letter in letters}, reverse=True):
+            group = "".join(letter for letter in letters if self.size[letter] == size)
+            found = self.moves(seat, owned, occ, group)
+            if found:
+                return min(found, key=self.greedy_key.__getitem__)
+        return 0
+
+    def expected(self, seat: int, owned: list[int], occ: int, letters: str, half: float) -> float:
+        """Squares ``seat`` covers plus those of its shapes in hand, each weighted by how
+        many placements it has now (n placements count n / (n + half))."""
+        counts = dict.fromkeys(letters, 0)
+        letter_of = self.letter
+        for mask in self.moves(seat, owned, occ, letters):
+            counts[letter_of[mask]] += 1
+        size = self.size
+        return owned[seat].bit_count() + sum(
+            size[letter] * n / (n + half) for letter, n in counts.items() if n
+        )
+
+
+@dataclass
+class Line:
+    """A board in the search: each seat's squares, shapes in hand, seats still playing."""
+
+    board: list[int]
+    hands: list[str]
+    live: list[int]
+
+
 class Strategist:
-    """Game knowledge kept between turns: shapes, seats, letters each seat has left."""
+    """Game knowledge kept between turns: shapes, hands, the opponents' models."""
 
     def __init__(self) -> None:
         shapes: dict[str, list[str]] = {}
@@ -199,7 +221,63 @@ class Strategist:
         letters = read()
         self.engine = Engine(shapes)
         self.left = [letters] * 4
-        self.out = [False] * 4  # seats known to have no move left (they never move again)
+        self.out = [False] * self.players + [True] * (4 - self.players)
+        self.board = [0, 0, 0, 0]  # after the bot's own last move
+        self.seen = [0] * 4  # opponents' moves checked against the greedy model
+        self.hits = [0] * 4  # ... and those it predicted
+        self.rank = [0.0] * 4  # sum of the moves' ranks (0 best, 1 worst) among same-sized
+        self.ranked = [0] * 4  # ... over that many moves
+        self.turns = 0
+
+    def hand(self, seat: int, owned: list[int], letters: str | None = None) -> str:
+        """Letters ``seat`` may play now (a 3-player opening is limited to A-D)."""
+        hand = self.left[seat] if letters is None else letters
+        if self.players == 3 and seat < 2 and not owned[seat]:
+            hand = "".join(letter for letter in hand if letter in OPENERS_3P)
+        return hand
+
+    def greedy_like(self, seat: int) -> bool:
+        """Whether ``seat`` has played as the greedy model predicts (so far, mostly)."""
+        return self.hits[seat] >= self.seen[seat] - self.seen[seat] // 5
+
+    def sensible(self, seat: int) -> bool:
+        """Whether ``seat``'s moves rank high on average by the cheap score among its options
+        of the same size (a random player's rank about the middle): its replies are then
+        simulated as greedy ones, a fair proxy for a player that places large shapes first."""
+        return self.ranked[seat] < 1 or self.rank[seat] / self.ranked[seat] < SENSIBLE
+
+    def model(self, seat: int) -> str:
+        """The name of the model of ``seat``, for the log."""
+        if self.greedy_like(seat):
+            return "greedy"
+        return "sensible" if self.sensible(seat) else "random"
+
+    def observe(self, seat: int, move: str) -> None:
+        """Check an opponent's move against the greedy prediction and rank it among its
+        same-sized options by the cheap score, then record it."""
+        mask = self.engine.mask(move)
+        board = self.board
+        occ = board[0] | board[1] | board[2] | board[3]
+        hand = self.hand(seat, board)
+        predicted = self.engine.greedy(seat, board, occ, hand)
+        self.seen[seat] += 1
+        self.hits[seat] += predicted == mask
+        rivals = [rival for rival in range(self.players) if rival != seat]
+        size = mask.bit_count()
+        same = [
+            option
+            for option in self.engine.moves(seat, board, occ, hand)
+            if option.bit_count() == size
+        ]
+        scored = self.ordered(seat, board, rivals, same)
+        if len(scored) > 1 and mask in same:
+            mine = next(score for score, option in scored if option == mask)
+            above = sum(score > mine for score, _option in scored)
+            level = sum(score == mine for score, _option in scored)
+            self.rank[seat] += (above + (level - 1) / 2) / (len(scored) - 1)
+            self.ranked[seat] += 1
+        board[seat] |= mask
+        self.left[seat] = self.left[seat].replace(move.split()[2][0], "")
 
     def turn(self) -> str:
         """Read one turn's input and choose the answer."""
@@ -207,91 +285,162 @@ class Strategist:
         began = time.perf_counter()
         rows += [read() for _ in range(N - 1)]
         for _ in range(int(read())):
-            seat, _x, _y, shape = read().split()
-            self.left[int(seat)] = self.left[int(seat)].replace(shape[0], "")
+            seat, move = read().split(" ", 1)
+            self.observe(int(seat), move)
         listed = [read() for _ in range(int(read()))]
         owned = [0, 0, 0, 0]
         for y, row in enumerate(rows):
             for x, ch in enumerate(row):
                 if ch in "0123":
                     owned[int(ch)] |= 1 << (y * N + x)
-        move = self.choose(owned, listed, began)
+        deadline = began + BUDGET if self.turns else STARTED + FIRST_BUDGET
+        self.turns += 1
+        move = self.choose(owned, listed, began, deadline)
+        self.board = owned
+        self.board[self.me] |= self.engine.mask(move)
         self.left[self.me] = self.left[self.me].replace(move.split()[2][0], "")
         return move
 
-    def evaluate(self, board: list[int], live: list[int]) -> float:
-        """Static value of ``board`` for the bot (``live[0]``) against the other live seats."""
+    def evaluate(self, line: Line) -> float:
+        """Value of ``line``'s board for the bot: its expected final score against the
+        opponents' (a seat out of moves keeps the squares it covers)."""
+        engine = self.engine
+        board, hands, live = line.board, line.hands, line.live
         occ = board[0] | board[1] | board[2] | board[3]
         ground = territory(board, live, occ)
-        values = []
-        for i, seat in enumerate(live):
-            own = board[seat]
-            spots = anchors(seat, board, occ)
-            values.append(
-                W_SIZE * own.bit_count()
-                + W_ANCHOR * spots.bit_count()
-                + W_ROOM * room(spots, FULL & ~(occ | side(own)))
-                + W_TERRITORY * ground[i]
-            )
-        others = values[1:]
+        mine = float(board[self.me].bit_count())
+        others = []
+        for seat in range(self.players):
+            if seat in live:
+                half = HALF_ME if seat == self.me else HALF_OPP
+                value = engine.expected(seat, board, occ, hands[seat], half)
+                value += W_TERRITORY * ground[live.index(seat)]
+            else:
+                value = float(board[seat].bit_count())
+            if seat == self.me:
+                mine = value
+            else:
+                others.append(value)
         if not others:
-            return values[0]
+            return mine
         blend = W_LEADER * max(others) + (1 - W_LEADER) * sum(others) / len(others)
-        return values[0] - W_OPPONENTS * blend
+        return mine - W_OPPONENTS * blend
 
-    def mobility(self, seat: int, board: list[int], letters: str, full: float) -> float:
-        """Squares of ``letters`` that ``seat`` can still place on ``board``, each shape
-        counted in proportion to its placements up to ``full`` of them."""
-        counts: dict[str, int] = {}
-        for letter in self.engine.moves(seat, board, letters).values():
-            counts[letter] = counts.get(letter, 0) + 1
-        size = self.engine.size
-        return sum(size[letter] * min(1.0, n / full) for letter, n in counts.items())
-
-    def potential(self, board: list[int], opponents: list[int]) -> float:
-        """The opponents' squares covered plus placeable, blended towards the strongest."""
-        values = [
-            W_SIZE * board[o].bit_count()
-            + W_MOBILITY * self.mobility(o, board, self.left[o], OPP_FULL)
-            for o in opponents
-        ]
-        return POT_LEADER * max(values) + (1 - POT_LEADER) * sum(values) / len(values)
-
-    def choose(self, owned: list[int], listed: list[str], began: float) -> str:
-        """Score every listed move statically, then re-score the best by mobility."""
+    def play_round(self, line: Line, mask: int) -> Line:
+        """The bot plays ``mask``, then every following opponent its predicted reply
+        (opponents modelled as random players are left where they are)."""
+        engine = self.engine
         me = self.me
-        opponents = [(me + i) % self.players for i in range(1, self.players)]
-        for o in opponents:
-            if not self.out[o] and not self.engine.can_move(o, owned, self.left[o]):
-                self.out[o] = True
-        playing = [o for o in opponents if not self.out[o]]
-        live = [me, *playing]
+        board = line.board[:]
+        board[me] |= mask
+        hands = line.hands[:]
+        hands[me] = hands[me].replace(engine.letter[mask], "")
+        live = [me]
+        for step in range(1, self.players):
+            seat = (me + step) % self.players
+            if seat not in line.live:
+                continue
+            live.append(seat)
+            if not (self.greedy_like(seat) or self.sensible(seat)):
+                continue
+            occ = board[0] | board[1] | board[2] | board[3]
+            reply = engine.greedy(seat, board, occ, self.hand(seat, board, hands[seat]))
+            if reply:
+                board[seat] |= reply
+                hands[seat] = hands[seat].replace(engine.letter[reply], "")
+            else:
+                live.pop()
+        return Line(board, hands, live)
+
+    def ordered(
+        self, seat: int, board: list[int], rivals: list[int], masks: Iterable[int]
+    ) -> list[tuple[float, int]]:
+        """``seat``'s placements ``masks`` with a cheap score, the most promising first:
+        squares, new corner cells, the ``rivals``' corner cells taken, nearness to the centre."""
+        occ = board[0] | board[1] | board[2] | board[3]
+        theirs = 0
+        for rival in rivals:
+            theirs |= anchors(rival, board, occ)
+        own = board[seat]
+        key = self.engine.greedy_key
         scored = []
-        for text in listed:
-            after = owned[:]
-            after[me] |= self.engine.mask(text)
-            scored.append((self.evaluate(after, live), text, after))
+        for mask in masks:
+            after = own | mask
+            spots = corner(after) & ~(occ | mask | side(after))
+            size = mask.bit_count()
+            score = (
+                10 * size
+                + spots.bit_count()
+                + 2 * (mask & theirs).bit_count()
+                - key[mask][0] / (30.0 * size)
+            )
+            scored.append((score, mask))
         scored.sort(key=lambda item: -item[0])
-        best_value, best = scored[0][0], scored[0][1]
-        searched = 0
-        if len(scored) > 1:
-            best_value = float("-inf")
-            for static, text, after in scored[:TOP]:
-                if time.perf_counter() - began > BUDGET:
-                    break
-                hand = self.left[me].replace(text.split()[2][0], "")
-                value = static + W_MOBILITY * self.mobility(me, after, hand, MOB_FULL)
-                if playing:
-                    value -= W_POTENTIAL * self.potential(after, playing)
-                searched += 1
-                if value > best_value:
-                    best_value, best = value, text
-        log(
-            f"strategist[{me}]: {len(listed)} moves, {len(playing)} opponents playing, "
-            f"re-scored {searched}, play {best} (value {best_value:.1f}), "
-            f"{1000 * (time.perf_counter() - began):.0f} ms"
-        )
+        return scored
+
+    def second_round(self, line: Line, deadline: float) -> float | None:
+        """Best value after the bot's next move (among the REPLIES most promising) and the
+        predicted replies to it; None when out of time."""
+        me = self.me
+        board = line.board
+        occ = board[0] | board[1] | board[2] | board[3]
+        masks = self.engine.moves(me, board, occ, self.hand(me, board, line.hands[me]))
+        if not masks:
+            return self.evaluate(Line(board, line.hands, [s for s in line.live if s != me]))
+        best = float("-inf")
+        rivals = [seat for seat in line.live if seat != me]
+        for _score, mask in self.ordered(me, board, rivals, masks)[:REPLIES]:
+            if time.perf_counter() > deadline:
+                return None
+            best = max(best, self.evaluate(self.play_round(line, mask)))
         return best
+
+    def choose(self, owned: list[int], listed: list[str], began: float, deadline: float) -> str:
+        """Value the listed moves (most promising first) after one predicted round, then the
+        best of them after a second one."""
+        engine = self.engine
+        me = self.me
+        occ = owned[0] | owned[1] | owned[2] | owned[3]
+        for seat in range(self.players):
+            if seat != me and not self.out[seat]:
+                hand = self.hand(seat, owned)
+                if not engine.moves(seat, owned, occ, hand):
+                    self.out[seat] = True
+        live = [me] + [s for s in range(self.players) if s != me and not self.out[s]]
+        root = Line(owned, self.left[:], live)
+        text_of = {engine.mask(text): text for text in listed}
+        order = [mask for _score, mask in self.ordered(me, owned, live[1:], text_of)]
+        first: list[tuple[float, int, Line]] = []
+        halfway = began + (deadline - began) * FIRST_SHARE
+        if len(order) > 1:
+            for mask in order:
+                if first and time.perf_counter() > halfway:
+                    break
+                after = self.play_round(root, mask)
+                first.append((self.evaluate(after), mask, after))
+        first.sort(key=lambda item: -item[0])
+        best = first[0][1] if first else order[0]
+        best_value = first[0][0] if first else 0.0
+        deep = []
+        for _value, mask, after in first:
+            value = self.second_round(after, deadline)
+            if value is None:
+                break
+            deep.append((value, mask))
+        if len(deep) > 1:
+            best_value, best = max(deep)
+        models = " ".join(
+            f"{s}:{self.model(s)}({self.hits[s]}/{self.seen[s]}, "
+            f"{self.rank[s] / max(1, self.ranked[s]):.2f})"
+            for s in range(self.players)
+            if s != me
+        )
+        log(
+            f"strategist[{me}]: {len(listed)} moves, {len(first)} valued after a round, "
+            f"{len(deep)} after two; play {text_of[best]} (value {best_value:.1f}) "
+            f"in {1000 * (time.perf_counter() - began):.0f} ms; models {models}"
+        )
+        return text_of[best]
 
 
 def main() -> None:
