@@ -264,10 +264,10 @@ class ProcessCap:
             return None
         return cls(path)
 
-    def wrap(self, argv: Sequence[str]) -> list[str]:
-        """Run ``argv`` inside the group: a shell joins it, then execs the bot."""
-        procs = self.path / "cgroup.procs"
-        return ["/bin/sh", "-c", f'echo $$ > "{procs}" && exec "$@"', "arena-bot", *argv]
+    def add(self, pid: int) -> None:
+        """Move a just-started process into the group (its later children follow it)."""
+        with contextlib.suppress(OSError):
+            (self.path / "cgroup.procs").write_text(str(pid))
 
     def kill_all(self) -> None:
         """SIGKILL every process in the group until it is empty, then remove the group."""
@@ -282,14 +282,14 @@ class ProcessCap:
                 with contextlib.suppress(ProcessLookupError, PermissionError):
                     os.kill(pid, signal.SIGKILL)
             time.sleep(0.001)
-        for _ in range(50):
+        for _ in range(500):
             try:
                 self.path.rmdir()
                 return
             except FileNotFoundError:
                 return
             except OSError:
-                time.sleep(0.01)  # the last processes are still being reaped
+                time.sleep(0.001)  # the last processes are still leaving the group
 
 
 def kill_tree(proc: subprocess.Popen[bytes], cap: ProcessCap | None = None) -> None:
@@ -318,11 +318,9 @@ def _spawn(
     stdout: int | None,
     stderr: int | None,
     file_cap: int,
-    cap: ProcessCap | None,
 ) -> subprocess.Popen[bytes]:
-    command = sandbox.wrap(argv, workdir)
     proc = subprocess.Popen(
-        cap.wrap(command) if cap is not None else command,
+        sandbox.wrap(argv, workdir),
         cwd=workdir,
         stdin=stdin,
         stdout=stdout,
@@ -332,7 +330,8 @@ def _spawn(
         close_fds=True,
         env=_bot_env(workdir),
     )
-    # Limits are applied right after the start (no preexec_fn: unsafe with threads).
+    # Limits are applied right after the start, from here (no preexec_fn: unsafe with
+    # threads; no wrapper shell: it would delay every bot).
     import resource
 
     with contextlib.suppress(OSError, ValueError):
@@ -393,9 +392,11 @@ class LineBot:
     _cap: ProcessCap | None = None
 
     def start(self) -> None:
-        """Start the process in its working directory (stdout non-blocking)."""
+        """Start the process in its working directory (stdout non-blocking).
+
+        Call :meth:`confine` once every bot of the game is started.
+        """
         self.workdir.mkdir(parents=True, exist_ok=True)
-        self._cap = ProcessCap.create(self.sandbox.max_processes)
         self.proc = _spawn(
             self.argv,
             self.workdir,
@@ -404,13 +405,24 @@ class LineBot:
             subprocess.PIPE,
             subprocess.PIPE,
             FILE_SIZE_CAP_BYTES,
-            self._cap,
         )
         assert self.proc.stdout is not None and self.proc.stderr is not None
         os.set_blocking(self.proc.stdout.fileno(), False)
         assert self.proc.stdin is not None
         os.set_blocking(self.proc.stdin.fileno(), False)
         self._log = LogSink(self.proc.stderr, self.stderr_path)
+
+    def confine(self) -> None:
+        """Put the started bot in its own pids group, where the machine allows one.
+
+        Separate from :meth:`start` because joining a cgroup can take milliseconds: done
+        after every bot of a game is started, it overlaps their start-up instead of
+        delaying it. A bot's children follow it into the group.
+        """
+        assert self.proc is not None
+        self._cap = ProcessCap.create(self.sandbox.max_processes)
+        if self._cap is not None:
+            self._cap.add(self.proc.pid)
 
     def fileno(self) -> int:
         """The stdout descriptor to wait on."""
@@ -588,7 +600,6 @@ def run_turn_process(
     output_path.unlink(missing_ok=True)
     input_path.write_text(input_text)
     start = time.perf_counter()
-    cap = ProcessCap.create(sandbox.max_processes)
     proc = _spawn(
         [*argv, str(input_path)],
         workdir,
@@ -597,8 +608,10 @@ def run_turn_process(
         subprocess.PIPE,
         subprocess.STDOUT,
         max_file_bytes + 1,
-        cap,
     )
+    cap = ProcessCap.create(sandbox.max_processes)
+    if cap is not None:
+        cap.add(proc.pid)
     assert proc.stdout is not None
     log = LogSink(proc.stdout, log_path)
     deadline = start + timeout_s

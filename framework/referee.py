@@ -161,6 +161,8 @@ class Referee:
                 ]
                 for bot in line_bots:
                     bot.start()
+                for bot in line_bots:
+                    bot.confine()
             state = self._loop(state, seats, line_bots, workdirs, steps)
         finally:
             for bot in line_bots:
