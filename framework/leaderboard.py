@@ -5,7 +5,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -147,15 +146,3 @@ class Leaderboard:
             }
             for (a, b), p in sorted(self.pairs.items())
         ]
-
-
-def build(
-    title: str,
-    bots: Sequence[str],
-    stats: list[BotStats],
-    pairs: dict[tuple[str, str], Pairwise],
-    players: int,
-) -> Leaderboard:
-    """Assemble a leaderboard; ``players`` other than 2 adds the average-rank column."""
-    del bots
-    return Leaderboard(title, stats, pairs, multiplayer=players != 2)

@@ -16,7 +16,6 @@ import hashlib
 import json
 import sqlite3
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -191,11 +190,6 @@ class Store:
     def game(self, game_id: int) -> StoredGame | None:
         """One stored game by id."""
         return next((g for g in self.games() if g.id == game_id), None)
-
-    def iter_replays(self) -> Iterator[tuple[StoredGame, Path]]:
-        """Each stored game with the path of its replay file."""
-        for g in self.games():
-            yield g, self.output / g.dir / "replay.json"
 
 
 def open_existing(output: Path) -> Store:

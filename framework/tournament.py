@@ -13,7 +13,7 @@ from typing import Any
 from arena import rating
 from arena.botproc import Sandbox, resolve_sandbox
 from arena.config import TournamentConfig
-from arena.leaderboard import Leaderboard, build
+from arena.leaderboard import Leaderboard
 from arena.plugins import Registry, load_registry
 from arena.referee import BotSpec, GameRecord, Referee
 from arena.schedule import GameSpec, round_robin
@@ -216,7 +216,8 @@ def leaderboard_from_store(store: Store) -> Leaderboard:
     bots = list(meta.get("bots", []))
     stats, pairs = rating.compute(bots, games, meta.get("variant_keys", []))
     title = f"{meta.get('name', store.output.name)} ({meta.get('game', '?')}, {len(games)} games)"
-    return build(title, bots, stats, pairs, int(meta.get("players", 2)))
+    # Games of other than two players also show each bot's average rank.
+    return Leaderboard(title, stats, pairs, multiplayer=int(meta.get("players", 2)) != 2)
 
 
 def leaderboard_for(output: Path) -> Leaderboard:
