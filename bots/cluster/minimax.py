@@ -2,16 +2,20 @@
 """42-cluster minimax bot: alpha-beta over drops and rotations with iterative deepening.
 
 Each turn it fetches the board (``fetch cells``, ``fetch gravity``; walls once), then
-searches deeper and deeper until half the turn's timeout is spent (depths 1 and 2 may use
-up to 70% on a loaded machine), keeping the best move of the last finished depth. The
-opponent's chips are unknown, so its replies are drops of either of its colours and
-rotations. Leaves are scored by open windows of ``win_length`` cells per colour, lines
-that complete next move, and the chips each player has left (it counts rotations from the
-opponent's echoed actions: running out of chips loses). Logs to stderr.
+searches deeper and deeper (principal variation search, a Zobrist transposition table and
+history move ordering) until half the turn's timeout is spent (depths 1 and 2 may use up to
+70% on a loaded machine), keeping the best move of the last finished depth. The opponent's
+chips are unknown, so its replies are drops of either of its colours and rotations; a line
+that completes next move counts as a sure win only with threats in every colour of its
+owner, else as a likely one (the needed chip may not be drawn). Leaves are scored by open
+windows of ``win_length`` cells per colour (the opponent's weigh more), two threats at once,
+and the chips each player has left, worth more as the board fills (it counts rotations from
+the opponent's echoed actions: running out of chips loses). Logs to stderr.
 """
 
 from __future__ import annotations
 
+import random
 import sys
 import time
 from typing import Any
@@ -23,7 +27,10 @@ WIN = 1_000_000
 WEIGHTS = (0, 1, 8, 60, 400, 2000, 8000)  # window score by chips in it (then capped)
 CHIP_VALUE = 10  # a chip still owned is worth this much (running out loses) ...
 SCARCITY = 6000  # ... plus SCARCITY / (chips left + 1) lost as the bag empties
+LATE_CHIP = 200  # ... plus LATE_CHIP * (share of the board filled)**2: late on, chips decide
 SOFT, HARD = 0.5, 0.7  # share of the turn's timeout for deep searches / for depths 1-2
+DEFENCE = 1.5  # the opponent's windows weigh this much more than ours
+EXACT, LOWER, UPPER = 0, 1, 2  # transposition-table bounds
 
 
 def log(msg: str) -> None:
@@ -147,7 +154,16 @@ class Searcher:
         self.colors, self.chips = colors, chips
         self.deadline = 0.0
         self.nodes = 0
+        self.threat_colors: set[int] = set()
+        self.chip_value = CHIP_VALUE  # raised as the board fills (set at each root)
         self.order = sorted(geo.positions, key=abs)
+        # Zobrist keys: one per (cell, colour); the gravity and the chips left are mixed in
+        # per node. ``tt`` maps a key to (depth, bound, value, best action).
+        rng = random.Random(42)
+        self.zobrist = [[rng.getrandbits(60) for _ in range(colors)] for _ in geo.cells]
+        self.zgrav = [rng.getrandbits(60) for _ in range(6)]
+        self.hash = 0
+        self.tt: dict[int, tuple[int, int, int, Act | None]] = {}
         self.cell_windows: list[list[int]] = [[] for _ in geo.cells]
         for w, cells in enumerate(geo.windows):
             for i in cells:
@@ -194,7 +210,7 @@ class Searcher:
         for c, p in enumerate(self.pw):
             for k in range(1, geo.win + 1):
                 v = WEIGHTS[min(k, len(WEIGHTS) - 1)]
-                self.table[k * p] = v if c // self.half == me else -v
+                self.table[k * p] = v if c // self.half == me else -int(v * DEFENCE)
             self.hot_color[(geo.win - 1) * p] = c
         self.board: list[int] = []
         self.code: list[int] = []
@@ -208,9 +224,12 @@ class Searcher:
         """Set the position and rebuild every window's code, the score and ``hot``."""
         self.board = board
         weight = [0] * len(board)
+        h = 0
         for i, v in enumerate(board):
             if v >= 0:
                 weight[i] = self.pw[v]
+                h ^= self.zobrist[i][v]
+        self.hash = h
         if self.geo.win == 4:  # the usual case, spelled out for speed
             code = [
                 weight[a] + weight[b] + weight[c] + weight[d] for a, b, c, d in self.geo.windows
@@ -238,6 +257,7 @@ class Searcher:
     def put(self, cell: int, chip: int) -> bool:
         """Drop ``chip`` on ``cell``; True if it completes a line of ``win``."""
         self.board[cell] = chip
+        self.hash ^= self.zobrist[cell][chip]
         code, table, hot_color, hot = self.code, self.table, self.hot_color, self.hot
         inc, full = self.pw[chip], self.full[chip]
         won = False
@@ -258,6 +278,7 @@ class Searcher:
     def take(self, cell: int, chip: int) -> None:
         """Undo :meth:`put`."""
         self.board[cell] = -1
+        self.hash ^= self.zobrist[cell][chip]
         code, table, hot_color, hot = self.code, self.table, self.hot_color, self.hot
         inc = self.pw[chip]
         delta = 0
@@ -271,14 +292,15 @@ class Searcher:
                 hot.discard(w)
         self.score += delta
 
-    @staticmethod
-    def chip_score(left: int) -> int:
+    def chip_score(self, left: int) -> int:
         """What owning ``left`` chips is worth: each counts, more so as the bag runs low."""
-        return CHIP_VALUE * left - SCARCITY // (left + 1)
+        return self.chip_value * left - SCARCITY // (left + 1)
 
     def threats(self, gravity: int, player: int) -> set[int]:
-        """Cells where ``player`` completes a line with its next drop."""
+        """Cells where ``player`` completes a line with its next drop (their colours are left
+        in ``threat_colors``)."""
         out = set()
+        colors = self.threat_colors = set()
         geo, board, walls = self.geo, self.board, self.walls
         step, reach = geo.nb[gravity], self.reachable[gravity]
         for w in self.hot:
@@ -289,6 +311,7 @@ class Searcher:
                     j = step[i]
                     if reach[i] and (j < 0 or j in walls or board[j] != -1):
                         out.add(i)
+                        colors.add(self.hot_color[self.code[w]])
                     break
         return out
 
@@ -313,8 +336,10 @@ class Searcher:
             c for c in range(player * self.half, (player + 1) * self.half) if counts[c] < self.chips
         ]
 
-    def actions(self, gravity: int, chips: list[int], rotate: bool, first: set[int]) -> list[Act]:
-        """Drops landing on a cell of ``first`` (blocks), then the rest by history score."""
+    def actions(
+        self, gravity: int, chips: list[int], rotate: bool, first: set[int], lead: Act | None = None
+    ) -> list[Act]:
+        """``lead`` (the table's move), drops on a cell of ``first`` (blocks), then by history."""
         front: list[Act] = []
         back: list[Act] = []
         for pos in self.order:
@@ -325,7 +350,11 @@ class Searcher:
             back.extend(("r", g) for g in range(6) if g != gravity)
         history = self.history
         back.sort(key=lambda a: -history.get(a[:3], 0))
-        return front + back
+        out = front + back
+        if lead is not None and lead in out:
+            out.remove(lead)
+            out.insert(0, lead)
+        return out
 
     def negamax(self, gravity: int, depth: int, alpha: int, beta: int, side: int) -> int:
         """Value for ``side`` to move (0 = this bot) searching ``depth`` plies."""
@@ -335,9 +364,12 @@ class Searcher:
         player = self.me if side == 0 else 1 - self.me
         if self.left[player] == 0:
             return -WIN - depth  # nothing left to draw: this player loses
-        mine = self.threats(gravity, player)
-        if mine:
-            return WIN // 2 + depth  # a line completes next move
+        if self.threats(gravity, player):
+            # A line completes next move if the player draws a chip of its colour: sure with
+            # threats in all its colours, else likely (about 3 in 4 with two colours).
+            if len(self.threat_colors) >= self.half:
+                return WIN // 2 + depth
+            return WIN * 3 // 8 + depth
         theirs = self.threats(gravity, 1 - player)
         if depth == 0:
             if len(theirs) > 1:
@@ -348,21 +380,42 @@ class Searcher:
                 - self.chip_score(self.left[1 - self.me])
             )
             return value if side == 0 else -value
+        key = self.hash ^ self.zgrav[gravity] ^ side ^ (self.left[0] << 61) ^ (self.left[1] << 70)
+        entry = self.tt.get(key)
+        lead = None
+        if entry is not None:
+            e_depth, bound, e_value, lead = entry
+            if e_depth >= depth:
+                if bound == EXACT:
+                    return e_value
+                if bound == LOWER and e_value >= beta:
+                    return e_value
+                if bound == UPPER and e_value <= alpha:
+                    return e_value
+        alpha0 = alpha
         chips = self.chips_left(player)
         best = -WIN - 100
+        best_act: Act | None = None
         # Own rotations on the last ply only lead to a static score: skip them (the
         # opponent's stay, as one of them may complete its line).
         rotate = self.left[player] >= 2 and (depth > 1 or side == 1)
-        for act in self.actions(gravity, chips, rotate, theirs):
-            value = self.play(gravity, act, player, depth, alpha, beta, side)
+        for act in self.actions(gravity, chips, rotate, theirs, lead):
+            if best_act is None:
+                value = self.play(gravity, act, player, depth, alpha, beta, side)
+            else:  # principal variation search: prove the move worse with a null window
+                value = self.play(gravity, act, player, depth, alpha, alpha + 1, side)
+                if alpha < value < beta:
+                    value = self.play(gravity, act, player, depth, alpha, beta, side)
             if value > best:
-                best = value
+                best, best_act = value, act
                 if best > alpha:
                     alpha = best
                     if alpha >= beta:
-                        key = act[:3]  # a cut: try this move early elsewhere too
-                        self.history[key] = self.history.get(key, 0) + depth * depth
+                        hkey = act[:3]  # a cut: try this move early elsewhere too
+                        self.history[hkey] = self.history.get(hkey, 0) + depth * depth
                         break
+        bound = LOWER if best >= beta else UPPER if best <= alpha0 else EXACT
+        self.tt[key] = (depth, bound, best, best_act)
         return best
 
     def play(
@@ -379,7 +432,7 @@ class Searcher:
             finally:
                 self.take(cell, chip)
                 self.left[player] += 1
-        saved = (self.board, self.code, self.score, self.hot)
+        saved = (self.board, self.code, self.score, self.hot, self.hash)
         self.left[player] -= 2
         try:
             self.load(self.settle(act[1]))
@@ -390,7 +443,7 @@ class Searcher:
                 return -WIN - depth
             return -self.negamax(act[1], depth - 1, -beta, -alpha, 1 - side)
         finally:
-            self.board, self.code, self.score, self.hot = saved
+            self.board, self.code, self.score, self.hot, self.hash = saved
             self.left[player] += 2
 
     def root(
@@ -414,6 +467,9 @@ class Searcher:
         for v in board:
             if v >= 0:
                 placed[v // self.half] += 1
+        filled = (placed[0] + placed[1]) / (len(board) - len(self.walls))
+        self.chip_value = CHIP_VALUE + int(LATE_CHIP * filled * filled)
+        self.tt.clear()  # leaf values depend on chip_value
         self.left = [self.half * self.chips - placed[p] - 2 * self.rotations[p] for p in (0, 1)]
         acts = self.actions(gravity, chips, can_rotate, self.threats(gravity, 1 - self.me))
         if not acts:
@@ -476,7 +532,10 @@ def main() -> None:
             a, b = int(words[1]), int(words[2])
             if searcher is None:
                 send("fetch walls")
-                walls = {geo.index[tuple(map(int, read()[1:4]))] for _ in range(int(read()[1]))}
+                walls = set()
+                for _ in range(int(read()[1])):  # wall_count n, then n lines: wall q r s
+                    _, q, r, s = read()
+                    walls.add(geo.index[(int(q), int(r), int(s))])
                 searcher = Searcher(geo, walls, me, colors, chips)
             send("fetch cells")
             board = [-1] * len(geo.cells)
