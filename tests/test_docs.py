@@ -52,3 +52,25 @@ def test_every_public_function_and_class_of_the_core_and_games_has_a_docstring()
         for path in sorted((REPO / folder).rglob("*.py")):
             missing += _undocumented(path)
     assert missing == []
+
+
+def test_games_use_only_the_public_names_of_arena_and_never_each_other():
+    for path in sorted((REPO / "games").rglob("*.py")):
+        game = path.parent.name
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                module = node.module
+            elif isinstance(node, ast.Import):
+                module = node.names[0].name
+            else:
+                continue
+            assert not module.startswith("arena."), (
+                f"{path}: imports {module}; use `from arena import`"
+            )
+            if module.startswith("arena_games."):
+                assert module.split(".")[1] == game, f"{path}: imports another game ({module})"
+
+
+def test_the_core_never_imports_games():
+    for path in sorted((REPO / "framework").rglob("*.py")):
+        assert "arena_games" not in path.read_text(), path

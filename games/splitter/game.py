@@ -6,8 +6,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from arena import Game, GameInfo, Ignore, IllegalMove, Move, Outcome
-from arena.game import Answer
+from arena import Answer, Game, GameInfo, Ignore, IllegalMove, Move, Outcome
 from arena_games.splitter import protocol
 from arena_games.splitter.rules import (
     HEART,
