@@ -390,6 +390,7 @@ class LineBot:
     _eof: bool = False
     _log: LogSink | None = None
     _cap: ProcessCap | None = None
+    _stopped: bool = False
 
     def start(self) -> None:
         """Start the process in its working directory (stdout non-blocking).
@@ -522,9 +523,14 @@ class LineBot:
         return self._log.take_recent() if self._log else ""
 
     def stop(self) -> None:
-        """End the bot: close its stdin, kill it and everything it started, flush stderr."""
-        if self.proc is None:
+        """End the bot: close its stdin, kill it and everything it started, flush stderr.
+
+        Safe to call again (a forfeiting bot is stopped at once, then with the others at
+        the end of the game): later calls do nothing.
+        """
+        if self.proc is None or self._stopped:
             return
+        self._stopped = True
         if self.proc.stdin is not None:
             with contextlib.suppress(OSError):
                 self.proc.stdin.close()

@@ -307,3 +307,23 @@ def test_a_fork_bomb_is_capped_loses_on_time_and_is_cleaned_up(make_bot, tmp_pat
         p.name for p in ProcessCap.root().iterdir() if p.name.startswith(f"arena-{os.getpid()}-")
     ]
     assert groups == []
+
+
+def test_a_forfeiting_bot_with_truncated_stderr_is_stopped_once_and_the_game_ends(
+    make_bot, tmp_path
+):
+    noisy = make_bot(
+        "noisy",
+        """
+        import sys
+        sys.stderr.write("z" * 2_000_000)
+        sys.stderr.flush()
+        for line in sys.stdin:
+            print("garbage", flush=True)
+        """,
+    )
+    good = make_bot("good", loop_bot("1"))
+    record = play(ToyGame(), [good, noisy, good], tmp_path, simultaneous=False, turns=2)
+    assert record.seats[1].forfeit == "invalid"
+    log = (tmp_path / "game" / record.seats[1].stderr).read_bytes()
+    assert log.count(b"[arena: stderr truncated") == 1
