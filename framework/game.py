@@ -122,6 +122,19 @@ class Outcome:
         return Outcome(ranks, tuple(float(s) for s in scores), reason)
 
 
+def standing_moves(
+    game: Game[Any], state: Any, moves: Mapping[int, Any], forfeited: bool
+) -> dict[int, Any]:
+    """The moves of a step that still apply once its forfeits are eliminated.
+
+    Without a forfeit every move stands; after one, the others' moves stand only if the
+    game (in ``state``, after the eliminations) still expects exactly those seats.
+    """
+    if forfeited and set(moves) != set(game.to_act(state)):
+        return {}
+    return dict(moves)
+
+
 class Game(ABC, Generic[State]):
     """Base class of every game plugin: pure rules plus the text encoding bots speak.
 

@@ -26,7 +26,7 @@ from arena.botproc import (
     wait_readable,
 )
 from arena.errors import AnswerError
-from arena.game import FileTransport, Game, Ignore, Move, Reply
+from arena.game import FileTransport, Game, Ignore, Move, Reply, standing_moves
 
 MAX_STEPS = 100_000
 """A game still running after this many steps is a broken plugin, not a long game."""
@@ -224,11 +224,7 @@ class Referee:
                     record.moves += 1
                 record.total_ms += io["ms"]
                 record.max_ms = max(record.max_ms, io["ms"])
-            # After a forfeit, the others' moves stand only if the game still expects them.
-            if forfeits:
-                expected = set(self.game.to_act(state))
-                if set(moves) != expected:
-                    moves = {}
+            moves = standing_moves(self.game, state, moves, bool(forfeits))
             if moves:
                 state = self.game.apply(state, {s: m.action for s, m in moves.items()})
             steps.append(step)

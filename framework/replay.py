@@ -11,7 +11,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from arena.game import Game, Move
+from arena.game import Game, Move, standing_moves
 
 
 @dataclass(frozen=True)
@@ -41,8 +41,7 @@ def resimulate(game: Game[Any], replay: Mapping[str, Any]) -> Iterator[ReplayedS
             answer = game.interpret(before, int(seat), text)
             if isinstance(answer, Move):
                 actions[int(seat)] = answer.action
-        if step.get("forfeits") and set(actions) != set(game.to_act(state)):
-            actions = {}
+        actions = standing_moves(game, state, actions, bool(step.get("forfeits")))
         if actions:
             state = game.apply(state, actions)
         yield ReplayedStep(before, actions, state)
