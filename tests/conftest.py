@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from arena.referee import BotSpec
 
 REPO = Path(__file__).resolve().parent.parent

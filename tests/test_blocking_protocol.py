@@ -6,6 +6,7 @@ import random
 from dataclasses import replace
 
 import pytest
+
 from arena import InvalidAnswer, Move
 from arena_games.blocking.game import BlockingGame
 from arena_games.blocking.protocol import parse_answer

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+
 from arena import IllegalMove, Move
 from arena_games.blocking.game import BlockingGame
 from arena_games.blocking.rules import State, bit, draw_letters, legal_moves, new_game

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from arena_games.blocking.shapes import (
     BASE,
     CODES,

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from arena_games.chess5 import rules, state_json
 from arena_games.chess5.game import Chess5Game
 from arena_games.chess5.rules import BLACK, WHITE, Action, board_from_rows

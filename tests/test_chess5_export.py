@@ -9,7 +9,6 @@ from typing import Any
 
 from arena_games.chess5 import rules
 from arena_games.chess5.game import Chess5Game
-
 from conftest import json_shape
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "chess5"

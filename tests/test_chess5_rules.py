@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+
 from arena_games.chess5 import rules
 from arena_games.chess5.rules import BLACK, WHITE, Action, RuleError, State, board_from_rows
 

@@ -8,11 +8,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from arena import IllegalMove, InvalidAnswer, Move
 from arena_games.chess5 import rules, state_json
 from arena_games.chess5.game import Chess5Game
 from arena_games.chess5.rules import BLACK, WHITE, Action, board_from_rows
-
 from conftest import json_shape
 
 # Real files written by the original Code Clash server (copied from the shared fixtures).

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from arena import Move, Reply
 from arena_games.cluster import rules
 from arena_games.cluster.game import ClusterGame

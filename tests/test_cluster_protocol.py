@@ -6,6 +6,7 @@ import random
 from dataclasses import replace
 
 import pytest
+
 from arena import Ignore, IllegalMove, InvalidAnswer, Move, Reply
 from arena_games.cluster.game import ClusterGame
 from arena_games.cluster.rules import EMPTY, ChooseColor, Drop, Rotate, State

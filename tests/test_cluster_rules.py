@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+
 from arena_games.cluster import rules
 from arena_games.cluster.hexgrid import DIRECTIONS, entry_cell, hexgrid
 from arena_games.cluster.rules import EMPTY, ChooseColor, Drop, Rotate, Settings, State

@@ -6,6 +6,7 @@ import json
 import random
 
 import pytest
+
 from arena.plugins import load_registry
 from arena.testing import playthrough, replay
 

@@ -8,11 +8,11 @@ import textwrap
 from pathlib import Path
 
 import pytest
+
 from arena.cli import main
 from arena.config import load_tournament
 from arena.errors import ConfigError
 from arena.plugins import load_registry
-
 from conftest import REPO
 
 GOOD = """\

@@ -9,9 +9,9 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+
 from arena.botproc import ProcessCap, Sandbox, bwrap_works
 from arena.referee import Referee
-
 from conftest import loop_bot
 from toygame import ToyGame
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import trueskill
+
 from arena.rating import Pairwise, compute, events, mean_interval
 from arena.referee import SeatRecord
 from arena.schedule import round_robin, round_seed

@@ -13,8 +13,8 @@ import time
 from pathlib import Path
 
 import pytest
-from arena.cli import main
 
+from arena.cli import main
 from conftest import REPO, run_arena
 
 CYCLER = """

@@ -6,7 +6,6 @@ import ast
 import inspect
 
 from arena import hookspecs
-
 from conftest import REPO
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+
 from arena import Ignore, Move
 from arena_games.splitter.game import SplitterGame
 from arena_games.splitter.rules import Placement, current_dice, is_over, new_game, place, score

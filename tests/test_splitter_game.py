@@ -9,6 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+
 from arena import Move, Outcome
 from arena_games.splitter.game import SplitterGame
 from arena_games.splitter.rules import SplitterState

@@ -6,6 +6,7 @@ import random
 from dataclasses import replace
 
 import pytest
+
 from arena import Ignore, IllegalMove, InvalidAnswer, Move
 from arena_games.splitter.game import SplitterGame
 from arena_games.splitter.rules import Placement, SplitterState

@@ -6,6 +6,7 @@ import random
 from dataclasses import replace
 
 import pytest
+
 from arena_games.splitter.rules import (
     LAYOUTS,
     Placement,
@@ -379,7 +380,7 @@ def test_layout_1_has_no_heart_bonus() -> None:
 
 
 def test_readme_worked_example_scores_13() -> None:
-    # games/splitter/README.md: lone 1 (1) + three 3s (3) + lone 2 on a star (0) + two 2s (2)
+    # games/arena_games/splitter/README.md: lone 1 (1) + three 3s (3) + lone 2 on a star (0) + two 2s (2)
     # + lone 1 on a star (2) + three lone 4s on the hearts (0, hearts +5) = 13.
     picture = """
     1 . . . . . 4 .

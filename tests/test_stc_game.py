@@ -7,6 +7,7 @@ import random
 from dataclasses import replace
 
 import pytest
+
 from arena import Outcome
 from arena.plugins import load_registry
 from arena_games.stc.game import StcGame

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+
 from arena import InvalidAnswer, Move
 from arena_games.stc.game import StcGame
 from arena_games.stc.protocol import grid_from_rows, grid_rows, parse_answer

@@ -9,6 +9,7 @@ from dataclasses import replace
 from fractions import Fraction
 
 import pytest
+
 from arena_games.stc.protocol import grid_from_rows as g
 from arena_games.stc.rules import (
     EMPTY_GRID,

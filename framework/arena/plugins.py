@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import cast
 
 import pluggy
+
 from arena import hookspecs
 from arena.errors import PluginError, UnknownGame
 from arena.game import Game

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import trueskill
+
 from arena.store import StoredGame
 
 REASONS = ("timeout", "crash", "invalid", "illegal")

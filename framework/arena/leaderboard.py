@@ -8,8 +8,9 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from arena.rating import BotStats, Pairwise, mean_interval
 from tabulate import tabulate
+
+from arena.rating import BotStats, Pairwise, mean_interval
 
 FORMATS = ("table", "markdown", "json", "csv")
 

@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tqdm import tqdm
+
 from arena import rating
 from arena.botproc import Sandbox, resolve_sandbox
 from arena.config import TournamentConfig
@@ -18,7 +20,6 @@ from arena.plugins import Registry, load_registry
 from arena.referee import BotSpec, GameRecord, Referee
 from arena.schedule import GameSpec, round_robin
 from arena.store import Store, open_existing
-from tqdm import tqdm
 
 _REGISTRY: Registry | None = None
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+
 from arena.errors import ArenaError, ConfigError
 from arena.game import Game
 from arena.leaderboard import FORMATS
@@ -97,8 +98,9 @@ def _parser() -> argparse.ArgumentParser:
 
 def cmd_games(args: argparse.Namespace, extra: list[str]) -> int:
     """List installed games: id, players, clocks, transport, settings, package."""
-    from arena.plugins import load_registry
     from tabulate import tabulate
+
+    from arena.plugins import load_registry
 
     registry = load_registry()
     rows = []
@@ -222,8 +224,9 @@ def _result_line(n: int, record: Any) -> str:
 
 
 def _match_summary(names: list[str], records: list[Any]) -> str:
-    from arena.rating import mean_interval
     from tabulate import tabulate
+
+    from arena.rating import mean_interval
 
     rows = []
     for name in names:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pluggy
+
 from arena.game import Game
 
 PROJECT = "arena"

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+
 from arena.errors import ConfigError, UnknownGame
 from arena.game import GameInfo
 from arena.plugins import Registry
