@@ -106,9 +106,15 @@ def test_interval_helpers_match_hand_computation():
     assert abs(half - 1.96 * (1.6666666666666667 / 4) ** 0.5) < 1e-12
     pw = Pairwise(wins=3, draws=0, losses=1)
     assert pw.rate == 0.75
-    assert abs(pw.margin - 1.96 * (0.625 * 0.375 / 8) ** 0.5) < 1e-12  # (3 + 2) / (4 + 4)
-    assert abs(Pairwise(wins=4).margin - 1.96 * (0.75 * 0.25 / 8) ** 0.5) < 1e-12
-    assert Pairwise(wins=4).margin > 0.29
+    # Wilson: (p + z²/2n ± z sqrt(p(1-p)/n + z²/4n²)) / (1 + z²/n), z = 1.96, n = 4
+    z2 = 1.959963984540054**2
+    centre, half = (0.75 + z2 / 8) / (1 + z2 / 4), (z2 * (0.75 * 0.25 / 4 + z2 / 64)) ** 0.5
+    low, high = pw.interval()
+    assert abs(low - (centre - half / (1 + z2 / 4))) < 1e-12
+    assert abs(high - (centre + half / (1 + z2 / 4))) < 1e-12
+    # 4 wins of 4 is no longer 100±30%: the interval is asymmetric and ends at 100%.
+    low, high = Pairwise(wins=4).interval()
+    assert high == 1.0 and 0.50 < low < 0.52
 
 
 def test_settings_variants_replay_each_round_per_variant_on_the_same_seed():

@@ -19,14 +19,19 @@ import yaml
 from arena.errors import ConfigError, UnknownGame
 from arena.game import GameInfo
 from arena.plugins import Registry
+from arena.stats import SPRT_MODELS, Sprt
 
-FORMATS = ("round-robin",)
+FORMATS = ("round-robin", "gauntlet", "sprt", "league")
 SANDBOXES = ("auto", "bwrap", "none")
+SPRT_KEYS = ("elo0", "elo1", "alpha", "beta", "model")
 KEYS = {
     "name": "tournament name (text)",
     "game": "game id (see `arena games`)",
     "format": "scheduling format: " + ", ".join(FORMATS),
-    "games": "games per combination of bots (seats rotate on each seed)",
+    "games": "games per combination of bots (round-robin, gauntlet), the most games (sprt) "
+    "or games in all (league)",
+    "champion": "gauntlet: the bot that plays every other bot",
+    "sprt": "sprt: {elo0, elo1, alpha, beta, model}",
     "players": "bots per game (default: the game's minimum, 2 for two-player games)",
     "seed": "tournament seed: every game's seed derives from it",
     "concurrency": "games played at once (default: one per core)",
@@ -56,7 +61,7 @@ class TournamentConfig:
     name: str
     game: str
     format: str
-    games: int
+    games: int | None  # None: no limit (sprt until decided, league until Ctrl-C)
     players: int
     seed: int
     concurrency: int
@@ -68,6 +73,8 @@ class TournamentConfig:
     max_processes: int = 64
     variants: list[dict[str, Any]] = field(default_factory=list)
     variant_keys: tuple[str, ...] = ()
+    champion: str | None = None
+    sprt: Sprt | None = None
     lines: dict[str, int] = field(default_factory=dict)
 
 
@@ -225,6 +232,7 @@ def load_tournament(path: Path, registry: Registry) -> TournamentConfig:
     bots = _load_bots(doc, data.get("bots"), path.parent)
     if len(bots) < players:
         raise doc.error("bots", f"needs at least {players} bots for {players}-player games")
+    champion, sprt = _check_format(doc, data, fmt, players, bots)
     seed = data.get("seed", 1)
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise doc.error("seed", f"must be a whole number, not {seed!r}")
@@ -240,7 +248,7 @@ def load_tournament(path: Path, registry: Registry) -> TournamentConfig:
         name=str(data.get("name", path.stem)),
         game=info.id,
         format=fmt,
-        games=_positive_int(doc, data, "games", 2),
+        games=_games(doc, data, fmt),
         players=players,
         seed=seed,
         concurrency=_positive_int(doc, data, "concurrency", os.cpu_count() or 1),
@@ -252,8 +260,71 @@ def load_tournament(path: Path, registry: Registry) -> TournamentConfig:
         sandbox=sandbox,
         memory_mb=memory,
         max_processes=_positive_int(doc, data, "max_processes", 64),
+        champion=champion,
+        sprt=sprt,
         lines=doc.lines,
     )
+
+
+def _games(doc: _Located, data: dict[str, Any], fmt: str) -> int | None:
+    if fmt in ("sprt", "league") and data.get("games") is None:
+        return None  # sprt: until a bound is crossed; league: until Ctrl-C
+    return _positive_int(doc, data, "games", 2)
+
+
+def _check_format(
+    doc: _Located, data: dict[str, Any], fmt: str, players: int, bots: list[BotEntry]
+) -> tuple[str | None, Sprt | None]:
+    """The format's own keys (``champion``, ``sprt``) and what it needs of the bots."""
+    for key, owner in (("champion", "gauntlet"), ("sprt", "sprt")):
+        if key in data and fmt != owner:
+            raise doc.error(key, f"only used with `format: {owner}` (format is {fmt})")
+    if fmt in ("sprt", "league") and players != 2:
+        raise doc.error("players", f"format {fmt} plays two-player games, not {players}")
+    if fmt == "gauntlet":
+        if players == 1:
+            raise doc.error("players", "format gauntlet needs games of two or more players")
+        if "champion" not in data:
+            raise doc.error("format", "format gauntlet needs `champion: NAME` (one of the bots)")
+        champion = str(data["champion"])
+        names = [b.name for b in bots]
+        if champion not in names:
+            raise doc.error("champion", f"no bot named {champion!r} (bots: {', '.join(names)})")
+        return champion, None
+    if fmt == "sprt":
+        if len(bots) != 2:
+            raise doc.error("bots", f"format sprt compares exactly two bots, not {len(bots)}")
+        return None, _load_sprt(doc, data.get("sprt"))
+    return None, None
+
+
+def _load_sprt(doc: _Located, raw: Any) -> Sprt:
+    if raw is None:
+        raise doc.error("format", "format sprt needs `sprt: {elo0: 0, elo1: 5}`")
+    if not isinstance(raw, dict):
+        raise doc.error("sprt", "must be a mapping: {elo0, elo1, alpha, beta, model}")
+    for key in raw:
+        if key not in SPRT_KEYS:
+            raise doc.error(f"sprt.{key}", f"unknown key (known: {', '.join(SPRT_KEYS)})")
+    values: dict[str, float] = {}
+    for key, default in (("elo0", None), ("elo1", None), ("alpha", 0.05), ("beta", 0.05)):
+        value = raw.get(key, default)
+        if value is None:
+            raise doc.error("sprt", f"missing key {key!r}")
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise doc.error(f"sprt.{key}", f"must be a number, not {value!r}")
+        values[key] = float(value)
+    if values["elo0"] >= values["elo1"]:
+        raise doc.error("sprt.elo1", "must be greater than elo0")
+    for key in ("alpha", "beta"):
+        if not 0 < values[key] < 1:
+            raise doc.error(f"sprt.{key}", f"must be between 0 and 1, not {values[key]:g}")
+    if values["alpha"] + values["beta"] >= 1:
+        raise doc.error("sprt.beta", "alpha + beta must be less than 1")
+    model = raw.get("model", "normalized")
+    if model not in SPRT_MODELS:
+        raise doc.error("sprt.model", f"must be one of {', '.join(SPRT_MODELS)}, not {model!r}")
+    return Sprt(values["elo0"], values["elo1"], values["alpha"], values["beta"], model)
 
 
 def _load_bots(doc: _Located, raw: Any, base: Path) -> list[BotEntry]:

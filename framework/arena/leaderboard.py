@@ -1,18 +1,49 @@
-"""Leaderboard and pairwise win-rate matrix, as text tables, markdown, JSON or CSV."""
+"""Leaderboard, pairings and win-rate matrix, as text tables, markdown, JSON or CSV.
+
+:meth:`Leaderboard.rows` is the one source of the per-bot columns (JSON, CSV, the text
+tables and any report built on them); :meth:`Leaderboard.pairings` the same for pairs.
+Numbers that are not finite (the Elo of a 100% score) are ``None`` there.
+"""
 
 from __future__ import annotations
 
 import csv
 import io
 import json
+import math
 from dataclasses import dataclass
 from typing import Any
 
 from tabulate import tabulate
 
 from arena.rating import BotStats, Pairwise, mean_interval
+from arena.stats import EloEstimate, SprtResult
 
 FORMATS = ("table", "markdown", "json", "csv")
+FORFEIT_KEYS = ("timeout", "crash", "invalid", "illegal")
+
+
+def _num(value: float | None, digits: int) -> float | None:
+    """``value`` rounded, or ``None`` when missing or not finite (JSON has no infinity)."""
+    if value is None or not math.isfinite(value):
+        return None
+    return round(value, digits)
+
+
+def _elo_text(e: EloEstimate) -> str:
+    """``+55.6 ±27.7``; ``+inf`` for a 100% score; ``-`` without games."""
+    if e.n == 0:
+        return "-"
+    if not math.isfinite(e.elo):
+        return "+inf" if e.elo > 0 else "-inf"
+    error = f"{e.elo_error:.1f}" if math.isfinite(e.elo_error) else "inf"
+    return f"{e.elo:+.1f} ±{error}"
+
+
+def _rate_text(rate: float, interval: tuple[float, float]) -> str:
+    """``62.5 [44-79]``: a rate in percent with its 95% Wilson interval."""
+    low, high = interval
+    return f"{100 * rate:.1f} [{100 * low:.0f}-{100 * high:.0f}]"
 
 
 @dataclass
@@ -23,23 +54,40 @@ class Leaderboard:
     stats: list[BotStats]
     pairs: dict[tuple[str, str], Pairwise]
     multiplayer: bool = False
+    sprt: SprtResult | None = None
 
     def rows(self) -> list[dict[str, Any]]:
-        """One dict per bot, best first (the JSON and CSV form)."""
+        """One dict per bot, best first (the JSON and CSV form).
+
+        ``bt``/``bt_ci``: Bradley-Terry rating over all games and its 95% half-width;
+        ``elo``/``elo_ci``/``los``: Elo difference against the field ±95% and likelihood
+        of superiority in % (fastchess's formulas; pentanomial over seat-swapped pairs);
+        ``win%_low``/``win%_high``: 95% Wilson interval of ``win%``.
+        """
         rows = []
         for i, s in enumerate(self.stats, start=1):
             mean, half = mean_interval(s.scores)
+            elo = s.overall.elo()
+            low, high = s.win_interval()
             row: dict[str, Any] = {
                 "rank": i,
                 "bot": s.name,
                 "mu": round(s.mu, 2),
                 "sigma": round(s.sigma, 2),
                 "mu-3sigma": round(s.conservative, 2),
+                "bt": _num(s.bt, 1),
+                "bt_ci": _num(s.bt_error, 1),
+                "elo": _num(elo.elo, 1),
+                "elo_ci": _num(elo.elo_error, 1),
+                "los": _num(100 * elo.los, 2),
                 "games": s.games,
                 "wins": s.wins,
                 "draws": s.draws,
                 "losses": s.losses,
                 "win%": round(100 * s.win_rate, 1),
+                "win%_low": round(100 * low, 1),
+                "win%_high": round(100 * high, 1),
+                "draw%": round(100 * s.overall.draw_rate, 1),
                 "score": round(mean, 2),
                 "score±": round(half, 2),
             }
@@ -53,13 +101,50 @@ class Leaderboard:
             rows.append(row)
         return rows
 
+    def pairings(self) -> list[dict[str, Any]]:
+        """Head to head, one dict per ordered pair of bots that met (both directions).
+
+        ``rate`` with its Wilson interval, Elo ±95%, normalized Elo, LOS (%), draws (%),
+        and ``ptnml``: the seat-swapped pairs by points of ``bot``, ``[LL, LD, WL+DD, WD,
+        WW]`` (fastchess's ``Ptnml(0-2)``).
+        """
+        out = []
+        for (a, b), p in sorted(self.pairs.items()):
+            if p.n == 0:
+                continue
+            elo = p.elo()
+            low, high = p.interval()
+            out.append(
+                {
+                    "bot": a,
+                    "opponent": b,
+                    "games": p.n,
+                    "wins": p.wins,
+                    "draws": p.draws,
+                    "losses": p.losses,
+                    "rate": round(p.rate, 4),
+                    "rate_low": round(low, 4),
+                    "rate_high": round(high, 4),
+                    "elo": _num(elo.elo, 1),
+                    "elo_ci": _num(elo.elo_error, 1),
+                    "nelo": _num(elo.nelo, 1),
+                    "nelo_ci": _num(elo.nelo_error, 1),
+                    "los": _num(100 * elo.los, 2),
+                    "draw%": round(100 * p.draw_rate, 1),
+                    "pairs": p.ptnml.pairs,
+                    "ptnml": list(p.ptnml.counts),
+                }
+            )
+        return out
+
     def variants(self) -> list[str]:
         """Labels of the settings variants played (``layout=1``...), empty when only one."""
         labels = sorted({label for s in self.stats for label in s.variant_scores if label})
         return labels
 
     def matrix(self) -> list[list[str]]:
-        """Win-rate matrix rows: row bot's score rate against column bot, ± 95% margin."""
+        """Win-rate matrix rows: row bot's score rate against column bot in %, its 95%
+        Wilson interval, and the games: ``62.5 [44-79] (16)``."""
         names = [s.name for s in self.stats]
         out = []
         for a in names:
@@ -69,17 +154,21 @@ class Leaderboard:
                 if a == b or pw is None or pw.n == 0:
                     row.append("-")
                 else:
-                    row.append(f"{100 * pw.rate:.0f}±{100 * pw.margin:.0f}% ({pw.n})")
+                    row.append(f"{_rate_text(pw.rate, pw.interval())} ({pw.n})")
             out.append(row)
         return out
 
     def render(self, fmt: str = "table") -> str:
-        """The leaderboard and matrix in ``fmt``: table, markdown, json or csv."""
+        """The leaderboard, pairings and matrix in ``fmt``: table, markdown, json or csv."""
         if fmt == "json":
-            return json.dumps(
-                {"title": self.title, "leaderboard": self.rows(), "pairwise": self._pair_dict()},
-                indent=2,
-            )
+            data: dict[str, Any] = {
+                "title": self.title,
+                "leaderboard": self.rows(),
+                "pairwise": self.pairings(),
+            }
+            if self.sprt is not None:
+                data["sprt"] = self.sprt.to_dict()
+            return json.dumps(data, indent=2)
         if fmt == "csv":
             buf = io.StringIO()
             rows = self.rows()
@@ -89,61 +178,99 @@ class Leaderboard:
                 writer.writerows(rows)
             return buf.getvalue()
         tablefmt = "github" if fmt == "markdown" else "simple"
-        return "\n".join(
-            [
-                f"{self.title}" if fmt == "table" else f"## {self.title}",
+
+        def heading(text: str) -> str:
+            return f"{text}:" if fmt == "table" else f"### {text}"
+
+        def table(rows: Any, headers: Any) -> str:
+            return tabulate(rows, headers=headers, tablefmt=tablefmt, disable_numparse=True)
+
+        parts = [
+            self.title if fmt == "table" else f"## {self.title}",
+            "",
+            table(self._table_rows(), "keys"),
+        ]
+        pairings = self._pairing_rows()
+        if pairings:
+            parts += [
                 "",
-                tabulate(
-                    self._table_rows(), headers="keys", tablefmt=tablefmt, disable_numparse=True
+                heading(
+                    "Pairings: Elo of the first bot ±95%, normalized Elo, likelihood of "
+                    "superiority; ptnml = seat-swapped pairs by its points [0, 1/2, 1, 3/2, 2]"
                 ),
                 "",
-                "Win rate of row against column (draws half), ±95%, (games):"
-                if fmt == "table"
-                else "### Win rate of row against column (draws half), ±95%, (games)",
-                "",
-                tabulate(
-                    self.matrix(),
-                    headers=["", *[s.name for s in self.stats]],
-                    tablefmt=tablefmt,
-                    disable_numparse=True,
-                ),
+                table(pairings, "keys"),
             ]
+        parts += [
+            "",
+            heading("Win rate of row against column (draws half), % [95% Wilson interval] (games)"),
+            "",
+            table(self.matrix(), ["", *[s.name for s in self.stats]]),
+        ]
+        if self.sprt is not None:
+            parts += ["", self.sprt_text()]
+        return "\n".join(parts)
+
+    def sprt_text(self) -> str:
+        """``SPRT normalized Elo [0, 5], ...: new vs base, 150 pairs, LLR 2.96 (...): H1
+        accepted``."""
+        if self.sprt is None:
+            return ""
+        r = self.sprt
+        return (
+            f"SPRT {r.test.describe()}: {r.candidate} vs {r.baseline}, {r.pairs} pairs, "
+            f"{r.progress()}: {r.outcome}"
         )
 
     def _table_rows(self) -> list[dict[str, str]]:
         table = []
-        for r in self.rows():
+        for s, r in zip(self.stats, self.rows(), strict=True):
+            elo = s.overall.elo()
             row = {
                 "#": str(r["rank"]),
                 "bot": r["bot"],
+                "BT ±95%": "-" if r["bt"] is None else f"{r['bt']:+.0f} ±{r['bt_ci']:.0f}",
+                "Elo ±95%": _elo_text(elo),
+                "LOS": "-" if r["los"] is None else f"{r['los']:.1f}%",
                 "mu": f"{r['mu']:.2f}",
                 "sigma": f"{r['sigma']:.2f}",
                 "mu-3σ": f"{r['mu-3sigma']:.2f}",
                 "games": str(r["games"]),
                 "W/D/L": f"{r['wins']}/{r['draws']}/{r['losses']}",
-                "win %": f"{r['win%']:.1f}",
+                "win % [95%]": f"{r['win%']:.1f} [{r['win%_low']:.0f}-{r['win%_high']:.0f}]",
+                "draws": f"{r['draw%']:.1f}%",
                 "score": f"{r['score']:.1f} ±{r['score±']:.1f}",
             }
             for label in self.variants():
                 row[f"score {label}"] = f"{r[f'score {label}']:.1f} ±{r[f'score± {label}']:.1f}"
             if self.multiplayer:
                 row["avg rank"] = f"{r['avg_rank']:.2f}"
-            row["timeout/crash/invalid/illegal"] = "/".join(
-                str(r[k]) for k in ("timeout", "crash", "invalid", "illegal")
-            )
+            row["timeout/crash/invalid/illegal"] = "/".join(str(r[k]) for k in FORFEIT_KEYS)
             table.append(row)
         return table
 
-    def _pair_dict(self) -> list[dict[str, Any]]:
-        return [
-            {
-                "bot": a,
-                "opponent": b,
-                "wins": p.wins,
-                "draws": p.draws,
-                "losses": p.losses,
-                "rate": round(p.rate, 4),
-                "margin95": round(p.margin, 4),
-            }
-            for (a, b), p in sorted(self.pairs.items())
-        ]
+    def _pairing_rows(self) -> list[dict[str, str]]:
+        """Each pair of bots once, the better placed first."""
+        place = {s.name: i for i, s in enumerate(self.stats)}
+        rows = []
+        for p in self.pairings():
+            a, b = p["bot"], p["opponent"]
+            if place.get(a, len(place)) > place.get(b, len(place)):
+                continue
+            pw = self.pairs[a, b]
+            nelo = "-" if p["nelo"] is None else f"{p['nelo']:+.1f} ±{p['nelo_ci']:.1f}"
+            rows.append(
+                {
+                    "bot": a,
+                    "opponent": b,
+                    "games": str(p["games"]),
+                    "W/D/L": f"{p['wins']}/{p['draws']}/{p['losses']}",
+                    "score % [95%]": _rate_text(p["rate"], (p["rate_low"], p["rate_high"])),
+                    "Elo ±95%": _elo_text(pw.elo()),
+                    "nElo ±95%": nelo,
+                    "LOS": "-" if p["los"] is None else f"{p['los']:.1f}%",
+                    "draws": f"{p['draw%']:.1f}%",
+                    "ptnml": " ".join(str(c) for c in p["ptnml"]) if p["pairs"] else "-",
+                }
+            )
+        return rows

@@ -1,13 +1,18 @@
-"""Ratings: TrueSkill over the stored games, plus per-bot tallies and pairwise win rates.
+"""Ratings: TrueSkill and Bradley-Terry over the stored games, tallies, pairwise statistics.
 
 Ratings are always recomputed from the store in schedule order, so a tournament that
 was stopped and resumed ends with exactly the leaderboard of one that never stopped.
 A rating *event* is one game with several seats, or, for one-player games, every game
 of one round (the same seed), whose bots are ranked by score as a free-for-all.
+
+Head to head, every event counts one *encounter* per two bots in it (the better rank
+wins). The two games of one seed and settings between the same two bots, seats swapped,
+form a *pair* (pentanomial statistics, :mod:`arena.stats`).
 """
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -15,6 +20,7 @@ from typing import Any
 
 import trueskill
 
+from arena import stats as st
 from arena.store import StoredGame
 
 REASONS = ("timeout", "crash", "invalid", "illegal")
@@ -32,12 +38,52 @@ class Entry:
 
 
 @dataclass
+class Pairwise:
+    """Head-to-head results of ``a`` against ``b`` (from a's side), or of a bot against the
+    field; ``ptnml`` counts the seat-swapped pairs among them."""
+
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    ptnml: st.Pentanomial = field(default_factory=st.Pentanomial)
+
+    @property
+    def n(self) -> int:
+        """Encounters counted."""
+        return self.wins + self.draws + self.losses
+
+    @property
+    def rate(self) -> float:
+        """Score rate of a against b: (wins + draws/2) / n."""
+        return (self.wins + 0.5 * self.draws) / self.n if self.n else 0.0
+
+    @property
+    def draw_rate(self) -> float:
+        """Draws over encounters."""
+        return self.draws / self.n if self.n else 0.0
+
+    def interval(self) -> tuple[float, float]:
+        """95% Wilson interval of :attr:`rate` (asymmetric, inside [0, 1])."""
+        return st.wilson(self.wins + 0.5 * self.draws, self.n)
+
+    def elo(self) -> st.EloEstimate:
+        """Elo difference ±95%, LOS: over the seat-swapped pairs when there are any
+        (pentanomial, as fastchess), else over single encounters (trinomial)."""
+        if self.ptnml.pairs:
+            return self.ptnml.estimate()
+        return st.trinomial(self.wins, self.draws, self.losses)
+
+
+@dataclass
 class BotStats:
     """Everything the leaderboard shows for one bot."""
 
     name: str
     mu: float
     sigma: float
+    bt: float | None = None  # Bradley-Terry rating, Elo scale, mean 0
+    bt_error: float | None = None  # its 95% half-width
+    overall: Pairwise = field(default_factory=Pairwise)  # head to head against every opponent
     games: int = 0
     wins: int = 0
     draws: int = 0
@@ -62,32 +108,9 @@ class BotStats:
         """Mean place, 1 for first."""
         return self.rank_sum / self.games + 1 if self.games else 0.0
 
-
-@dataclass
-class Pairwise:
-    """Head-to-head results of ``a`` against ``b`` (from a's side)."""
-
-    wins: int = 0
-    draws: int = 0
-    losses: int = 0
-
-    @property
-    def n(self) -> int:
-        """Encounters counted."""
-        return self.wins + self.draws + self.losses
-
-    @property
-    def rate(self) -> float:
-        """Score rate of a against b: (wins + draws/2) / n."""
-        return (self.wins + 0.5 * self.draws) / self.n if self.n else 0.0
-
-    @property
-    def margin(self) -> float:
-        """95% half-width of :attr:`rate`, Agresti-Coull style (two wins and two losses
-        added), so that 4 wins out of 4 reads 100±30%, not a certain 100±0%."""
-        n = self.n + 4
-        p = (self.wins + 0.5 * self.draws + 2) / n
-        return 1.96 * math.sqrt(p * (1 - p) / n)
+    def win_interval(self) -> tuple[float, float]:
+        """95% Wilson interval of :attr:`win_rate`."""
+        return st.wilson(self.wins + 0.5 * self.draws, self.games)
 
 
 def variant_label(settings: Mapping[str, Any], keys: Sequence[str]) -> str:
@@ -132,6 +155,7 @@ def compute(
     ``variant_keys`` names the settings the tournament varies; scores are then also kept
     per variant.
     """
+    games = list(games)
     env = new_env()
     ratings = {b: env.create_rating() for b in bots}
     stats = {b: BotStats(b, 0.0, 0.0) for b in bots}
@@ -148,20 +172,20 @@ def compute(
         best = min(e.rank for e in event)
         shared = sum(1 for e in event if e.rank == best) > 1
         for e in event:
-            st = stats[e.bot]
-            st.games += 1
-            st.rank_sum += e.rank
-            st.scores.append(e.score)
-            st.variant_scores.setdefault(e.variant, []).append(e.score)
-            if e.forfeit in st.forfeits:
-                st.forfeits[e.forfeit] += 1
+            bs = stats[e.bot]
+            bs.games += 1
+            bs.rank_sum += e.rank
+            bs.scores.append(e.score)
+            bs.variant_scores.setdefault(e.variant, []).append(e.score)
+            if e.forfeit in bs.forfeits:
+                bs.forfeits[e.forfeit] += 1
             if len(event) >= 2:
                 if e.rank == best and not shared:
-                    st.wins += 1
+                    bs.wins += 1
                 elif e.rank == best:
-                    st.draws += 1
+                    bs.draws += 1
                 else:
-                    st.losses += 1
+                    bs.losses += 1
             for o in event:
                 if o.bot == e.bot:
                     continue
@@ -172,10 +196,57 @@ def compute(
                     pw.draws += 1
                 else:
                     pw.losses += 1
+    for (a, b), ptnml in pentanomials(games).items():
+        pairs.setdefault((a, b), Pairwise()).ptnml = ptnml
+        pairs.setdefault((b, a), Pairwise()).ptnml = ptnml.reversed()
+    for (a, _), pw in pairs.items():
+        fld = stats[a].overall
+        fld.wins, fld.draws, fld.losses = (
+            fld.wins + pw.wins,
+            fld.draws + pw.draws,
+            fld.losses + pw.losses,
+        )
+        fld.ptnml.merge(pw.ptnml)
+    encounters = [
+        st.Encounter(a, b, pw.wins + 0.5 * pw.draws, pw.n) for (a, b), pw in pairs.items() if a < b
+    ]
+    bt = st.bradley_terry(stats, encounters)
     for b, r in ratings.items():
         stats[b].mu, stats[b].sigma = r.mu, r.sigma
+        stats[b].bt, stats[b].bt_error = bt.ratings.get(b), bt.errors.get(b)
     ordered = sorted(stats.values(), key=lambda s: (-s.conservative, s.name))
     return ordered, pairs
+
+
+def pair_points(seats: Sequence[Any], bot: str) -> float:
+    """Points of ``bot`` in a two-player game: 1 for the better rank, 1/2 for equal, 0."""
+    mine = next(s.rank for s in seats if s.bot == bot)
+    other = next(s.rank for s in seats if s.bot != bot)
+    return 1.0 if mine < other else 0.5 if mine == other else 0.0
+
+
+def pair_id(round_index: int, settings: Mapping[str, Any], bots: Iterable[str]) -> tuple[Any, ...]:
+    """What the two games of a seat-swapped pair share: round (seed), settings, the bots."""
+    return (round_index, json.dumps(settings, sort_keys=True), tuple(sorted(bots)))
+
+
+def pentanomials(games: Iterable[StoredGame]) -> dict[tuple[str, str], st.Pentanomial]:
+    """Pentanomial counts per pairing ``(a, b)`` with ``a < b``, from a's side: the two
+    games on one round's seed and settings with seats swapped count as one pair; a game
+    whose other half is missing does not count."""
+    halves: dict[tuple[Any, ...], dict[tuple[str, ...], float]] = {}
+    for g in games:
+        bots = tuple(s.bot for s in g.seats)
+        if len(bots) != 2 or bots[0] == bots[1]:
+            continue
+        pid = pair_id(g.round, g.settings, bots)
+        halves.setdefault(pid, {})[bots] = pair_points(g.seats, min(bots))
+    out: dict[tuple[str, str], st.Pentanomial] = {}
+    for pid, done in halves.items():
+        a, b = pid[2]
+        if len(done) == 2:
+            out.setdefault((a, b), st.Pentanomial()).add(done[a, b], done[b, a])
+    return out
 
 
 def mean_interval(values: Sequence[float]) -> tuple[float, float]:

@@ -4,12 +4,15 @@ Round ``r`` has one seed shared by every pairing (like an opening book in cutech
 bots are compared on the same deals. Within a round each combination of bots plays once
 per seat rotation: seats swapped for two players, every rotation for more, and for
 one-player games each bot plays the seed alone (the round is then ranked by score).
+Round-robin and gauntlet schedules are fixed lists; SPRT and league decide as results
+come in (``arena.formats``), from the same rounds and keys.
 """
 
 from __future__ import annotations
 
 import hashlib
 import itertools
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 
@@ -59,6 +62,24 @@ def round_robin(
         lineups = [[(b,)] for b in bots]
     else:
         lineups = [rotations(c) for c in itertools.combinations(bots, players)]
+    return _rounds(lineups, players, games, seed, variants)
+
+
+def gauntlet(
+    bots: list[str], champion: str, players: int, games: int, seed: int, variants: int = 1
+) -> list[GameSpec]:
+    """The gauntlet: like :func:`round_robin`, keeping only the line-ups with ``champion``.
+
+    The champion meets every other bot (every combination of them, for more than two
+    players); the others never play each other.
+    """
+    combos = [c for c in itertools.combinations(bots, players) if champion in c]
+    return _rounds([rotations(c) for c in combos], players, games, seed, variants)
+
+
+def _rounds(
+    lineups: list[list[tuple[str, ...]]], players: int, games: int, seed: int, variants: int
+) -> list[GameSpec]:
     specs: list[GameSpec] = []
     per_seed = len(lineups[0]) if lineups else 1
     rounds = -(-games // per_seed)
@@ -73,3 +94,32 @@ def round_robin(
                     group = tag if players == 1 else f"{tag}:" + ",".join(seats)
                     specs.append(GameSpec(len(specs), r, seed_r, seats, group, v, variants))
     return specs
+
+
+def pair_round(
+    a: str, b: str, round_index: int, seed: int, variants: int = 1, order: int = 0
+) -> list[GameSpec]:
+    """One round between two bots: the seed played with seats swapped, per settings variant.
+
+    The specs (keys, groups, seeds) are those :func:`round_robin` gives the same round;
+    ``order`` numbers the first of them.
+    """
+    seed_r = round_seed(seed, round_index)
+    specs: list[GameSpec] = []
+    for v in range(variants):
+        tag = f"r{round_index}v{v}" if variants > 1 else f"r{round_index}"
+        for seats in ((a, b), (b, a)):
+            group = f"{tag}:" + ",".join(seats)
+            specs.append(
+                GameSpec(order + len(specs), round_index, seed_r, seats, group, v, variants)
+            )
+    return specs
+
+
+def paired_rounds(a: str, b: str, seed: int, variants: int = 1) -> Iterator[GameSpec]:
+    """Round after round of :func:`pair_round` between ``a`` and ``b``, without end."""
+    order = 0
+    for r in itertools.count():
+        specs = pair_round(a, b, r, seed, variants, order)
+        order += len(specs)
+        yield from specs

@@ -5,8 +5,8 @@ from __future__ import annotations
 import concurrent.futures as cf
 import multiprocessing
 import sys
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -15,10 +15,12 @@ from tqdm import tqdm
 from arena import rating
 from arena.botproc import Sandbox, resolve_sandbox
 from arena.config import TournamentConfig
+from arena.formats import Scheduler, make_scheduler
 from arena.leaderboard import Leaderboard
 from arena.plugins import Registry, load_registry
 from arena.referee import BotSpec, GameRecord, Referee
-from arena.schedule import GameSpec, round_robin
+from arena.schedule import GameSpec
+from arena.stats import Sprt
 from arena.store import Store, open_existing
 
 _REGISTRY: Registry | None = None
@@ -87,7 +89,8 @@ def run_tournament(
     progress: bool = True,
     log: Callable[[str], None] | None = None,
 ) -> RunSummary:
-    """Play every scheduled game not yet stored in ``config.output``, then rate them all."""
+    """Play the games ``config.format`` schedules that are not yet stored in
+    ``config.output``, then rate everything stored."""
     say = log or (lambda msg: print(msg, file=sys.stderr))
     store = Store(config.output)
     try:
@@ -95,22 +98,23 @@ def run_tournament(
             {
                 "name": config.name,
                 "game": config.game,
+                "format": config.format,
                 "players": config.players,
                 "settings": config.settings,
                 "variant_keys": list(config.variant_keys),
                 "seed": config.seed,
                 "bots": [b.name for b in config.bots],
+                "champion": config.champion,
+                "sprt": None if config.sprt is None else asdict(config.sprt),
             }
         )
         store.set_bots({b.name: b.cmd for b in config.bots})
         variants = config.variants or [config.settings]
-        names = [b.name for b in config.bots]
-        specs = round_robin(names, config.players, config.games, config.seed, len(variants))
-        done = store.finished_keys()
-        todo = [s for s in specs if s.key not in done]
-        resumed = len(specs) - len(todo)
+        scheduler = make_scheduler(config, store.games())
+        resumed, planned = scheduler.stored, scheduler.planned
         if resumed:
-            say(f"resuming: {resumed} of {len(specs)} games already stored in {store.path}")
+            of = f" of {planned}" if planned is not None else ""
+            say(f"resuming: {resumed}{of} games already stored in {store.path}")
         sandbox = resolve_sandbox(
             config.sandbox,
             config.memory_mb,
@@ -133,7 +137,7 @@ def run_tournament(
         played = failed = 0
         leader = _Leader()
         bar = tqdm(
-            total=len(specs),
+            total=planned,
             initial=resumed,
             desc=config.name,
             unit="game",
@@ -150,15 +154,18 @@ def run_tournament(
             else:
                 record = GameRecord.from_dict(result)
                 store.add_game(spec.key, spec.order, spec.round, spec.group, record)
+                scheduler.record(spec, record.seats, record.settings)
                 played += 1
                 best = leader.add(record)
-                if best:
-                    bar.set_postfix_str(f"leader: {best}", refresh=False)
+                status = scheduler.status() or (f"leader: {best}" if best else "")
+                if status:
+                    bar.set_postfix_str(status, refresh=False)
             bar.update(1)
 
         interrupted = False
+        todo = scheduler.specs()
         try:
-            if config.concurrency == 1 or len(todo) <= 1:
+            if config.concurrency == 1 or _at_most_one_left(scheduler):
                 for spec in todo:
                     try:
                         finished(spec, play_job(job(spec)))
@@ -177,8 +184,14 @@ def run_tournament(
         store.close()
 
 
+def _at_most_one_left(scheduler: Scheduler) -> bool:
+    """A fixed plan with at most one game to play needs no worker pool."""
+    planned = scheduler.planned
+    return planned is not None and planned - scheduler.stored <= 1
+
+
 def _run_parallel(
-    todo: list[GameSpec],
+    todo: Iterable[GameSpec],
     job: Callable[[GameSpec], Job],
     workers: int,
     finished: Callable[[GameSpec, dict[str, Any] | BaseException], None],
@@ -216,9 +229,17 @@ def leaderboard_from_store(store: Store) -> Leaderboard:
     games = store.games()
     bots = list(meta.get("bots", []))
     stats, pairs = rating.compute(bots, games, meta.get("variant_keys", []))
-    title = f"{meta.get('name', store.output.name)} ({meta.get('game', '?')}, {len(games)} games)"
+    fmt = meta.get("format", "round-robin")
+    shown = "" if fmt == "round-robin" else f"{fmt}, "
+    title = f"{meta.get('name', store.output.name)} ({meta.get('game', '?')}, {shown}"
+    title += f"{len(games)} games)"
+    sprt = None
+    if fmt == "sprt" and meta.get("sprt") and len(bots) == 2:
+        test = Sprt(**meta["sprt"])
+        pw = pairs.get((bots[0], bots[1]), rating.Pairwise())
+        sprt = test.result(bots[0], bots[1], pw.ptnml)
     # Games of other than two players also show each bot's average rank.
-    return Leaderboard(title, stats, pairs, multiplayer=int(meta.get("players", 2)) != 2)
+    return Leaderboard(title, stats, pairs, multiplayer=int(meta.get("players", 2)) != 2, sprt=sprt)
 
 
 def leaderboard_for(output: Path) -> Leaderboard:

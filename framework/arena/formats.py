@@ -1,0 +1,259 @@
+"""Tournament formats: which game to play next, given the results so far.
+
+A :class:`Scheduler` hands the executor a lazy stream of :class:`~arena.schedule.GameSpec`
+(:meth:`Scheduler.specs`) and hears about every game that ends (:meth:`Scheduler.record`),
+so a format can decide as results come in while the executor (worker pool, signals,
+storage) stays the same for all of them. Each scheduler is rebuilt from the stored games
+at start, so every format resumes: stored keys are never played again.
+
+- ``round-robin`` and ``gauntlet``: a fixed list (:mod:`arena.schedule`).
+- ``sprt``: rounds of two games (seats swapped) between the two bots until the
+  log-likelihood ratio of the pairs crosses a bound, or ``games`` are played.
+- ``league``: one round (a seat-swapped pair) at a time, between the two bots where a
+  game tells most: first every pairing not played yet (so a bot added to the file plays
+  first), then the pairings whose Bradley-Terry ratings overlap most relative to the
+  pairs they have played; until ``games`` in all, or Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import itertools
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
+
+from arena import rating
+from arena import stats as st
+from arena.config import TournamentConfig
+from arena.referee import SeatRecord
+from arena.schedule import GameSpec, gauntlet, pair_round, paired_rounds, round_robin
+from arena.store import StoredGame
+
+
+class Scheduler(ABC):
+    """Decides which games to play; told of every game that ends."""
+
+    #: games in the whole plan, stored ones included (``None``: open-ended)
+    planned: int | None = None
+    #: games of the plan already stored when the run started
+    stored: int = 0
+
+    @abstractmethod
+    def specs(self) -> Iterator[GameSpec]:
+        """The games to play now, produced lazily: each is decided when the executor asks
+        for it, after every result recorded so far."""
+
+    def record(self, spec: GameSpec, seats: Sequence[SeatRecord], settings: Any) -> None:
+        """A scheduled game ended with these seats (ranks) under these settings (fixed
+        plans ignore it)."""
+        return None
+
+    def status(self) -> str | None:
+        """A short state for the progress bar (``None``: nothing of its own)."""
+        return None
+
+
+class FixedScheduler(Scheduler):
+    """A fixed list of games (round-robin, gauntlet): those not stored yet, in order."""
+
+    def __init__(self, plan: list[GameSpec], done: set[str]) -> None:
+        self.plan = plan
+        self.done = done
+        self.planned = len(plan)
+        self.stored = sum(1 for s in plan if s.key in done)
+
+    def specs(self) -> Iterator[GameSpec]:
+        """Every planned game whose key is not stored."""
+        return (s for s in self.plan if s.key not in self.done)
+
+
+class _Pairs:
+    """Seat-swapped pairs of two-player games as they complete (pentanomial counts)."""
+
+    def __init__(self) -> None:
+        self.halves: dict[tuple[Any, ...], dict[tuple[str, ...], float]] = {}
+        self.ptnml: dict[tuple[str, str], st.Pentanomial] = {}
+        self.results: dict[tuple[str, str], rating.Pairwise] = {}
+
+    def add(self, round_index: int, seats: Sequence[SeatRecord], settings: Any) -> None:
+        bots = tuple(s.bot for s in seats)
+        if len(bots) != 2 or bots[0] == bots[1]:
+            return
+        a, b = sorted(bots)
+        pw = self.results.setdefault((a, b), rating.Pairwise())
+        points = rating.pair_points(seats, a)
+        if points == 1:
+            pw.wins += 1
+        elif points == 0:
+            pw.losses += 1
+        else:
+            pw.draws += 1
+        done = self.halves.setdefault(rating.pair_id(round_index, settings, bots), {})
+        done[bots] = points
+        if len(done) == 2:
+            self.ptnml.setdefault((a, b), st.Pentanomial()).add(done[a, b], done[b, a])
+
+    def pentanomial(self, first: str, second: str) -> st.Pentanomial:
+        """The pairs from ``first``'s side."""
+        a, b = sorted((first, second))
+        counts = self.ptnml.get((a, b), st.Pentanomial())
+        return counts if first == a else counts.reversed()
+
+
+class SprtScheduler(Scheduler):
+    """Seat-swapped pairs between ``candidate`` and ``baseline`` until the SPRT decides.
+
+    The check runs before each new game is handed out: once the LLR of the complete
+    pairs crosses a bound no new game starts (games already running still finish and
+    are stored; the verdict is always that of the stored games).
+    """
+
+    def __init__(self, config: TournamentConfig, stored: Iterable[StoredGame]) -> None:
+        assert config.sprt is not None
+        self.test = config.sprt
+        self.candidate, self.baseline = (b.name for b in config.bots[:2])
+        self.variants = max(1, len(config.variants))
+        self.seed = config.seed
+        self.limit = config.games
+        self.planned = config.games
+        self.pairs = _Pairs()
+        self._last: st.SprtResult | None = None
+        self.done: set[str] = set()
+        for g in stored:
+            if {s.bot for s in g.seats} == {self.candidate, self.baseline}:
+                self.pairs.add(g.round, g.seats, g.settings)
+                self.done.add(g.key)
+        plan = paired_rounds(self.candidate, self.baseline, self.seed, self.variants)
+        self.plan = itertools.islice(plan, self.limit) if self.limit is not None else plan
+        self.stored = len(self.done)
+
+    def result(self) -> st.SprtResult:
+        """The test on the pairs completed so far."""
+        counts = self.pairs.pentanomial(self.candidate, self.baseline)
+        if self._last is None or self._last.pairs != counts.pairs:  # only pairs move it
+            self._last = self.test.result(self.candidate, self.baseline, counts)
+        return self._last
+
+    def specs(self) -> Iterator[GameSpec]:
+        """The next games of the plan not stored, while the test is undecided."""
+        for spec in self.plan:
+            if spec.key in self.done:
+                continue
+            if self.result().verdict is not None:
+                return
+            yield spec
+
+    def record(self, spec: GameSpec, seats: Sequence[SeatRecord], settings: Any) -> None:
+        """Count the game; a completed pair moves the LLR."""
+        self.pairs.add(spec.round, seats, settings)
+
+    def status(self) -> str:
+        """``LLR 1.23 (-2.94, 2.94) [0, 5]``."""
+        return self.result().progress()
+
+
+class LeagueScheduler(Scheduler):
+    """psyleague-style: the next round goes where it tells most (see the module doc)."""
+
+    def __init__(self, config: TournamentConfig, stored: Iterable[StoredGame]) -> None:
+        self.bots = [b.name for b in config.bots]
+        self.variants = max(1, len(config.variants))
+        self.seed = config.seed
+        self.limit = config.games
+        self.planned = config.games
+        self.pairs = _Pairs()
+        self.rounds: dict[frozenset[str], int] = {}  # rounds handed out per pairing
+        self.games: dict[str, int] = dict.fromkeys(self.bots, 0)  # games handed out per bot
+        seen: dict[int, set[str]] = {}  # round -> stored keys
+        lineup: dict[int, tuple[str, str]] = {}
+        count = 0
+        for g in stored:
+            bots = tuple(s.bot for s in g.seats)
+            if len(bots) != 2:
+                continue
+            count += 1
+            self.pairs.add(g.round, g.seats, g.settings)
+            if g.round not in seen:
+                seen[g.round] = set()
+                lineup[g.round] = (bots[0], bots[1])
+                pairing = frozenset(bots)
+                self.rounds[pairing] = self.rounds.get(pairing, 0) + 1
+            seen[g.round].add(g.key)
+            for b in bots:
+                self.games[b] = self.games.get(b, 0) + 1
+        self.stored = count
+        self.issued = count
+        self.next_round = max(seen, default=-1) + 1
+        # Rounds cut short (a stop while its other games ran) are finished first.
+        self.unfinished = [
+            spec
+            for r in sorted(seen)
+            if all(b in self.bots for b in lineup[r])
+            for spec in pair_round(*lineup[r], r, self.seed, self.variants)
+            if spec.key not in seen[r]
+        ]
+
+    def _room(self) -> bool:
+        return self.limit is None or self.issued < self.limit
+
+    def _hand_out(self, spec: GameSpec) -> GameSpec:
+        self.issued += 1
+        for b in spec.seats:
+            self.games[b] = self.games.get(b, 0) + 1
+        return spec
+
+    def specs(self) -> Iterator[GameSpec]:
+        """Unfinished rounds, then one chosen round after another, until ``games``."""
+        for spec in self.unfinished:
+            if not self._room():
+                return
+            yield self._hand_out(spec)
+        while self._room() and len(self.bots) >= 2:
+            a, b = self.choose()
+            r = self.next_round
+            self.next_round += 1
+            pairing = frozenset((a, b))
+            self.rounds[pairing] = self.rounds.get(pairing, 0) + 1
+            for spec in pair_round(a, b, r, self.seed, self.variants, order=self.issued):
+                if not self._room():
+                    return
+                yield self._hand_out(spec)
+
+    def choose(self) -> tuple[str, str]:
+        """The pairing of the next round."""
+        candidates = list(itertools.combinations(self.bots, 2))
+        fresh = [c for c in candidates if not self.rounds.get(frozenset(c))]
+        if fresh:
+            # Coverage first: a new bot (fewest games) meets every other bot.
+            return min(fresh, key=lambda c: self.games[c[0]] + self.games[c[1]])
+        model = st.bradley_terry(
+            self.bots,
+            (
+                st.Encounter(a, b, pw.wins + 0.5 * pw.draws, pw.n)
+                for (a, b), pw in self.pairs.results.items()
+            ),
+        )
+        return st.information_order(
+            candidates, model, lambda a, b: self.rounds.get(frozenset((a, b)), 0)
+        )[0]
+
+    def record(self, spec: GameSpec, seats: Sequence[SeatRecord], settings: Any) -> None:
+        """Count the result (ratings for the next choices)."""
+        self.pairs.add(spec.round, seats, settings)
+
+
+def make_scheduler(config: TournamentConfig, stored: list[StoredGame]) -> Scheduler:
+    """The scheduler of ``config.format``, aware of the games already ``stored``."""
+    variants = max(1, len(config.variants))
+    names = [b.name for b in config.bots]
+    if config.format == "sprt":
+        return SprtScheduler(config, stored)
+    if config.format == "league":
+        return LeagueScheduler(config, stored)
+    games = config.games if config.games is not None else 2
+    if config.format == "gauntlet":
+        assert config.champion is not None
+        plan = gauntlet(names, config.champion, config.players, games, config.seed, variants)
+    else:
+        plan = round_robin(names, config.players, games, config.seed, variants)
+    return FixedScheduler(plan, {g.key for g in stored})

@@ -1,0 +1,518 @@
+"""Match statistics: Elo with 95% intervals, LOS, Wilson intervals, SPRT, Bradley-Terry.
+
+Pure functions over counts; no I/O, no knowledge of games or the store. The formulas are
+the ones fastchess uses (``app/src/matchmaking/elo/``, ``sprt/``), which follow Michel Van
+den Bergh's notes on normalized Elo and fishtest's ``stat_util``:
+
+- **trinomial**: games scored 1, 1/2, 0 (win, draw, loss) for the first player;
+- **pentanomial**: the two games of one seed played with seats swapped form a *pair*
+  scored 0, 1/4, 1/2, 3/4, 1 (``LL, LD, WL+DD, WD, WW``); pairs are independent where
+  single games of one seed are not, so their variance is the honest one;
+- the score ``s`` maps to an Elo difference ``-400 log10(1/s - 1)``; the 95% interval is
+  ``s ± 1.96 sqrt(var / n)`` mapped the same way, and fastchess reports half its width;
+- LOS (likelihood of superiority) is ``Phi((s - 1/2) / sqrt(var / n))``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+Z95 = 1.959963984540054  # two-sided 95% quantile of the standard normal
+NELO_SCALE = 800 / math.log(10)  # normalized Elo per (score - 1/2) / sigma
+ELO_PER_NATURAL = 400 / math.log(10)  # Elo per unit of log-strength (Bradley-Terry)
+
+TRINOMIAL_SCORES = (0.0, 0.5, 1.0)  # loss, draw, win
+PENTANOMIAL_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)  # LL, LD, WL+DD, WD, WW (per game of the pair)
+
+
+def score_to_elo(score: float) -> float:
+    """Elo difference giving expected ``score`` (logistic): ``-400 log10(1/score - 1)``.
+
+    A score of 1 (or more) is ``+inf``, 0 (or less) ``-inf``.
+    """
+    if score >= 1:
+        return math.inf
+    if score <= 0:
+        return -math.inf
+    return -400 * math.log10(1 / score - 1)
+
+
+def elo_to_score(elo: float) -> float:
+    """Expected score of a player ``elo`` points stronger: ``1 / (1 + 10^(-elo/400))``."""
+    return 1 / (1 + 10 ** (-elo / 400))
+
+
+def normal_cdf(x: float) -> float:
+    """Standard normal distribution function (``inf`` -> 1, ``-inf`` -> 0)."""
+    return 0.5 * (1 + math.erf(x / math.sqrt(2)))
+
+
+@dataclass(frozen=True)
+class EloEstimate:
+    """Elo difference of the first player over the second, from ``n`` games or pairs.
+
+    ``elo_error`` is fastchess's ``+/-``: half the width of the 95% interval
+    ``[elo_low, elo_high]`` (which is not symmetric around ``elo``). ``nelo`` is
+    normalized Elo, the scale of SPRT's default model. Infinite values mean the score or
+    an interval bound reached 0% or 100%.
+    """
+
+    n: int
+    score: float
+    variance: float  # of one game's (trinomial) or one pair's (pentanomial) score
+    elo: float
+    elo_error: float
+    elo_low: float
+    elo_high: float
+    los: float  # probability that the first player is the stronger, 0-1
+    nelo: float
+    nelo_error: float
+
+
+def _estimate(scores: Sequence[float], counts: Sequence[int], nelo_factor: float) -> EloEstimate:
+    n = sum(counts)
+    if n == 0:
+        nan = math.nan
+        return EloEstimate(0, nan, nan, nan, nan, nan, nan, nan, nan, nan)
+    score = sum(a * c for a, c in zip(scores, counts, strict=True)) / n
+    variance = sum(c * (a - score) ** 2 for a, c in zip(scores, counts, strict=True)) / n
+    half = Z95 * math.sqrt(variance / n)
+    low, high = score_to_elo(score - half), score_to_elo(score + half)
+    if variance > 0:
+        los = normal_cdf((score - 0.5) / math.sqrt(variance / n))
+        sd = math.sqrt(nelo_factor * variance)
+        nelo = (score - 0.5) / sd * NELO_SCALE
+        nelo_error = half / sd * NELO_SCALE
+    else:  # every game (pair) scored the same: no spread to measure
+        los = 1.0 if score > 0.5 else 0.0 if score < 0.5 else 0.5
+        nelo = math.copysign(math.inf, score - 0.5) if score != 0.5 else 0.0
+        nelo_error = 0.0
+    return EloEstimate(
+        n=n,
+        score=score,
+        variance=variance,
+        elo=score_to_elo(score),
+        elo_error=(high - low) / 2,
+        elo_low=low,
+        elo_high=high,
+        los=los,
+        nelo=nelo,
+        nelo_error=nelo_error,
+    )
+
+
+def trinomial(wins: int, draws: int, losses: int) -> EloEstimate:
+    """Elo, 95% interval, LOS and normalized Elo from single games (fastchess ``EloWDL``)."""
+    return _estimate(TRINOMIAL_SCORES, (losses, draws, wins), 1.0)
+
+
+@dataclass
+class Pentanomial:
+    """Counts of pairs by the first player's points over the two games (0 to 2 by halves).
+
+    ``counts[k]`` is the number of pairs worth ``k/2`` points: ``[LL, LD, WL+DD, WD, WW]``,
+    fastchess's ``Ptnml(0-2)``.
+    """
+
+    counts: list[int] = field(default_factory=lambda: [0] * 5)
+
+    @property
+    def pairs(self) -> int:
+        """Pairs counted."""
+        return sum(self.counts)
+
+    def add(self, first: float, second: float) -> None:
+        """Count one pair from the first player's points in its two games (1, 1/2 or 0)."""
+        self.counts[round(2 * (first + second))] += 1
+
+    def merge(self, other: Pentanomial) -> None:
+        """Add another pairing's counts (a bot against the field)."""
+        self.counts = [a + b for a, b in zip(self.counts, other.counts, strict=True)]
+
+    def reversed(self) -> Pentanomial:
+        """The same pairs seen from the second player."""
+        return Pentanomial(self.counts[::-1])
+
+    def estimate(self) -> EloEstimate:
+        """Elo, 95% interval, LOS and normalized Elo over pairs (fastchess ``EloPentanomial``)."""
+        return _estimate(PENTANOMIAL_SCORES, self.counts, 2.0)
+
+
+def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval of a rate ``successes / n`` (draws may count half).
+
+    Unlike ``p ± z sqrt(p(1-p)/n)`` it is asymmetric and stays inside [0, 1]: 4 wins
+    out of 4 gives about [0.51, 1], not 100±30%. ``(0, 1)`` when ``n`` is 0.
+    """
+    if n <= 0:
+        return 0.0, 1.0
+    p = successes / n
+    z2 = z * z
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = z / (1 + z2 / n) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+# -- SPRT -----------------------------------------------------------------------------
+
+SPRT_MODELS = ("normalized", "logistic")
+
+
+@dataclass(frozen=True)
+class Sprt:
+    """A sequential probability ratio test of H0: ``elo = elo0`` against H1: ``elo = elo1``.
+
+    ``model`` is ``normalized`` (fastchess's and fishtest's default: the bounds are
+    normalized Elo) or ``logistic`` (plain Elo). ``alpha`` is the chance to accept H1 when
+    H0 holds, ``beta`` the chance to accept H0 when H1 holds; Wald's bounds on the
+    log-likelihood ratio are ``ln(beta / (1 - alpha))`` and ``ln((1 - beta) / alpha)``.
+    """
+
+    elo0: float
+    elo1: float
+    alpha: float = 0.05
+    beta: float = 0.05
+    model: str = "normalized"
+
+    @property
+    def lower(self) -> float:
+        """LLR at or below which H0 is accepted."""
+        return math.log(self.beta / (1 - self.alpha))
+
+    @property
+    def upper(self) -> float:
+        """LLR at or above which H1 is accepted."""
+        return math.log((1 - self.beta) / self.alpha)
+
+    def llr(self, pentanomial: Sequence[int]) -> float:
+        """The log-likelihood ratio of H1 over H0 for pair counts ``[LL, LD, WL+DD, WD, WW]``.
+
+        Empty bins count 1e-3 pairs (fastchess's regularisation), so the LLR is finite.
+        """
+        return self._llr(PENTANOMIAL_SCORES, pentanomial, math.sqrt(2))
+
+    def llr_trinomial(self, wins: int, draws: int, losses: int) -> float:
+        """The log-likelihood ratio for single games (when no game is paired)."""
+        return self._llr(TRINOMIAL_SCORES, (losses, draws, wins), 1.0)
+
+    def verdict(self, llr: float) -> str | None:
+        """``"H1"`` or ``"H0"`` once the LLR reached a bound, else ``None`` (go on)."""
+        if llr >= self.upper:
+            return "H1"
+        if llr <= self.lower:
+            return "H0"
+        return None
+
+    def _llr(self, scores: Sequence[float], counts: Sequence[int], t_factor: float) -> float:
+        regular = [float(c) if c else 1e-3 for c in counts]
+        total = sum(regular)
+        probs = [c / total for c in regular]
+        if self.model == "logistic":
+            p0 = _mle_mean(scores, probs, elo_to_score(self.elo0))
+            p1 = _mle_mean(scores, probs, elo_to_score(self.elo1))
+        else:
+            p0 = _mle_normalized(scores, probs, t_factor * self.elo0 / NELO_SCALE)
+            p1 = _mle_normalized(scores, probs, t_factor * self.elo1 / NELO_SCALE)
+        return total * sum(
+            p * (math.log(a) - math.log(b)) for p, a, b in zip(probs, p1, p0, strict=True)
+        )
+
+    def result(self, candidate: str, baseline: str, pentanomial: Pentanomial) -> SprtResult:
+        """The test's state after the pairs ``candidate`` played against ``baseline``."""
+        llr = self.llr(pentanomial.counts)
+        return SprtResult(self, candidate, baseline, llr, pentanomial.pairs, self.verdict(llr))
+
+    def describe(self) -> str:
+        """``normalized Elo [0, 5], alpha 0.05, beta 0.05``."""
+        return (
+            f"{self.model} Elo [{self.elo0:g}, {self.elo1:g}], "
+            f"alpha {self.alpha:g}, beta {self.beta:g}"
+        )
+
+
+@dataclass(frozen=True)
+class SprtResult:
+    """Where an SPRT stands: the LLR of ``candidate`` over ``baseline`` and the verdict."""
+
+    test: Sprt
+    candidate: str
+    baseline: str
+    llr: float
+    pairs: int
+    verdict: str | None  # "H1", "H0" or None (inconclusive so far)
+
+    @property
+    def outcome(self) -> str:
+        """``H1 accepted``, ``H0 accepted`` or ``inconclusive``."""
+        return f"{self.verdict} accepted" if self.verdict else "inconclusive"
+
+    def progress(self) -> str:
+        """``LLR 1.23 (-2.94, 2.94) [0, 5]``, as fastchess prints it."""
+        t = self.test
+        return f"LLR {self.llr:.2f} ({t.lower:.2f}, {t.upper:.2f}) [{t.elo0:g}, {t.elo1:g}]"
+
+    def to_dict(self) -> dict[str, object]:
+        """The JSON form."""
+        t = self.test
+        return {
+            "candidate": self.candidate,
+            "baseline": self.baseline,
+            "elo0": t.elo0,
+            "elo1": t.elo1,
+            "alpha": t.alpha,
+            "beta": t.beta,
+            "model": t.model,
+            "llr": round(self.llr, 4),
+            "lower": round(t.lower, 4),
+            "upper": round(t.upper, 4),
+            "pairs": self.pairs,
+            "verdict": self.verdict,
+            "result": self.outcome,
+        }
+
+
+def _solve_theta(phi: Sequence[float], probs: Sequence[float]) -> float:
+    """The root of ``f(theta) = sum p_i phi_i / (1 + theta phi_i)`` where every
+    ``1 + theta phi_i > 0`` (fishtest's ``secular``).
+
+    ``f`` falls strictly from ``+inf`` to ``-inf`` on ``(-1/max phi, -1/min phi)``, so it
+    has one root there: Newton steps, bisecting whenever a step leaves the bracket.
+    """
+    low, high = -1 / max(phi), -1 / min(phi)
+    theta = 0.0 if low < 0 < high else (low + high) / 2
+    for _ in range(200):
+        value = slope = 0.0
+        for p, x in zip(probs, phi, strict=True):
+            q = x / (1 + theta * x)
+            value += p * q
+            slope -= p * q * q
+        if value > 0:
+            low = theta
+        elif value < 0:
+            high = theta
+        else:
+            return theta
+        step = theta - value / slope
+        if not low < step < high:
+            step = (low + high) / 2
+        if abs(step - theta) <= 1e-15 * max(1.0, abs(theta)):
+            return step
+        theta = step
+    return theta
+
+
+def _mle_mean(scores: Sequence[float], probs: Sequence[float], s: float) -> list[float]:
+    """Maximum-likelihood distribution on ``scores`` with mean ``s`` near the empirical
+    ``probs`` (Van den Bergh, "Comments on normalized Elo", proposition 1.1)."""
+    phi = [a - s for a in scores]
+    theta = _solve_theta(phi, probs)
+    return [p / (1 + theta * x) for p, x in zip(probs, phi, strict=True)]
+
+
+def _mle_normalized(scores: Sequence[float], probs: Sequence[float], t: float) -> list[float]:
+    """Maximum-likelihood distribution with ``(mean - 1/2) / sd = t`` near ``probs``
+    (Van den Bergh, section 4.1: a fixed point, started from the uniform distribution)."""
+    p = [1 / len(scores)] * len(scores)
+    for _ in range(1000):
+        mu = sum(a * q for a, q in zip(scores, p, strict=True))
+        sigma = math.sqrt(sum(q * (a - mu) ** 2 for a, q in zip(scores, p, strict=True)))
+        phi = [a - 0.5 - 0.5 * t * sigma * (1 + ((a - mu) / sigma) ** 2) for a in scores]
+        theta = _solve_theta(phi, probs)
+        new = [q / (1 + theta * x) for q, x in zip(probs, phi, strict=True)]
+        if max(abs(a - b) for a, b in zip(new, p, strict=True)) < 1e-10:
+            return new
+        p = new
+    return p
+
+
+# -- Bradley-Terry ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Encounter:
+    """Head-to-head results between two bots: ``score`` of ``a`` over ``games`` games."""
+
+    a: str
+    b: str
+    score: float
+    games: int
+
+
+@dataclass
+class BradleyTerry:
+    """Bradley-Terry ratings (Elo scale, mean 0 per connected group of bots) with 95% errors.
+
+    ``P(a beats b) = 1 / (1 + 10^((r_b - r_a)/400))`` fitted by maximum likelihood over all
+    games at once, so the order games were played in does not matter. Draws count half a
+    win each way. One virtual draw between every two bots that met (BayesElo's kind of
+    prior) keeps a bot that won every game at a finite rating. Bots without games have
+    no rating.
+    """
+
+    ratings: dict[str, float]
+    errors: dict[str, float]  # 95% half-width, Elo
+    covariance: dict[tuple[str, str], float]  # of the ratings, Elo^2 (same group only)
+
+    def diff_sd(self, a: str, b: str) -> float:
+        """Standard deviation of ``r_a - r_b`` (``inf`` when they share no group)."""
+        cov = self.covariance
+        if (a, b) not in cov:
+            return math.inf
+        return math.sqrt(max(0.0, cov[a, a] + cov[b, b] - 2 * cov[a, b]))
+
+
+def bradley_terry(bots: Iterable[str], encounters: Iterable[Encounter]) -> BradleyTerry:
+    """Fit :class:`BradleyTerry` ratings to head-to-head ``encounters``."""
+    names = list(dict.fromkeys(bots))
+    won: dict[tuple[str, str], float] = {}  # points of the first over the second
+    for e in encounters:
+        if e.games <= 0 or e.a == e.b:
+            continue
+        for name in (e.a, e.b):
+            if name not in names:
+                names.append(name)
+        won[e.a, e.b] = won.get((e.a, e.b), 0.0) + e.score
+        won[e.b, e.a] = won.get((e.b, e.a), 0.0) + e.games - e.score
+    for key in list(won):
+        won[key] += 0.5  # the virtual draw
+    out = BradleyTerry({}, {}, {})
+    for group in _components(names, won):
+        _fit_group(group, won, out)
+    return out
+
+
+def _components(names: list[str], won: Mapping[tuple[str, str], float]) -> list[list[str]]:
+    links: dict[str, set[str]] = {n: set() for n in names}
+    for a, b in won:
+        links[a].add(b)
+    seen: set[str] = set()
+    groups = []
+    for name in names:
+        if name in seen or not links[name]:
+            continue
+        stack, group = [name], []
+        seen.add(name)
+        while stack:
+            cur = stack.pop()
+            group.append(cur)
+            for nxt in sorted(links[cur] - seen):
+                seen.add(nxt)
+                stack.append(nxt)
+        groups.append(sorted(group, key=names.index))
+    return groups
+
+
+def _fit_group(group: list[str], won: Mapping[tuple[str, str], float], out: BradleyTerry) -> None:
+    k = len(group)
+    pairs = [
+        (i, j, won[group[i], group[j]], won[group[j], group[i]])
+        for i in range(k)
+        for j in range(i + 1, k)
+        if (group[i], group[j]) in won
+    ]
+
+    def loglik(theta: list[float]) -> float:
+        total = 0.0
+        for i, j, s_ij, s_ji in pairs:
+            d = theta[i] - theta[j]
+            # log p_ij = -log(1 + e^-d), computed without overflow
+            total -= s_ij * _log1pexp(-d) + s_ji * _log1pexp(d)
+        return total
+
+    def laplacian(theta: list[float]) -> tuple[list[float], list[list[float]]]:
+        grad = [0.0] * k
+        lap = [[0.0] * k for _ in range(k)]
+        for i, j, s_ij, s_ji in pairs:
+            p = 1 / (1 + math.exp(theta[j] - theta[i]))
+            n = s_ij + s_ji
+            grad[i] += s_ij - n * p
+            grad[j] -= s_ij - n * p
+            w = n * p * (1 - p)
+            lap[i][i] += w
+            lap[j][j] += w
+            lap[i][j] -= w
+            lap[j][i] -= w
+        return grad, lap
+
+    # Newton's method on the log-likelihood, which is concave; the ratings are only
+    # defined up to a constant, so the Laplacian is inverted on the sum-zero subspace:
+    # pinv(L) = (L + J/k)^-1 - J/k for a connected group (J: all ones).
+    theta = [0.0] * k
+    current = loglik(theta)
+    for _ in range(100):
+        grad, lap = laplacian(theta)
+        inv = _pinv_laplacian(lap)
+        step = [sum(inv[i][j] * grad[j] for j in range(k)) for i in range(k)]
+        scale = 1.0
+        while True:  # halve the step until the likelihood does not drop
+            trial = [t + scale * s for t, s in zip(theta, step, strict=True)]
+            value = loglik(trial)
+            if value >= current - 1e-12 or scale < 1e-6:
+                break
+            scale /= 2
+        theta, current = trial, value
+        if max(abs(scale * s) for s in step) < 1e-10:
+            break
+    mean = sum(theta) / k
+    _, lap = laplacian(theta)
+    inv = _pinv_laplacian(lap)
+    for i, a in enumerate(group):
+        out.ratings[a] = ELO_PER_NATURAL * (theta[i] - mean)
+        out.errors[a] = Z95 * ELO_PER_NATURAL * math.sqrt(max(0.0, inv[i][i]))
+        for j, b in enumerate(group):
+            out.covariance[a, b] = ELO_PER_NATURAL**2 * inv[i][j]
+
+
+def _log1pexp(x: float) -> float:
+    return x + math.log1p(math.exp(-x)) if x > 0 else math.log1p(math.exp(x))
+
+
+def _pinv_laplacian(lap: list[list[float]]) -> list[list[float]]:
+    k = len(lap)
+    shifted = [[lap[i][j] + 1 / k for j in range(k)] for i in range(k)]
+    inv = _invert(shifted)
+    return [[inv[i][j] - 1 / k for j in range(k)] for i in range(k)]
+
+
+def _invert(matrix: list[list[float]]) -> list[list[float]]:
+    """Gauss-Jordan inverse with partial pivoting (small symmetric positive matrices)."""
+    k = len(matrix)
+    a = [row[:] + [1.0 if i == j else 0.0 for j in range(k)] for i, row in enumerate(matrix)]
+    for col in range(k):
+        pivot = max(range(col, k), key=lambda r: abs(a[r][col]))
+        a[col], a[pivot] = a[pivot], a[col]
+        div = a[col][col]
+        a[col] = [x / div for x in a[col]]
+        for r in range(k):
+            if r != col and a[r][col]:
+                factor = a[r][col]
+                a[r] = [x - factor * y for x, y in zip(a[r], a[col], strict=True)]
+    return [row[k:] for row in a]
+
+
+def information_order(
+    candidates: Sequence[tuple[str, str]],
+    model: BradleyTerry,
+    played: Callable[[str, str], int],
+) -> list[tuple[str, str]]:
+    """Pairings sorted by how much a new game between them tells (most first).
+
+    A pairing's value is the overlap of the two ratings, ``exp(-z^2/2)`` with
+    ``z = (r_a - r_b) / sd(r_a - r_b)`` (1 for equal ratings, about 0.14 two standard
+    deviations apart; 1 when either has no rating yet), divided by one plus the pairs
+    they already played. Ties keep the order of ``candidates``.
+    """
+
+    def value(pair: tuple[str, str]) -> float:
+        a, b = pair
+        if a not in model.ratings or b not in model.ratings:
+            overlap = 1.0
+        else:
+            sd = model.diff_sd(a, b)
+            gap = model.ratings[a] - model.ratings[b]
+            overlap = 1.0 if sd == math.inf else math.exp(-0.5 * (gap / sd) ** 2) if sd else 0.0
+        return overlap / (1 + played(a, b))
+
+    return sorted(candidates, key=lambda pair: -value(pair))
