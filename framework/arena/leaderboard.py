@@ -37,7 +37,14 @@ def _elo_text(e: EloEstimate) -> str:
     if not math.isfinite(e.elo):
         return "+inf" if e.elo > 0 else "-inf"
     error = f"{e.elo_error:.1f}" if math.isfinite(e.elo_error) else "inf"
-    return f"{e.elo:+.1f} ±{error}"
+    return f"{round(e.elo, 1) + 0.0:+.1f} ±{error}"  # + 0.0: no "-0.0"
+
+
+def _bt_text(rating: float | None, error: float | None) -> str:
+    """``+158 ±204``; ``-`` for a bot without games."""
+    if rating is None:
+        return "-"
+    return f"{round(rating) + 0:+d} ±" + ("inf" if error is None else f"{error:.0f}")
 
 
 def _rate_text(rate: float, interval: tuple[float, float]) -> str:
@@ -229,7 +236,7 @@ class Leaderboard:
             row = {
                 "#": str(r["rank"]),
                 "bot": r["bot"],
-                "BT ±95%": "-" if r["bt"] is None else f"{r['bt']:+.0f} ±{r['bt_ci']:.0f}",
+                "BT ±95%": _bt_text(r["bt"], r["bt_ci"]),
                 "Elo ±95%": _elo_text(elo),
                 "LOS": "-" if r["los"] is None else f"{r['los']:.1f}%",
                 "mu": f"{r['mu']:.2f}",
