@@ -18,6 +18,7 @@ from arena import (
     GameInfo,
     Ignore,
     IllegalMove,
+    Incomplete,
     InvalidAnswer,
     Move,
     Outcome,
@@ -127,3 +128,35 @@ class FileToyGame(ToyGame):
         turn_ms=3000,
         queries=False,
     )
+
+
+class TokenToyGame(ToyGame):
+    """The toy game read as words (``framing="tokens"``): ``add N`` moves, ``ask`` queries.
+
+    A move's message names what was added; ``add`` alone is an incomplete command.
+    """
+
+    info = replace(ToyGame.info, id="tokentoy", framing="tokens")
+
+    def interpret(self, state: ToyState, seat: int, text: str) -> Any:
+        words = text.split(" ")
+        if words == ["ask"]:
+            return Reply("answer 42\n")
+        if words[0] != "add":
+            raise InvalidAnswer("expected 'add N' or 'ask'", text)
+        if len(words) == 1:
+            return Incomplete()
+        try:
+            value = int(words[1])
+        except ValueError:
+            raise InvalidAnswer("expected a whole number after add", text) from None
+        return Move(value, f"added {value}")
+
+
+class KeepingToyGame(ToyGame):
+    """The toy game whose other moves of a forfeit step still count (as stc's do)."""
+
+    info = replace(ToyGame.info, id="keepingtoy")
+
+    def moves_after_forfeit(self, state: ToyState, moves: Mapping[int, Any]) -> Mapping[int, Any]:
+        return moves

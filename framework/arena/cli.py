@@ -266,6 +266,8 @@ def _verbose_observer(game: Game[Any], names: Sequence[str]) -> Any:
             seat = int(seat_key)
             answer = " | ".join(io["lines"]) if io["lines"] else "(no answer)"
             print(f"  seat {seat} {names[seat]}: {io['ms']:.1f} ms > {answer}")
+            if message := step.get("messages", {}).get(seat_key):
+                print(f"    message: {message}")
             for line in io.get("stderr", "").splitlines():
                 print(f"    stderr: {line}")
         for seat_key, forfeit in step["forfeits"].items():

@@ -7,8 +7,8 @@ and rating, and only ever talks to a game through the methods below.
 
 One *step* of a game: the core asks :meth:`Game.to_act` which seats must answer now
 (one seat for turn-based games, several for simultaneous ones), sends each of them
-:meth:`Game.prompt`, feeds every line (or output file) the bot answers to
-:meth:`Game.interpret` until it yields a :class:`Move`, and finally hands all the
+:meth:`Game.prompt`, feeds every line, word (``GameInfo.framing``) or output file the
+bot answers to :meth:`Game.interpret` until it yields a :class:`Move`, and finally hands all the
 moves to :meth:`Game.apply`. A bot that times out, crashes or answers something
 :meth:`Game.interpret` rejects is removed with :meth:`Game.eliminate`. When
 :meth:`Game.to_act` is empty the game is over and :meth:`Game.outcome` ranks the seats.
@@ -20,9 +20,10 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, Literal, TypeVar
 
 State = TypeVar("State")
+Framing = Literal["lines", "tokens"]
 
 DEFAULT_EXIT_CODES: Mapping[int, tuple[str, str]] = {
     1: ("invalid", "invalid json"),
@@ -61,6 +62,11 @@ class GameInfo:
     stdin/stdout (the CodinGame way); a :class:`FileTransport` means a process per turn.
     ``queries`` declares that a bot may send queries inside its turn, each answered at
     once by a :class:`Reply`, all within the turn's clock.
+    ``framing`` says how a line-protocol bot's output is cut into what
+    :meth:`Game.interpret` reads: ``"lines"`` (each line, the CodinGame way) or
+    ``"tokens"`` (whitespace-separated words, like C's ``scanf``: a command may span
+    lines and several may share one; :meth:`Game.interpret` gets the words of the command
+    so far joined by single spaces and answers :class:`Incomplete` until it is whole).
     ``exports`` names the formats :meth:`Game.export` writes (e.g. ``"codeclash"``).
     ``settings`` lists every setting the game accepts with its default value; tournament
     files may override them, unknown keys are refused.
@@ -74,6 +80,7 @@ class GameInfo:
     turn_ms: int
     transport: FileTransport | None = None
     queries: bool = False
+    framing: Framing = "lines"
     settings: Mapping[str, Any] = field(default_factory=dict)
     description: str = ""
     exports: tuple[str, ...] = ()
@@ -81,7 +88,11 @@ class GameInfo:
 
 @dataclass(frozen=True)
 class Move:
-    """An answer accepted as the seat's action for this step; ``message`` shows in replays."""
+    """An answer accepted as the seat's action for this step.
+
+    ``message`` (e.g. the text a stc bot appends to its move) is stored per step in the
+    replay (``messages``) and shown by ``arena match --verbose``.
+    """
 
     action: Any
     message: str = ""
@@ -99,7 +110,13 @@ class Ignore:
     """A line the protocol lets bots send and the referee skips (e.g. ``# comment``)."""
 
 
-Answer = Move | Reply | Ignore
+@dataclass(frozen=True)
+class Incomplete:
+    """The command read so far is not whole yet: the core reads the next word (or line),
+    appends it and asks again, on the same clock (e.g. ``drop 3`` before its chip)."""
+
+
+Answer = Move | Reply | Ignore | Incomplete
 
 
 @dataclass(frozen=True)
@@ -109,11 +126,17 @@ class Outcome:
     ``ranks[i]`` is seat i's place, 0 for first; equal ranks are a draw between those
     seats. ``scores[i]`` is seat i's score in the game's own unit. ``reason`` says why the
     game ended (e.g. ``"200 turns"``, ``"nobody can move"``).
+
+    The core ranks every seat that forfeited below every seat that did not. With
+    ``forfeits_ranked`` the game ranked forfeits itself and a forfeiting seat it ranks
+    equal to the last of the others stays tied with them (stc: one seat forfeits and the
+    other's move of the same turn kills it, a draw).
     """
 
     ranks: tuple[int, ...]
     scores: tuple[float, ...]
     reason: str = ""
+    forfeits_ranked: bool = False
 
     @staticmethod
     def from_scores(scores: Sequence[float], reason: str = "") -> Outcome:
@@ -123,16 +146,17 @@ class Outcome:
 
 
 def standing_moves(
-    game: Game[Any], state: Any, moves: Mapping[int, Any], forfeited: bool
+    game: Game[Any], state: Any, actions: Mapping[int, Any], forfeited: bool
 ) -> dict[int, Any]:
-    """The moves of a step that still apply once its forfeits are eliminated.
+    """The actions of a step that still apply once its forfeits are eliminated.
 
-    Without a forfeit every move stands; after one, the others' moves stand only if the
-    game (in ``state``, after the eliminations) still expects exactly those seats.
+    The one rule the referee and :func:`~arena.replay.resimulate` share: without a
+    forfeit every action stands; after one, the game decides
+    (:meth:`Game.moves_after_forfeit`, given ``state`` after the eliminations).
     """
-    if forfeited and set(moves) != set(game.to_act(state)):
-        return {}
-    return dict(moves)
+    if not forfeited:
+        return dict(actions)
+    return dict(game.moves_after_forfeit(state, actions))
 
 
 class Game(ABC, Generic[State]):
@@ -164,14 +188,21 @@ class Game(ABC, Generic[State]):
     def interpret(self, state: State, seat: int, text: str) -> Answer:
         """Read one line of the seat's answer (without its newline), or the whole output file.
 
-        Return :class:`Move`, :class:`Reply` or :class:`Ignore`; raise
+        With ``info.framing == "tokens"``, ``text`` is the words of the command read so far
+        joined by single spaces; answer :class:`Incomplete` while it needs more words.
+        Called again on a stored command (:func:`~arena.replay.resimulate`), it must give
+        the same answer. Return :class:`Move`, :class:`Reply` or :class:`Ignore`; raise
         :class:`~arena.errors.InvalidAnswer` for garbage and
         :class:`~arena.errors.IllegalMove` for a move the rules forbid, keeping the raw text.
         """
 
     @abstractmethod
     def apply(self, state: State, moves: Mapping[int, Any]) -> State:
-        """Return the state after every seat of :meth:`to_act` played its action."""
+        """Return the state after every seat of :meth:`to_act` played its action.
+
+        In a step where a seat forfeited, ``moves`` holds what
+        :meth:`moves_after_forfeit` kept, applied to the state after the eliminations.
+        """
 
     @abstractmethod
     def eliminate(self, state: State, seat: int) -> State:
@@ -188,6 +219,16 @@ class Game(ABC, Generic[State]):
     @abstractmethod
     def random_answer(self, state: State, seat: int, rng: random.Random) -> str:
         """A legal answer for seat, chosen with ``rng``: random play for conformance tests."""
+
+    def moves_after_forfeit(self, state: State, moves: Mapping[int, Any]) -> Mapping[int, Any]:
+        """The other seats' actions that still apply in a step where a seat forfeited.
+
+        ``state`` is after the eliminations; ``moves`` holds the actions of the seats that
+        answered. The default keeps them only if the game still expects exactly those seats
+        (:meth:`to_act`), else none (e.g. a two-player game ends on the spot). A game whose
+        original applies the others' moves of that turn (stc) returns ``moves``.
+        """
+        return dict(moves) if set(moves) == set(self.to_act(state)) else {}
 
     def clock_ms(self, state: State, seat: int, first_turn: bool) -> int:
         """The seat's time budget for this step in ms (default: ``info`` first/later turn)."""

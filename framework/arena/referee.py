@@ -26,7 +26,8 @@ from arena.botproc import (
     wait_readable,
 )
 from arena.errors import AnswerError
-from arena.game import FileTransport, Game, Ignore, Move, Reply, standing_moves
+from arena.framing import UnitReader
+from arena.game import FileTransport, Game, Ignore, Incomplete, Move, Reply, standing_moves
 
 MAX_STEPS = 100_000
 """A game still running after this many steps is a broken plugin, not a long game."""
@@ -99,6 +100,7 @@ class _Pending:
     deadline: float
     budget_ms: float
     lines: list[str] = field(default_factory=list)
+    command: list[str] = field(default_factory=list)  # units of a command not yet whole
 
 
 StepObserver = Callable[[int, dict[str, Any], Any], None]
@@ -151,6 +153,7 @@ class Referee:
         for w in workdirs:
             w.mkdir()
         line_bots: list[LineBot] = []
+        readers = [UnitReader(self.info.framing) for _ in range(n)]
         steps: list[dict[str, Any]] = []
         state = self.game.start(seed, n, dict(settings))
         try:
@@ -163,13 +166,14 @@ class Referee:
                     bot.start()
                 for bot in line_bots:
                     bot.confine()
-            state = self._loop(state, seats, line_bots, workdirs, steps)
+            state = self._loop(state, seats, line_bots, readers, workdirs, steps)
         finally:
             for bot in line_bots:
                 bot.stop()
             shutil.rmtree(home, ignore_errors=True)
         outcome = self.game.outcome(state)
-        ranks = _forfeiters_last(list(outcome.ranks), [s.forfeit is not None for s in seats])
+        forfeited = [s.forfeit is not None for s in seats]
+        ranks = _forfeiters_last(list(outcome.ranks), forfeited, outcome.forfeits_ranked)
         for seat, seat_record in enumerate(seats):
             seat_record.rank = ranks[seat]
             seat_record.score = float(outcome.scores[seat])
@@ -194,6 +198,7 @@ class Referee:
         state: Any,
         seats: list[SeatRecord],
         line_bots: list[LineBot],
+        readers: list[UnitReader],
         workdirs: list[Path],
         steps: list[dict[str, Any]],
     ) -> Any:
@@ -205,11 +210,17 @@ class Referee:
             for seat in to_act:
                 budgets[seat] = self.game.clock_ms(state, seat, not prompted[seat])
                 prompted[seat] = True
-            step: dict[str, Any] = {"to_act": to_act, "moves": {}, "forfeits": {}, "io": {}}
+            step: dict[str, Any] = {
+                "to_act": to_act,
+                "moves": {},
+                "messages": {},
+                "forfeits": {},
+                "io": {},
+            }
             if isinstance(self.info.transport, FileTransport):
                 moves, forfeits = self._file_step(state, to_act, budgets, workdirs, step)
             else:
-                moves, forfeits = self._line_step(state, to_act, budgets, line_bots, step)
+                moves, forfeits = self._line_step(state, to_act, budgets, line_bots, readers, step)
             for seat, forfeit in forfeits.items():
                 seats[seat].forfeit = forfeit.reason
                 seats[seat].detail = forfeit.detail
@@ -224,9 +235,10 @@ class Referee:
                     record.moves += 1
                 record.total_ms += io["ms"]
                 record.max_ms = max(record.max_ms, io["ms"])
-            moves = standing_moves(self.game, state, moves, bool(forfeits))
-            if moves:
-                state = self.game.apply(state, {s: m.action for s, m in moves.items()})
+            actions = {seat: move.action for seat, move in moves.items()}
+            actions = standing_moves(self.game, state, actions, bool(forfeits))
+            if actions:
+                state = self.game.apply(state, actions)
             steps.append(step)
             if self.observer is not None:
                 self.observer(len(steps) - 1, step, state)
@@ -238,6 +250,7 @@ class Referee:
         to_act: list[int],
         budgets: dict[int, int],
         bots: list[LineBot],
+        readers: list[UnitReader],
         step: dict[str, Any],
     ) -> tuple[dict[int, Move], dict[int, Forfeit]]:
         moves: dict[int, Move] = {}
@@ -260,7 +273,9 @@ class Referee:
 
         while pending:
             for seat in list(pending):
-                verdict = self._read_answers(state, seat, bots[seat], pending[seat], step)
+                verdict = self._read_answers(
+                    state, seat, bots[seat], readers[seat], pending[seat], step
+                )
                 if verdict is None:
                     continue
                 del pending[seat]
@@ -278,36 +293,60 @@ class Referee:
         return moves, forfeits
 
     def _read_answers(
-        self, state: Any, seat: int, bot: LineBot, p: _Pending, step: dict[str, Any]
+        self,
+        state: Any,
+        seat: int,
+        bot: LineBot,
+        reader: UnitReader,
+        p: _Pending,
+        step: dict[str, Any],
     ) -> Move | Forfeit | None:
-        """Consume what seat has sent; a Move or Forfeit ends its turn, None waits for more."""
+        """Consume what seat has sent; a Move or Forfeit ends its turn, None waits for more.
+
+        Lines are taken from the bot only when the reader has no unit left, so what waits
+        unread stays bounded by the bot's own buffer caps.
+        """
         io = step["io"][str(seat)]
         try:
             bot.pump()
         except OutputFlood as flood:
             return Forfeit("invalid", str(flood), flood.raw)
-        while bot.lines:
-            line, arrived = bot.pop_line()
-            # A line sent before this turn's input (an extra line last turn) counts as 0 ms.
+        while True:
+            unit = reader.pop()
+            if unit is None:
+                if not bot.lines:
+                    break
+                line, arrived = bot.pop_line()
+                # A line sent before this turn's input (an extra line last turn) counts as 0 ms.
+                io["ms"] = max(0.0, arrived - p.start) * 1000.0
+                if arrived > p.deadline:
+                    detail = f"answered after {io['ms']:.1f} ms (budget {p.budget_ms} ms)"
+                    return Forfeit("timeout", detail, line)
+                p.lines.append(line)
+                io["lines"].append(line)
+                reader.feed(line, arrived)
+                continue
+            text, arrived = unit
             io["ms"] = max(0.0, arrived - p.start) * 1000.0
-            if arrived > p.deadline:
-                return Forfeit(
-                    "timeout", f"answered after {io['ms']:.1f} ms (budget {p.budget_ms} ms)", line
-                )
-            p.lines.append(line)
-            io["lines"].append(line)
+            p.command.append(text)
+            command = reader.separator.join(p.command)
             try:
-                answer = self.game.interpret(state, seat, line)
+                answer = self.game.interpret(state, seat, command)
             except AnswerError as bad:
-                return Forfeit(bad.reason, bad.message, bad.raw or line)
+                return Forfeit(bad.reason, bad.message, bad.raw or command)
+            if isinstance(answer, Incomplete):
+                continue
+            p.command.clear()
             if isinstance(answer, Move):
-                step["moves"][str(seat)] = line
+                step["moves"][str(seat)] = command
+                if answer.message:
+                    step["messages"][str(seat)] = answer.message
                 return answer
             if isinstance(answer, Reply):
                 try:
                     bot.send(answer.text, p.deadline)
                 except (InputStalled, BotClosed):
-                    return Forfeit("timeout", "did not read the answer to its query", line)
+                    return Forfeit("timeout", "did not read the answer to its query", command)
             elif not isinstance(answer, Ignore):
                 raise TypeError(f"{self.info.id}.interpret returned {answer!r}")
         now = time.perf_counter()
@@ -361,6 +400,8 @@ class Referee:
             if isinstance(verdict, Move):
                 moves[seat] = verdict
                 step["moves"][str(seat)] = output
+                if verdict.message:
+                    step["messages"][str(seat)] = verdict.message
             else:
                 forfeits[seat] = verdict
         return moves, forfeits
@@ -426,13 +467,20 @@ def _exit_text(code: int | None, context: str) -> str:
     return f"exited with code {code} {context}".strip()
 
 
-def _forfeiters_last(ranks: list[int], forfeited: list[bool]) -> list[int]:
-    """Keep the game's order among seats that did not forfeit; forfeiters tie below them."""
+def _forfeiters_last(ranks: list[int], forfeited: list[bool], game_decides: bool) -> list[int]:
+    """Keep the game's order among seats that did not forfeit; forfeiters tie below them.
+
+    With ``game_decides`` (:attr:`~arena.game.Outcome.forfeits_ranked`), a forfeiter the
+    game ranks equal to the last of the other seats stays tied with them: seats out in
+    the same step (stc: one forfeits, the other's own move kills it) rank as the game
+    decides. A forfeiter is never placed above a seat that did not forfeit.
+    """
     survivors = [r for r, f in zip(ranks, forfeited, strict=True) if not f]
-    out = []
-    for rank, lost in zip(ranks, forfeited, strict=True):
-        if lost:
-            out.append(len(survivors))
-        else:
-            out.append(sum(1 for other in survivors if other < rank))
-    return out
+    last = max(survivors, default=0)
+    # Sort keys: the game's rank for seats that did not forfeit; a forfeiter ties with
+    # the last of them when allowed and the game says so, else comes after all of them.
+    keys = [
+        last + 1 if lost and not (game_decides and survivors and rank == last) else rank
+        for rank, lost in zip(ranks, forfeited, strict=True)
+    ]
+    return [sum(1 for other in keys if other < key) for key in keys]

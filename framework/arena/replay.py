@@ -26,8 +26,10 @@ class ReplayedStep:
 def resimulate(game: Game[Any], replay: Mapping[str, Any]) -> Iterator[ReplayedStep]:
     """Yield every step of a stored replay, re-played from its seed exactly as the referee did.
 
-    Forfeits are applied first; the other seats' moves of that step stand only if the game
-    still expects them, as in the referee.
+    ``step["moves"][seat]`` is the command that gave the seat's move (a line, the words of
+    a token-framed command joined by spaces, or the output file), interpreted again in the
+    state before the step. Forfeits are applied first; which other moves of that step
+    stand is :func:`~arena.game.standing_moves`' rule, the referee's.
     """
     state = game.start(
         int(replay["seed"]), len(replay["players"]), dict(replay.get("settings", {}))
@@ -39,8 +41,9 @@ def resimulate(game: Game[Any], replay: Mapping[str, Any]) -> Iterator[ReplayedS
         actions = {}
         for seat, text in step.get("moves", {}).items():
             answer = game.interpret(before, int(seat), text)
-            if isinstance(answer, Move):
-                actions[int(seat)] = answer.action
+            if not isinstance(answer, Move):
+                raise ValueError(f"{game.info.id}: stored move {text!r} is not a move: {answer!r}")
+            actions[int(seat)] = answer.action
         actions = standing_moves(game, state, actions, bool(step.get("forfeits")))
         if actions:
             state = game.apply(state, actions)
