@@ -83,7 +83,9 @@ def test_random_games_end_and_replay_identically() -> None:
             "200 turns",
             "both players could not place their pair",
         )
-        assert outcome.scores == (float(state.scores[0]), float(state.scores[1]))
+        assert outcome.scores == tuple(
+            0.0 if state.dead[seat] else float(max(1, state.scores[seat])) for seat in (0, 1)
+        )
         assert play_random(seed, seed + 100)[:2] == (prompts, outcome)
 
 
@@ -109,14 +111,14 @@ def test_max_turns_end_by_score() -> None:
     assert game.to_act(state) == (0, 1)
     state = game.apply(state, {0: (1, 1), 1: (2, 1)})
     assert game.to_act(state) == ()
-    assert game.outcome(state) == Outcome((0, 0), (0.0, 0.0), "2 turns")
+    assert game.outcome(state) == Outcome((0, 0), (1.0, 1.0), "2 turns", forfeits_ranked=True)
 
 
 def test_default_200_turns_win_by_score() -> None:
     game = StcGame()
     state = replace(game.start(0, 2, {"max_turns": 200}), turn=199, scores=(40, 1000))
     state = game.apply(state, {0: (0, 1), 1: (3, 1)})
-    assert game.outcome(state) == Outcome((1, 0), (40.0, 1000.0), "200 turns")
+    assert game.outcome(state) == Outcome((1, 0), (40.0, 1000.0), "200 turns", True)
 
 
 def test_death_outcome() -> None:
@@ -126,7 +128,7 @@ def test_death_outcome() -> None:
     state = game.apply(state, {0: (0, 1), 1: (0, 1)})
     assert game.to_act(state) == ()
     assert game.outcome(state) == Outcome(
-        (0, 1), (0.0, 5000.0), "player 1 could not place its pair"
+        (0, 1), (1.0, 0.0), "player 1 could not place its pair", forfeits_ranked=True
     )
     both = replace(state, dead=(True, True))
     assert game.outcome(both).ranks == (0, 0)
@@ -136,13 +138,13 @@ def test_death_outcome() -> None:
 def test_eliminate() -> None:
     game = StcGame()
     state = replace(game.start(0, 2, {}), scores=(900, 0))
-    for seat, ranks in ((0, (1, 0)), (1, (0, 1))):
+    for seat, ranks, scores in ((0, (1, 0), (0.0, 1.0)), (1, (0, 1), (900.0, 0.0))):
         out = game.eliminate(state, seat)
         assert game.to_act(out) == ()
-        assert game.outcome(out) == Outcome(ranks, (900.0, 0.0), "forfeit")
+        assert game.outcome(out) == Outcome(ranks, scores, "forfeit", forfeits_ranked=True)
     # Both seats forfeiting in the same step (the core eliminates one after the other).
     both = game.eliminate(game.eliminate(state, 0), 1)
-    assert game.outcome(both) == Outcome((0, 0), (900.0, 0.0), "forfeit")
+    assert game.outcome(both) == Outcome((0, 0), (0.0, 0.0), "forfeit", forfeits_ranked=True)
 
 
 def test_view_and_render() -> None:

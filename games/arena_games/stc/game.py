@@ -54,16 +54,25 @@ class StcGame(Game[StcState]):
         return rules.apply_turn(state, moves)
 
     def eliminate(self, state: StcState, seat: int) -> StcState:
-        """``seat`` forfeited: the other seat wins (a draw if both forfeit) and the game ends."""
+        """``seat`` forfeited: the game ends after this turn (a draw if both forfeit)."""
         forfeited = (state.forfeited[0] or seat == 0, state.forfeited[1] or seat == 1)
         return replace(state, forfeited=forfeited)
 
+    def moves_after_forfeit(self, state: StcState, moves: Mapping[int, Any]) -> Mapping[int, Any]:
+        """The other seat's answer of a forfeit turn is still played and scored (CodinGame)."""
+        return dict(moves)
+
     def outcome(self, state: StcState) -> Outcome:
-        """The survivor wins; after the last turn the higher score wins; equal draws."""
+        """The survivor wins; after the last turn the higher score wins; equal draws.
+
+        Scores are CodinGame's (0 for a seat out, ``max(1, points)`` else; the points are
+        in :meth:`view`). Seats out in the same turn draw, forfeits included.
+        """
         return Outcome(
             rules.ranks(state),
-            (float(state.scores[0]), float(state.scores[1])),
+            tuple(float(s) for s in rules.reported_scores(state)),
             rules.end_reason(state),
+            forfeits_ranked=True,
         )
 
     def random_answer(self, state: StcState, seat: int, rng: random.Random) -> str:

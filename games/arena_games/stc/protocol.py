@@ -12,8 +12,6 @@ from arena_games.stc.rules import HEIGHT, ROTATIONS, WIDTH, Action, Grid, StcSta
 
 MESSAGE_CHARS = 40  # the longest message kept
 _PAD = "." * HEIGHT
-_NUMBER_START = re.compile(r"[+-]?[0-9]")
-_DIGITS = re.compile(r"[0-9]+")
 _CELLS = set(".012345")
 
 
@@ -75,25 +73,32 @@ class ParsedAnswer:
     message: str
 
 
-def parse_answer(text: str) -> ParsedAnswer:
-    """Read ``x [rotation] [message]``; raise :class:`InvalidAnswer` for anything else.
+# CodinGame's own answer pattern, ``(-?\d{1,8})(?:\s+([0123]))?\s*(?:\s+(.+))?``, matched
+# with Java's ``Matcher.matches()``: Java's \s and \d are ASCII-only by default and its
+# ``.`` stops at any line terminator (\n, \r, U+0085, U+2028, U+2029), so each is spelt
+# out. Python's backtracking tries the alternatives in the same order as Java's, so the
+# same groups come out (``2 01``: rotation 3, message ``01``).
+_S = r"[ \t\n\x0b\f\r]"
+_DOT = r"[^\n\r\u0085\u2028\u2029]"
+ANSWER = re.compile(rf"(-?[0-9]{{1,8}})(?:{_S}+([0123]))?{_S}*(?:{_S}+({_DOT}+))?")
 
-    ``x`` is 0-5; a rotation 0-3 may follow (left out: 3); any further text, or text
-    after ``x`` that does not start like a number, is the message (first 40 characters
-    kept). Both blocks must land in columns 0-5.
+
+def parse_answer(text: str) -> ParsedAnswer:
+    """Read ``x [rotation] [message]`` as CodinGame's referee does; else :class:`InvalidAnswer`.
+
+    The whole line (one trailing ``\r`` removed) must match :data:`ANSWER`: the column x,
+    an optional rotation 0-3 (left out: 3), an optional message (first 40 characters
+    kept). ``2 4`` is column 2, rotation 3, message ``4``. Both blocks must land in
+    columns 0-5.
     """
-    parts = text.split(maxsplit=2)
-    if not parts or not _DIGITS.fullmatch(parts[0]) or int(parts[0]) >= WIDTH:
-        raise InvalidAnswer("expected 'x [rotation] [message]' with x in 0-5", text)
-    x = int(parts[0])
-    rotation = 3
-    if len(parts) > 1 and _NUMBER_START.match(parts[1]):
-        if not _DIGITS.fullmatch(parts[1]) or int(parts[1]) >= len(ROTATIONS):
-            raise InvalidAnswer("rotation must be 0, 1, 2 or 3", text)
-        rotation = int(parts[1])
-        message = parts[2] if len(parts) > 2 else ""
-    else:
-        message = text.split(maxsplit=1)[1] if len(parts) > 1 else ""
+    line = text[:-1] if text.endswith("\r") else text
+    match = ANSWER.fullmatch(line)
+    if match is None:
+        raise InvalidAnswer("expected 'x [rotation] [message]'", text)
+    x = int(match.group(1))
+    rotation = 3 if match.group(2) is None else int(match.group(2))
+    if not 0 <= x < WIDTH:
+        raise InvalidAnswer(f"column {x} is outside 0-5", text)
     if not 0 <= x + ROTATIONS[rotation][0] < WIDTH:
         raise InvalidAnswer(f"rotation {rotation} puts the second block outside 0-5", text)
-    return ParsedAnswer((x, rotation), message.strip()[:MESSAGE_CHARS])
+    return ParsedAnswer((x, rotation), (match.group(3) or "")[:MESSAGE_CHARS])

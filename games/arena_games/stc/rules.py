@@ -237,7 +237,11 @@ def settle(owed: Fraction, grid: Grid) -> tuple[Fraction, Grid]:
 
 
 def apply_turn(state: StcState, actions: Mapping[int, Action]) -> StcState:
-    """Play one simultaneous turn, then drop the skull lines owed for the next turn."""
+    """Play one simultaneous turn, then drop the skull lines owed for the next turn.
+
+    A seat without an action forfeited this turn (the core removed it): the other seat's
+    pair is still played and scored, as on CodinGame, and the game ends after the turn.
+    """
     grids = list(state.grids)
     scores = list(state.scores)
     owed = list(state.owed)
@@ -246,6 +250,8 @@ def apply_turn(state: StcState, actions: Mapping[int, Action]) -> StcState:
     steps = [0, 0]
     pair = state.pairs[state.turn]
     for seat in (0, 1):
+        if seat not in actions:
+            continue
         played = play_pair(grids[seat], pair, actions[seat])
         if played is None:
             dead[seat] = True
@@ -255,7 +261,8 @@ def apply_turn(state: StcState, actions: Mapping[int, Action]) -> StcState:
             scores[seat] += points[seat]
             owed[1 - seat] += nuisance(points[seat])
     turn = state.turn + 1
-    if not (dead[0] or dead[1]) and turn < state.max_turns:
+    over = dead[0] or dead[1] or state.forfeited[0] or state.forfeited[1]
+    if not over and turn < state.max_turns:
         # The start of the next turn, before input is sent: whole lines of 6 fall.
         for seat in (0, 1):
             if owed[seat]:
@@ -277,6 +284,9 @@ def apply_turn(state: StcState, actions: Mapping[int, Action]) -> StcState:
 def end_reason(state: StcState) -> str:
     """Why a finished game ended, for :class:`~arena.Outcome`."""
     if state.forfeited[0] or state.forfeited[1]:
+        for seat in (0, 1):
+            if state.dead[seat]:
+                return f"forfeit; player {seat} could not place its pair"
         return "forfeit"
     if state.dead[0] and state.dead[1]:
         return "both players could not place their pair"
@@ -286,15 +296,29 @@ def end_reason(state: StcState) -> str:
     return f"{state.max_turns} turns"
 
 
+def is_out(state: StcState, seat: int) -> bool:
+    """True for a seat that forfeited or could not place its pair."""
+    return state.forfeited[seat] or state.dead[seat]
+
+
+def reported_scores(state: StcState) -> tuple[int, int]:
+    """CodinGame's scores (``Referee.getScore``): 0 for a seat that died, timed out or
+    answered invalid; ``max(1, points)`` for a seat still alive."""
+    a, b = (0 if is_out(state, seat) else max(1, state.scores[seat]) for seat in (0, 1))
+    return (a, b)
+
+
 def ranks(state: StcState) -> tuple[int, int]:
     """Places of a finished game: the survivor wins, else the higher score; ties draw.
 
     A seat that forfeited or died ranks below one that did neither; two seats out in
-    the same turn (or both forfeiting in one step) draw.
+    the same turn (both dead, both forfeiting, or one forfeiting while the other's own
+    move of that turn kills it) draw.
     """
-    out = state.forfeited if state.forfeited[0] or state.forfeited[1] else state.dead
+    out = (is_out(state, 0), is_out(state, 1))
     if out[0] != out[1]:
         return (1, 0) if out[0] else (0, 1)
-    if out[0] or state.scores[0] == state.scores[1]:
+    scores = reported_scores(state)
+    if out[0] or scores[0] == scores[1]:
         return (0, 0)
-    return (0, 1) if state.scores[0] > state.scores[1] else (1, 0)
+    return (0, 1) if scores[0] > scores[1] else (1, 0)
