@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from arena import Ignore, IllegalMove, InvalidAnswer, Move, Reply
+from arena import Ignore, IllegalMove, Incomplete, InvalidAnswer, Move, Reply
 from arena_games.cluster.game import ClusterGame
 from arena_games.cluster.rules import EMPTY, ChooseColor, Drop, Rotate, State
 
@@ -44,21 +44,23 @@ def test_info() -> None:
 def test_init_prompt_byte_for_byte() -> None:
     state = GAME.start(1, 2, DEFAULTS)
     assert GAME.to_act(state) == [0, 1]
-    assert GAME.prompt(state, 0) == "init 4 22 6 4 1.0 0\n"
-    assert GAME.prompt(state, 1) == "init 4 22 6 4 1.0 1\n"
+    assert GAME.prompt(state, 0) == "init 4 22 6 4 1.000000 0\n"  # the timeout as C's %f
+    assert GAME.prompt(state, 1) == "init 4 22 6 4 1.000000 1\n"
     other = GAME.start(1, 2, {**DEFAULTS, "grid_size": 3, "timeout": 0.5, "colors": 2})
-    assert GAME.prompt(other, 1) == "init 2 9 3 4 0.5 1\n"
+    assert GAME.prompt(other, 1) == "init 2 9 3 4 0.500000 1\n"
     fixed = GAME.start(1, 2, {**DEFAULTS, "chips_per_color": 5, "win_length": 5})
-    assert GAME.prompt(fixed, 0) == "init 4 5 6 5 1.0 0\n"
+    assert GAME.prompt(fixed, 0) == "init 4 5 6 5 1.000000 0\n"
 
 
-@pytest.mark.parametrize("line", ["color 0", "color 1", "color 3", "color 4", "color 5"])
+@pytest.mark.parametrize(
+    "line", ["color 0", "color 1", "color 3", "color 4", "color 5", "color 2", "color -1"]
+)
 def test_color_answers(line: str) -> None:
-    state = GAME.start(1, 2, DEFAULTS)
+    state = GAME.start(1, 2, DEFAULTS)  # any integer, as the original accepts
     assert answer(state, 0, line).action == ChooseColor(int(line.split()[1]))
 
 
-@pytest.mark.parametrize("line", ["color 2", "color 6", "color -1", "color", "color x", "drop 0 1"])
+@pytest.mark.parametrize("line", ["color x", "color 1.5", "drop 0 1", "rotate 1", "colour 1"])
 def test_bad_color_answers_are_invalid(line: str) -> None:
     state = GAME.start(1, 2, DEFAULTS)
     with pytest.raises(InvalidAnswer):
@@ -81,7 +83,7 @@ def test_turn_prompts_byte_for_byte() -> None:
 def test_seed_example_dialogue() -> None:
     """The original's example, seen by player 1 (chips forced to the example's)."""
     state = GAME.start(1, 2, DEFAULTS)
-    assert GAME.prompt(state, 1) == "init 4 22 6 4 1.0 1\n"
+    assert GAME.prompt(state, 1) == "init 4 22 6 4 1.000000 1\n"
     state = GAME.apply(state, {0: ChooseColor(0), 1: answer(state, 1, "color 5").action})
     state = replace(state, drawn=(1, 0))
     state = GAME.apply(state, {0: answer(state, 0, "drop 0 1").action})
@@ -138,12 +140,17 @@ def test_fetch_answers_follow_rotation() -> None:
 
 
 @pytest.mark.parametrize(
-    "line", ["fetch", "fetch board", "fetch cells now", "dropp 0 1", "drop 0", "drop a 1", "rotate"]
+    "line", ["fetch board", "fetch cells now", "dropp 0 1", "drop a", "drop 0 1.5", "rotate +"]
 )
 def test_garbage_is_invalid(line: str) -> None:
     with pytest.raises(InvalidAnswer) as err:
         GAME.interpret(started(), 0, line)
     assert err.value.raw == line
+
+
+@pytest.mark.parametrize("words", ["fetch", "drop", "drop 0", "drop -3", "rotate"])
+def test_a_command_missing_words_asks_for_more(words: str) -> None:
+    assert GAME.interpret(started(), 0, words) == Incomplete()
 
 
 def test_blank_lines_are_skipped() -> None:
@@ -155,7 +162,6 @@ def test_blank_lines_are_skipped() -> None:
     ("drawn", "line", "message"),
     [
         ((0, EMPTY), "rotate 1", "rotating needs two chips"),
-        ((0, 1), "rotate 3", "gravity is already 3"),
         ((0, 1), "rotate 6", "gravity 6 is not in 0..5"),
         ((0, 0), "drop 0 1", "chip 1 was not drawn"),
         ((0, 1), "drop 0 2", "chip 2 was not drawn"),
@@ -232,3 +238,10 @@ def test_view_and_render() -> None:
         ".   0",
         "  .",
     ]
+
+
+def test_fetch_is_answered_before_color() -> None:
+    state = GAME.start(1, 2, DEFAULTS)
+    assert GAME.interpret(state, 0, "fetch gravity") == Reply("gravity 3\n")
+    assert GAME.interpret(state, 1, "fetch chips") == Reply("cell_count 0\n")
+    assert GAME.interpret(state, 1, "color") == Incomplete()

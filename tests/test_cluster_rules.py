@@ -161,14 +161,26 @@ def test_unplayed_chip_goes_back_to_the_bag() -> None:
 # --- rotations -----------------------------------------------------------------------
 
 
-def test_rotation_needs_two_chips_and_a_new_gravity() -> None:
+def test_rotation_needs_two_chips_and_a_gravity_in_0_to_5() -> None:
     state = playing(drawn=(0, EMPTY))
     assert rules.why_illegal(state, Rotate(1)) == "rotating needs two chips, only one was drawn"
+    assert rules.why_illegal(state, Rotate(3)) == "rotating needs two chips, only one was drawn"
     assert not any(isinstance(a, Rotate) for a in rules.legal_actions(state))
     state = playing(drawn=(0, 1))
-    assert rules.why_illegal(state, Rotate(3)) == "gravity is already 3"
     assert rules.why_illegal(state, Rotate(6)) == "gravity 6 is not in 0..5"
     assert rules.why_illegal(state, Rotate(1)) is None
+    assert rules.why_illegal(state, Rotate(3)) is None  # the current gravity: a pass (original)
+    rotations = [a for a in rules.legal_actions(state) if isinstance(a, Rotate)]
+    assert rotations == [Rotate(g) for g in range(6)]
+
+
+def test_rotating_to_the_current_gravity_is_a_pass_that_costs_both_chips() -> None:
+    state = playing(drawn=(0, 1), bags=(21, 21, 22, 22))
+    state = replace(state, board=rules.apply_action(replace(state, drawn=(0, 0)), Drop(0, 0)).board)
+    after = rules.apply_action(state, Rotate(3))
+    assert after.gravity == 3 and after.board == state.board  # nothing falls
+    assert after.bags[:2] == (21, 21)  # both chips discarded
+    assert after.last_action == "rotate 3" and after.turn == 1 and after.turns == 1
 
 
 def test_rotation_discards_both_chips() -> None:

@@ -6,7 +6,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from arena import Answer, Game, GameInfo, Ignore, IllegalMove, Move, Outcome, Reply
+from arena import Answer, Game, GameInfo, Ignore, IllegalMove, Incomplete, Move, Outcome, Reply
 from arena_games.cluster import protocol, rules
 from arena_games.cluster.rules import EMPTY, ChooseColor, Drop, Rotate, State
 
@@ -30,6 +30,7 @@ class ClusterGame(Game[State]):
         first_turn_ms=1000 + STARTUP_MS,
         turn_ms=1000,
         queries=True,
+        framing="tokens",
         settings=dict(rules.DEFAULT_SETTINGS),
         description="Hex connect-four with a bag of chips and rotatable gravity (42 cluster).",
     )
@@ -53,21 +54,27 @@ class ClusterGame(Game[State]):
         return protocol.turn_prompt(state)
 
     def interpret(self, state: State, seat: int, text: str) -> Answer:
-        """``color N`` at init; then ``fetch`` (answered at once), ``drop`` or ``rotate``.
+        """``color N`` at init; then ``drop`` or ``rotate``; ``fetch`` answered at once.
 
-        Blank lines are skipped, as the original referee's ``scanf`` skips them.
+        ``text`` holds the words of one command (token framing: the core feeds them one
+        by one, :class:`Incomplete` asks for the next); blank text is skipped, as
+        ``scanf`` skips blanks.
         """
         if not text.strip():
             return Ignore()
-        if state.phase == "color":
-            return Move(protocol.parse_color(text))
-        parsed = protocol.parse_turn(text)
+        parsed = protocol.parse_command(text, state.phase)
+        if parsed is None:
+            return Incomplete()
         if isinstance(parsed, protocol.Fetch):
             return Reply(protocol.fetch_reply(state, parsed.kind))
+        if isinstance(parsed, ChooseColor):
+            return Move(parsed)
         problem = rules.why_illegal(state, parsed)
         if problem is not None:
             raise IllegalMove(problem, text)
         if isinstance(parsed, Rotate):
+            if parsed.gravity == state.gravity:
+                return Move(parsed, f"gravity stays {GRAVITY_NAMES[parsed.gravity]} (a pass)")
             return Move(parsed, f"gravity -> {GRAVITY_NAMES[parsed.gravity]}")
         cell = state.grid.cells[rules.drop_target(state, parsed.pos)]
         return Move(parsed, "lands on {} {} {}".format(*cell))

@@ -1,12 +1,16 @@
-"""The text protocol of 42-cluster: prompts, in-turn ``fetch`` answers, parsing bot lines."""
+"""The text protocol of 42-cluster: prompts, in-turn ``fetch`` answers, parsing bot commands.
+
+Bots are read as whitespace-separated words (``GameInfo.framing = "tokens"``), as the
+original referee reads them with ``scanf``: a command may span lines, several may share one.
+"""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from arena import InvalidAnswer
 from arena_games.cluster.rules import (
-    COLOR_CHOICES,
     EMPTY,
     ChooseColor,
     Drop,
@@ -26,9 +30,12 @@ class Fetch:
 
 
 def init_line(settings: Settings, seat: int) -> str:
-    """``init <colors> <chips_per_color> <grid_size> <win_length> <timeout> <id>``."""
+    """``init <colors> <chips_per_color> <grid_size> <win_length> <timeout> <id>``.
+
+    The timeout is written as C's ``%f`` writes it (``1.000000``), as the original does.
+    """
     s = settings
-    timeout = repr(float(s.timeout))  # "1.0", "0.5": as the original's example shows
+    timeout = f"{float(s.timeout):f}"
     return f"init {s.colors} {s.chips_per_color} {s.grid_size} {s.win_length} {timeout} {seat}\n"
 
 
@@ -56,41 +63,50 @@ def fetch_reply(state: State, kind: str) -> str:
     )
 
 
-def _ints(words: list[str], count: int, raw: str) -> list[int]:
-    """Exactly ``count`` integer arguments, or :class:`InvalidAnswer`."""
-    if len(words) != count:
-        raise InvalidAnswer(f"expected {count} integer argument(s)", raw)
-    try:
-        return [int(w) for w in words]
-    except ValueError:
-        raise InvalidAnswer("arguments must be integers", raw) from None
+INTEGER = re.compile(r"[+-]?[0-9]+")
+"""A word C's ``%d`` reads whole: an optional sign and decimal digits."""
+ARGUMENTS = {"color": 1, "fetch": 1, "drop": 2, "rotate": 1}
+"""How many words follow each command."""
+COMMANDS = {"color": ("color", "fetch"), "play": ("fetch", "drop", "rotate")}
+"""The commands a bot may send in each phase (``fetch`` is answered before ``color`` too)."""
 
 
-def parse_color(raw: str) -> ChooseColor:
-    """Parse the answer to ``init``: ``color N`` with N one of 0, 1, 3, 4, 5."""
-    words = raw.split()
-    if not words or words[0] != "color":
-        raise InvalidAnswer("expected 'color N' after init", raw)
-    (color,) = _ints(words[1:], 1, raw)
-    if color not in COLOR_CHOICES:
-        raise InvalidAnswer(f"color must be one of {', '.join(map(str, COLOR_CHOICES))}", raw)
-    return ChooseColor(color)
+Command = ChooseColor | Drop | Rotate | Fetch
 
 
-def parse_turn(raw: str) -> Drop | Rotate | Fetch:
-    """Parse one line of a turn: ``fetch <kind>``, ``drop <pos> <chip>`` or ``rotate <g>``."""
+def parse_command(raw: str, phase: str) -> Command | None:
+    """Read one command from its words so far, as the original's ``scanf`` does.
+
+    Returns None while words are missing (``drop 3`` before its chip); raises
+    :class:`InvalidAnswer` as soon as a word cannot be right (an unknown command, a
+    number that is not an integer, an unknown ``fetch`` target) or when words follow a
+    whole command. ``color`` takes any integer, as the original does.
+    """
     words = raw.split()
     if not words:
-        raise InvalidAnswer("empty line", raw)
+        raise InvalidAnswer("empty command", raw)
     command, args = words[0], words[1:]
+    allowed = COMMANDS["color" if phase == "color" else "play"]
+    if command not in allowed:
+        if phase == "color":
+            raise InvalidAnswer("expected 'color N' (or 'fetch <what>') after init", raw)
+        raise InvalidAnswer(
+            "expected 'drop <pos> <chip>', 'rotate <gravity>' or 'fetch <what>'", raw
+        )
     if command == "fetch":
-        if len(args) != 1 or args[0] not in FETCH_KINDS:
+        if args and args[0] not in FETCH_KINDS:
             raise InvalidAnswer(f"fetch needs one of {', '.join(FETCH_KINDS)}", raw)
+    elif any(not INTEGER.fullmatch(word) for word in args):
+        raise InvalidAnswer("arguments must be integers", raw)
+    if len(args) < ARGUMENTS[command]:
+        return None
+    if len(args) > ARGUMENTS[command]:
+        raise InvalidAnswer(f"'{command}' takes {ARGUMENTS[command]} argument(s)", raw)
+    if command == "fetch":
         return Fetch(args[0])
+    numbers = [int(word) for word in args]
+    if command == "color":
+        return ChooseColor(numbers[0])
     if command == "drop":
-        pos, chip = _ints(args, 2, raw)
-        return Drop(pos, chip)
-    if command == "rotate":
-        (gravity,) = _ints(args, 1, raw)
-        return Rotate(gravity)
-    raise InvalidAnswer("expected 'drop <pos> <chip>', 'rotate <gravity>' or 'fetch <what>'", raw)
+        return Drop(numbers[0], numbers[1])
+    return Rotate(numbers[0])

@@ -15,7 +15,7 @@ from typing import Any
 from arena_games.cluster.hexgrid import HexGrid, hexgrid
 
 EMPTY = -1
-COLOR_CHOICES = (0, 1, 3, 4, 5)  # the viewer colours a bot may ask for (2 is not one)
+COLOR_CHOICES = (0, 1, 3, 4, 5)  # the viewer colours the original lists (any int is accepted)
 
 DEFAULT_SETTINGS: dict[str, Any] = {
     "colors": 4,
@@ -228,7 +228,7 @@ def legal_actions(state: State) -> list[Drop | Rotate]:
         for chip in chips
     ]
     if EMPTY not in state.drawn:
-        actions += [Rotate(g) for g in range(6) if g != state.gravity]
+        actions += [Rotate(g) for g in range(6)]  # the current gravity too: a pass
     return actions
 
 
@@ -240,9 +240,7 @@ def why_illegal(state: State, action: Drop | Rotate) -> str | None:
             return f"gravity {action.gravity} is not in 0..5"
         if EMPTY in state.drawn:
             return "rotating needs two chips, only one was drawn"
-        if action.gravity == state.gravity:
-            return f"gravity is already {action.gravity}"
-        return None
+        return None  # rotating to the current gravity is a pass that costs both chips
     if not -(size - 1) <= action.pos <= size - 1:
         return f"position {action.pos} is not in {-(size - 1)}..{size - 1}"
     if action.chip == EMPTY or action.chip not in state.drawn:
