@@ -60,10 +60,13 @@ class SplitterGame(Game[SplitterState]):
         return protocol.prompt(state)
 
     def interpret(self, state: SplitterState, seat: int, text: str) -> Answer:
-        """A placement (``n x y`` / ``n x,y`` / ``p n x,y``), or Ignore for ``#`` lines."""
-        if protocol.is_comment(text):
+        """A placement (``n x y`` / ``n x,y``), or Ignore for a line that is not an answer.
+
+        Only an answer can be illegal; other lines are skipped, as the original Tester does.
+        """
+        p = protocol.parse_line(text)
+        if p is None:
             return Ignore()
-        p = protocol.parse_answer(text)
         error = placement_error(state, p)
         if error is not None:
             raise IllegalMove(error, text)

@@ -2,19 +2,21 @@
 
 First prompt: ``W H R``, then H rows of W space-separated cell kinds, then the dice
 line ``a b``. Every later prompt is the next dice line only; nothing follows the last
-round. Answer ``n x y`` or ``n x,y`` (the seed's ``p n x,y`` form is accepted too);
-lines starting with ``#`` are comments.
+round. Answer ``n x y`` or ``n x,y``; lines that are not an answer are skipped, as the
+original Tester skips them.
 """
 
 from __future__ import annotations
 
 import re
 
-from arena import InvalidAnswer
 from arena_games.splitter.rules import Placement, SplitterState, current_dice
 
-ANSWER = re.compile(r"(?:[pP]\s*)?([+-]?\d+)\s+([+-]?\d+)(?:\s*,\s*|\s+)([+-]?\d+)")
-"""``n x y``, ``n x,y`` or ``p n x,y``, any spacing; surrounding blanks are stripped first."""
+FIELD_SEPARATOR = re.compile("[ ,]")
+"""The Tester splits a line on every space and every comma (empty fields kept)."""
+DOTNET_INT = re.compile(r"[\t\n\x0b\f\r ]*[+-]?[0-9]+[\t\n\x0b\f\r ]*")
+"""A field .NET's ``int.TryParse`` reads: optional blanks, an optional sign, ASCII digits."""
+INT32 = range(-(2**31), 2**31)
 
 
 def header(state: SplitterState) -> str:
@@ -32,17 +34,27 @@ def prompt(state: SplitterState) -> str:
     return header(state) + line if state.round == 0 else line
 
 
-def is_comment(text: str) -> bool:
-    """True for a line the referee skips (it starts with ``#``)."""
-    return text.lstrip().startswith("#")
+def _integer(field: str) -> int | None:
+    """The field as .NET's ``int.TryParse`` reads it, or None."""
+    if not DOTNET_INT.fullmatch(field):
+        return None
+    value = int(field.strip(" \t\n\x0b\f\r"))
+    return value if value in INT32 else None
 
 
-def parse_answer(text: str) -> Placement:
-    """Read ``n x y`` / ``n x,y`` / ``p n x,y``; :class:`InvalidAnswer` (with the text) if not."""
-    match = ANSWER.fullmatch(text.strip())
-    if match is None:
-        raise InvalidAnswer("expected 'n x y' or 'n x,y' (die value, then a cell)", text)
-    n, x, y = (int(g) for g in match.groups())
+def parse_line(text: str) -> Placement | None:
+    """The answer on a line, or None for a line the original Tester skips.
+
+    A line is an answer when its first three fields, split on every space and comma, are
+    integers ``n x y``; further fields are ignored (``4 2 1 extra``, ``4,2,1``). An empty
+    line, ``# note``, ``Placing 4`` and `` 4 2 1`` (a leading space: an empty first
+    field) are not answers.
+    """
+    fields = FIELD_SEPARATOR.split(text)[:3]
+    numbers = [_integer(field) for field in fields]
+    if len(numbers) < 3 or None in numbers:
+        return None
+    n, x, y = (v for v in numbers if v is not None)
     return Placement(n, x, y)
 
 
