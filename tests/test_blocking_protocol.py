@@ -38,16 +38,14 @@ SEAT1_FIRST_PROMPT = (
     "L 2 4 .###.#.#\n"
     "M 2 4 .#.####.\n"
     "P 3 3 #..#..###\n"
-    "Q 3 3 #..##..##\n"
-    "R 3 3 ###.#..#.\n"
+    "Q 3 3 ###.#..#.\n"
+    "R 3 3 #..##..##\n"
     "T 3 3 ##..#..##\n"
     "3\n"
     "1\n"
     "13\n"
     "ABCDEIKLMPQRT\n"
-    "0............\n" + EMPTY * 9 + "............x\n"
-    "...........xx\n"
-    "..........xxx\n"
+    "0............\n" + EMPTY * 11 + "............x\n"
     "1\n"
     "0 0 0 A131\n"
     "8\n"
@@ -57,8 +55,8 @@ SEAT1_FIRST_PROMPT = (
     "10 12 C001\n"
     "12 10 C011\n"
     "11 11 D001\n"
-    "11 11 D021\n"
-    "12 11 D031\n"
+    "12 12 D021\n"
+    "11 12 D031\n"
 )
 
 
@@ -72,13 +70,14 @@ def test_first_prompt_of_seat_0_starts_with_init_and_no_moves() -> None:
     lines = prompt.splitlines()
     assert lines[:2] == ["13", "A 1 1 #"]
     assert lines[14:18] == ["3", "0", "13", "ABCDEIKLMPQRT"]
-    assert lines[18] == "xxx.........."
+    assert lines[18] == "x............"  # only the start corner before the first move
     assert lines[31] == "0"  # no moves by others yet
     assert lines[32] == "8"  # A-D only in a 3-player opening
 
 
-def test_later_turn_has_no_init_and_marks_reachable_cells() -> None:
+def test_later_turn_has_no_init_and_marks_well_connected_cells() -> None:
     # Seat 0 holds (0, 0), seat 1 holds (2, 1); seat 0 has B and D left (see the rules test).
+    # `x`: free cells touching seat 0 at a corner and not along a side: only (1, 1).
     state = replace(
         GAME.start(0, 2, {}),
         letters="ABCD",
@@ -86,10 +85,22 @@ def test_later_turn_has_no_init_and_marks_reachable_cells() -> None:
         remaining=("BD", "BD"),
     )
     assert GAME.prompt(state, 0) == (
-        "0............\n"
-        ".x1..........\n"
-        "xxx..........\n" + EMPTY * 10 + "0\n3\n1 1 B011\n1 1 D001\n1 1 D031\n"
+        "0............\n.x1..........\n" + EMPTY * 11 + "0\n3\n1 1 B011\n1 1 D001\n0 2 D031\n"
     )
+
+
+def test_x_marks_the_corner_cells_not_every_cell_a_move_covers() -> None:
+    # Seat 0 holds (0, 0) and (4, 0) with the domino left; (1, 1), (3, 1) and (5, 1) touch
+    # it at a corner. Seat 1 covers (3, 1): no longer free, so not `x`. The domino on
+    # (1, 1)-(2, 1) is a valid move, but (2, 1) touches no square of seat 0 at a corner.
+    state = replace(
+        GAME.start(0, 2, {}),
+        letters="ABCD",
+        owned=(bit(0, 0) | bit(4, 0), bit(3, 1)),
+        remaining=("B", "B"),
+    )
+    rows = GAME.prompt(state, 0).splitlines()[:2]
+    assert rows == ["0...0........", ".x.1.x......."]
 
 
 def test_moves_by_others_since_own_last_turn_in_play_order() -> None:
@@ -101,10 +112,10 @@ def test_moves_by_others_since_own_last_turn_in_play_order() -> None:
     first_of_seat_0 = GAME.prompt(state, 0).splitlines()
     assert first_of_seat_0[13:17] == ["3", "1 12 12 A001", "2 0 12 A001", "3 12 0 A001"]
     state = play(state, "1 1 C011")
-    state = play(state, "11 11 C023")  # C02 = C00's picture, square 3 on (11, 11)
+    state = play(state, "11 11 C021")  # C02 = C00's picture turned: square 1 on the right
     lines = GAME.prompt(state, 2).splitlines()
     # Seat 2 last played before seat 3's opening: three moves since, echoed as answered.
-    assert lines[13:17] == ["3", "3 12 0 A001", "0 1 1 C011", "1 11 11 C023"]
+    assert lines[13:17] == ["3", "3 12 0 A001", "0 1 1 C011", "1 11 11 C021"]
 
 
 def test_every_seat_first_prompt_has_init_once() -> None:

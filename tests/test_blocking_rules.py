@@ -45,15 +45,19 @@ def test_letters_drawn_per_player_count() -> None:
     assert state.remaining == (state.letters,) * 4
 
 
+# Worked out by hand. D (#./##) numbers its squares 1 (0,0), 2 (0,1), 3 (1,1); its codes
+# 00-03 give the four pictures (the transposes repeat them), and square 1 of the listed
+# code names each placement: D01 (##/#.) has square 1 top right, D02 (##/.#) bottom
+# right, D03 (.#/##) bottom left.
 FIRST_MOVES_AD = {
     0: ["0 0 A001", "0 0 B001", "0 0 B011", "0 0 C001", "0 0 C011",
-        "0 0 D001", "0 0 D011", "0 0 D021"],
+        "0 0 D001", "1 0 D011", "1 1 D021"],
     1: ["12 12 A001", "11 12 B001", "12 11 B011", "10 12 C001", "12 10 C011",
-        "11 11 D001", "11 11 D021", "12 11 D031"],
+        "11 11 D001", "12 12 D021", "11 12 D031"],
     2: ["0 12 A001", "0 12 B001", "0 11 B011", "0 12 C001", "0 10 C011",
-        "0 11 D001", "0 11 D011", "1 11 D031"],
+        "0 11 D001", "1 11 D011", "0 12 D031"],
     3: ["12 0 A001", "11 0 B001", "12 0 B011", "10 0 C001", "12 0 C011",
-        "11 0 D011", "11 0 D021", "12 0 D031"],
+        "12 0 D011", "12 1 D021", "11 1 D031"],
 }  # fmt: skip
 
 
@@ -66,13 +70,14 @@ def test_first_moves_cover_own_corner(seat: int) -> None:
 def test_hand_built_position_full_move_list() -> None:
     # Seat 0 holds (0, 0), seat 1 holds (2, 1); seat 0 has B and D left. Its only corner
     # cell is (1, 1): B horizontal hits (2, 1) or touches (0, 0) along a side; of the D
-    # placements through (1, 1) only D00 and D03 at (0, 1)-(1, 2) avoid (2, 1), (1, 0), (0, 1).
+    # placements through (1, 1) only D00 on (1, 1)-(2, 2) and D03 on (0, 2)-(1, 1) avoid
+    # (2, 1), (1, 0) and (0, 1).
     state = position(2, {0: [(0, 0)], 1: [(2, 1)]}, "BD")
-    assert texts(state, 0) == ["1 1 B011", "1 1 D001", "1 1 D031"]
+    assert texts(state, 0) == ["1 1 B011", "1 1 D001", "0 2 D031"]
     # Without seat 1's square, the list grows to every placement through (1, 1).
     state = position(2, {0: [(0, 0)]}, "BD")
     assert texts(state, 0) == [
-        "1 1 B001", "1 1 B011", "1 1 D001", "1 1 D011", "1 1 D021", "2 0 D031", "1 1 D031",
+        "1 1 B001", "1 1 B011", "1 1 D001", "2 1 D011", "2 2 D021", "1 1 D031", "0 2 D031",
     ]  # fmt: skip
 
 
@@ -118,22 +123,29 @@ def test_each_shape_once_and_only_shapes_in_play() -> None:
         GAME.interpret(state, 0, f"1 1 {missing}001")
 
 
-def test_seed_example_q_at_corner() -> None:
-    # The seed's Q example under the ruled numbering (reading order of the oriented shape):
-    # Q00 square 1 and Q11 square 1 (the same picture) give the same cells; square 3 of
-    # Q03 at (0, 0) would hang off the board.
+@pytest.mark.parametrize("answer", ["0 0 Q001", "0 0 Q033", "0 0 Q101", "0 0 Q113"])
+def test_seed_example_first_moves_with_q_are_valid(answer: str) -> None:
+    # The seed: "For a first move with Q, player 0 can say: 0 0 Q001 or 0 0 Q033 or
+    # 0 0 Q101 or 0 0 Q113."
     state = replace(GAME.start(0, 2, {}), letters="ABCDQ", remaining=("ABCDQ",) * 2)
-    a = GAME.interpret(state, 0, "0 0 Q001")
-    b = GAME.interpret(state, 0, "0 0 Q111")
-    assert isinstance(a, Move) and isinstance(b, Move)
-    assert a.action.placement == b.action.placement
-    assert a.action.placement.text() == "0 0 Q001"
+    assert isinstance(GAME.interpret(state, 0, answer), Move)
+
+
+def test_seed_example_q001_and_q113_give_the_same_board() -> None:
+    state = replace(GAME.start(0, 2, {}), letters="ABCDQ", remaining=("ABCDQ",) * 2)
+    boards = [play(state, answer).owned for answer in ("0 0 Q001", "0 0 Q113")]
+    t_at_corner = bit(0, 0) | bit(1, 0) | bit(2, 0) | bit(1, 1) | bit(1, 2)
+    assert boards[0] == boards[1] == (t_at_corner, 0)
+    # Q033 and Q101 cover the T turned the other way; listed as square 1 of Q03.
+    for answer in ("0 0 Q033", "0 0 Q101"):
+        placement = GAME.interpret(state, 0, answer).action.placement
+        assert placement.text() == "0 2 Q031"
+    assert "0 0 Q001" in texts(state, 0) and "0 2 Q031" in texts(state, 0)
+    # Any code and square naming the same cells is accepted; other cells are not.
+    for answer in ("1 2 Q005", "2 0 Q111", "1 1 Q114"):
+        assert GAME.interpret(state, 0, answer).action.placement.text() == "0 0 Q001"
     with pytest.raises(IllegalMove, match="off the board"):
-        GAME.interpret(state, 0, "0 0 Q033")
-    # Any code and square naming the same cells is accepted.
-    for answer in ("1 2 Q004", "2 2 Q115"):
-        same = GAME.interpret(state, 0, answer)
-        assert isinstance(same, Move) and same.action.placement == a.action.placement
+        GAME.interpret(state, 0, "0 0 Q003")
 
 
 def test_four_player_turn_order() -> None:

@@ -9,6 +9,7 @@ from arena_games.blocking.shapes import (
     CODES,
     LETTERS,
     cells_of,
+    covered,
     oriented,
     placements_through,
     unique_codes,
@@ -24,29 +25,33 @@ def numbered(letter: str, code: str) -> tuple[str, ...]:
     return tuple("".join(row) for row in rows)
 
 
-# Shape L (the Y pentomino), worked out by hand: mirror left-right if f = 1, then turn
-# clockwise r times; squares numbered in reading order. All 8 pictures differ.
+# Worked out by hand (RULINGS.md, blocking): the squares of the base picture are numbered
+# 1..k in reading order and keep their numbers; f = 1 transposes the picture ((x, y) ->
+# (y, x)), then it turns clockwise r times, back in the top-left corner.
+
+# Shape L (the Y pentomino): all 8 pictures differ.
 L_PICTURES = {
     "00": (".1", "23", ".4", ".5"),
-    "01": ("..1.", "2345"),
-    "02": ("1.", "2.", "34", "5."),
-    "03": ("1234", ".5.."),
-    "10": ("1.", "23", "4.", "5."),
-    "11": ("1234", "..5."),
-    "12": (".1", ".2", "34", ".5"),
-    "13": (".1..", "2345"),
+    "01": ("..2.", "5431"),
+    "02": ("5.", "4.", "32", "1."),
+    "03": ("1345", ".2.."),
+    "10": (".2..", "1345"),
+    "11": ("1.", "32", "4.", "5."),
+    "12": ("5431", "..2."),
+    "13": (".5", ".4", "23", ".1"),
 }
 
-# Shape Q (the W pentomino): its mirror image is one of its rotations, so codes pair up.
+# Shape Q (the T pentomino, base ###/.#./.#.): its transpose is one of its turns, so the
+# 8 codes give 4 pictures, each numbered two ways.
 Q_PICTURES = {
-    "00": ("1..", "23.", ".45"),
-    "01": (".12", "34.", "5.."),
-    "02": ("12.", ".34", "..5"),
-    "03": ("..1", ".23", "45."),
-    "10": ("..1", ".23", "45."),
-    "11": ("1..", "23.", ".45"),
-    "12": (".12", "34.", "5.."),
-    "13": ("12.", ".34", "..5"),
+    "00": ("123", ".4.", ".5."),
+    "01": ("..1", "542", "..3"),
+    "02": (".5.", ".4.", "321"),
+    "03": ("3..", "245", "1.."),
+    "10": ("1..", "245", "3.."),
+    "11": ("321", ".4.", ".5."),
+    "12": ("..3", "542", "..1"),
+    "13": (".5.", ".4.", "123"),
 }
 
 
@@ -72,8 +77,13 @@ def test_shape_sizes() -> None:
     assert all(sizes[ch] == 5 for ch in "JKLMNOPQRSTU")
 
 
+def test_q_is_the_t_pentomino_and_r_the_w() -> None:
+    assert BASE["Q"] == ("###", ".#.", ".#.")
+    assert BASE["R"] == ("#..", "##.", ".##")
+
+
 def test_all_shapes_distinct_up_to_orientation() -> None:
-    shapes = [{oriented(letter, code).cells for code in CODES} for letter in LETTERS]
+    shapes = [{covered(letter, code) for code in CODES} for letter in LETTERS]
     for i, a in enumerate(shapes):
         for b in shapes[i + 1 :]:
             assert not a & b
@@ -92,19 +102,33 @@ def test_distinct_orientation_counts() -> None:
 
 
 def test_equivalent_codes_of_symmetric_shapes() -> None:
-    assert {oriented("F", code).cells for code in CODES} == {((0, 0), (1, 0), (0, 1), (1, 1))}
+    assert {covered("F", code) for code in CODES} == {frozenset({(0, 0), (1, 0), (0, 1), (1, 1)})}
     assert unique_codes("B") == ("00", "01")
-    assert oriented("B", "02").cells == oriented("B", "00").cells
-    assert oriented("B", "13").cells == oriented("B", "01").cells
+    assert covered("B", "02") == covered("B", "00") == covered("B", "13")
+    assert covered("B", "10") == covered("B", "01")
+    assert oriented("B", "02").cells == ((1, 0), (0, 0))  # square 1 now on the right
     assert unique_codes("S") == ("00",)
     assert unique_codes("Q") == ("00", "01", "02", "03")
     assert unique_codes("G") == ("00", "01", "02", "03")
 
 
 def test_square_k_goes_on_the_given_cell() -> None:
-    # Q00 with square 3 (its centre) at (5, 5): square 1 lands at (4, 4).
-    assert cells_of("Q", "00", 3, 5, 5) == ((4, 4), (4, 5), (5, 5), (5, 6), (6, 6))
-    assert cells_of("Q", "00", 1, 0, 0) == ((0, 0), (0, 1), (1, 1), (1, 2), (2, 2))
+    # Q00 with square 4 (below the bar's middle) at (5, 5): square 1 lands at (4, 4).
+    assert cells_of("Q", "00", 4, 5, 5) == ((4, 4), (5, 4), (6, 4), (5, 5), (5, 6))
+    assert cells_of("Q", "00", 1, 0, 0) == ((0, 0), (1, 0), (2, 0), (1, 1), (1, 2))
+    # Q11 is the same picture numbered from the right: its square 3 is Q00's square 1.
+    assert set(cells_of("Q", "11", 3, 0, 0)) == set(cells_of("Q", "00", 1, 0, 0))
+
+
+def test_the_seeds_own_example() -> None:
+    # "For a first move with Q, player 0 can say: 0 0 Q001 or 0 0 Q033 or 0 0 Q101 or
+    # 0 0 Q113. Resulting boards after 0 0 Q001 and 0 0 Q113 are exactly the same."
+    q001 = set(cells_of("Q", "00", 1, 0, 0))
+    q113 = set(cells_of("Q", "11", 3, 0, 0))
+    assert q001 == q113 == {(0, 0), (1, 0), (2, 0), (1, 1), (1, 2)}
+    q033 = set(cells_of("Q", "03", 3, 0, 0))
+    q101 = set(cells_of("Q", "10", 1, 0, 0))
+    assert q033 == q101 == {(0, 0), (0, 1), (0, 2), (1, 1), (2, 1)}
 
 
 def test_placement_table_counts() -> None:

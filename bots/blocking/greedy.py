@@ -20,18 +20,21 @@ def read() -> str:
 
 
 def orient(rows: list[str], code: str) -> list[tuple[int, int]]:
-    """Cells of the shape drawn by ``rows`` in orientation ``code``, in reading order.
+    """Cells of the shape drawn by ``rows`` in orientation ``code``; square k is ``[k - 1]``.
 
-    f = 1 mirrors left-right, then the shape turns 90 degrees clockwise r times.
+    Squares are numbered 1..k in reading order on the base picture and keep their numbers;
+    f = 1 flips the picture over its main diagonal (transpose), then it turns 90 degrees
+    clockwise r times, staying in the top-left corner (the referee's convention).
     """
     width, height = len(rows[0]), len(rows)
     cells = [(x, y) for y in range(height) for x in range(width) if rows[y][x] == "#"]
     if code[0] == "1":
-        cells = [(width - 1 - x, y) for x, y in cells]
+        cells = [(y, x) for x, y in cells]
+        width, height = height, width
     for _ in range(int(code[1])):
         cells = [(height - 1 - y, x) for x, y in cells]
         width, height = height, width
-    return sorted(cells, key=lambda c: (c[1], c[0]))
+    return cells
 
 
 def cells_of(shapes: dict[str, list[str]], move: str) -> list[tuple[int, int]]:

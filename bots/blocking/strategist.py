@@ -104,15 +104,21 @@ def territory(owned: list[int], seats: list[int], occ: int) -> list[int]:
 
 
 def orient(rows: list[str], code: str) -> list[tuple[int, int]]:
-    """Cells of the shape drawn by ``rows`` in orientation ``code``, in reading order."""
+    """Cells of the shape drawn by ``rows`` in orientation ``code``; square k is ``[k - 1]``.
+
+    Squares are numbered 1..k in reading order on the base picture and keep their numbers;
+    f = 1 flips the picture over its main diagonal (transpose), then it turns 90 degrees
+    clockwise r times, staying in the top-left corner (the referee's convention).
+    """
     width, height = len(rows[0]), len(rows)
     cells = [(x, y) for y in range(height) for x in range(width) if rows[y][x] == "#"]
     if code[0] == "1":
-        cells = [(width - 1 - x, y) for x, y in cells]
+        cells = [(y, x) for x, y in cells]
+        width, height = height, width
     for _ in range(int(code[1])):
         cells = [(height - 1 - y, x) for x, y in cells]
         width, height = height, width
-    return sorted(cells, key=lambda c: (c[1], c[0]))
+    return cells
 
 
 class Engine:
@@ -131,9 +137,10 @@ class Engine:
             for code in CODES:
                 cells = orient(rows, code)
                 self.cells[letter + code] = cells
-                if tuple(cells) in seen:
+                if tuple(sorted(cells)) in seen:
                     continue
-                seen.add(tuple(cells))
+                seen.add(tuple(sorted(cells)))
+                sx, sy = cells[0]  # square 1: where the referee's listing puts the move
                 width = max(x for x, _ in cells) + 1
                 height = max(y for _, y in cells) + 1
                 for y in range(N - height + 1):
@@ -143,7 +150,7 @@ class Engine:
                         for cx, cy in cells:
                             mask |= 1 << ((y + cy) * N + x + cx)
                             spread += (x + cx - 6) ** 2 + (y + cy - 6) ** 2
-                        self.greedy_key[mask] = (spread, letter, code, (mask & -mask).bit_length())
+                        self.greedy_key[mask] = (spread, letter, code, (y + sy) * N + x + sx)
                         self.letter[mask] = letter
                         for cx, cy in cells:
                             self.through[(y + cy) * N + x + cx].setdefault(letter, []).append(mask)

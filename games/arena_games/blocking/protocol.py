@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from arena import InvalidAnswer
-from arena_games.blocking.rules import State, legal_moves, others_moves
+from arena_games.blocking.rules import State, anchors, legal_moves, others_moves
 from arena_games.blocking.shapes import BASE, CODES, LETTERS, SIZE, Placement, oriented
 
 
@@ -44,13 +44,14 @@ def board_rows(state: State, reachable: int) -> list[str]:
 
 
 def turn_text(state: State, seat: int, moves: list[Placement] | None = None) -> str:
-    """One turn's input for ``seat``: board, others' moves since its last turn, valid moves."""
+    """One turn's input for ``seat``: board, others' moves since its last turn, valid moves.
+
+    `x` marks the free cells "well connected" for the seat: touching one of its squares at
+    a corner and none along a side, or its start corner before its first move.
+    """
     if moves is None:
         moves = legal_moves(state, seat)
-    reachable = 0
-    for placement in moves:
-        reachable |= placement.mask
-    lines = board_rows(state, reachable)
+    lines = board_rows(state, anchors(state, seat))
     played = others_moves(state, seat)
     lines.append(str(len(played)))
     lines += [f"{p.seat} {p.action.text()}" for p in played]

@@ -18,6 +18,7 @@ from arena_games.blocking.shapes import (
     SIZE,
     Placement,
     cells_of,
+    covered,
     mask_of,
     oriented,
     placements_through,
@@ -194,10 +195,10 @@ def listed_form(letter: str, cells: tuple[tuple[int, int], ...], mask: int) -> P
     """The listed form of ``letter`` covering ``cells``: smallest code, square 1's position."""
     min_x = min(x for x, _ in cells)
     min_y = min(y for _, y in cells)
-    picture = tuple(sorted(((x - min_x, y - min_y) for x, y in cells), key=lambda c: (c[1], c[0])))
-    code = next(c for c in unique_codes(letter) if oriented(letter, c).cells == picture)
-    x1, y1 = min(cells, key=lambda c: (c[1], c[0]))
-    return Placement(letter, code, x1, y1, mask)
+    picture = frozenset((x - min_x, y - min_y) for x, y in cells)
+    code = next(c for c in unique_codes(letter) if covered(letter, c) == picture)
+    x1, y1 = oriented(letter, code).cells[0]
+    return Placement(letter, code, min_x + x1, min_y + y1, mask)
 
 
 def check_move(

@@ -1,8 +1,13 @@
 """The 21 shapes A..U, their orientation codes `fr`, and every placement on the 13x13 board.
 
-A shape's base picture is its orientation `00`. Orientation `fr` mirrors the base picture
-left-right when f = 1, then rotates it 90 degrees clockwise r times. The squares of an
-oriented shape are numbered 1..k in reading order (top row first, left to right).
+A shape's base picture is its orientation `00`; its squares are numbered 1..k in reading
+order (top row first, left to right) and each square keeps its number through every
+orientation. Orientation `fr` flips the base picture over its main diagonal (transpose:
+(x, y) -> (y, x)) when f = 1, then turns it 90 degrees clockwise r times; the result is
+shifted back to the top-left. This is the only natural convention under which the seed's
+own example holds: for player 0's first move with Q (the T pentomino), `0 0 Q001`,
+`0 0 Q033`, `0 0 Q101` and `0 0 Q113` are all valid, and `Q001` and `Q113` cover the same
+cells.
 
 Cells are (x, y) with x the column and y the row, (0, 0) top-left. On the board a cell is
 the bit ``y * SIZE + x`` of a Python int.
@@ -15,7 +20,7 @@ from functools import cache
 
 SIZE = 13
 
-# Base pictures (orientation 00), the usual Blokus drawings; rows top to bottom.
+# Base pictures (orientation 00), rows top to bottom; sent as such in the init input.
 BASE: dict[str, tuple[str, ...]] = {
     "A": ("#",),
     "B": ("##",),
@@ -33,8 +38,8 @@ BASE: dict[str, tuple[str, ...]] = {
     "N": ("##", "##", "#."),
     "O": ("#.#", "###"),
     "P": ("#..", "#..", "###"),
-    "Q": ("#..", "##.", ".##"),
-    "R": ("###", ".#.", ".#."),
+    "Q": ("###", ".#.", ".#."),
+    "R": ("#..", "##.", ".##"),
     "S": (".#.", "###", ".#."),
     "T": ("##.", ".#.", ".##"),
     "U": (".##", "##.", ".#."),
@@ -49,7 +54,7 @@ Cell = tuple[int, int]
 
 @dataclass(frozen=True)
 class Oriented:
-    """One oriented shape: its squares in reading order (square k is ``cells[k - 1]``)."""
+    """One oriented shape: square k (numbered on the base picture) is at ``cells[k - 1]``."""
 
     letter: str
     code: str
@@ -67,7 +72,10 @@ class Oriented:
 
 @dataclass(frozen=True)
 class Placement:
-    """A shape put on the board, in its listed form: square 1 of ``code`` at (x, y)."""
+    """A shape put on the board, in its listed form: square 1 of ``code`` at (x, y).
+
+    ``code`` is the smallest orientation code covering these cells.
+    """
 
     letter: str
     code: str
@@ -81,34 +89,44 @@ class Placement:
 
 
 def base_cells(letter: str) -> tuple[Cell, ...]:
-    """The squares of the base picture, in reading order."""
+    """The squares of the base picture, in reading order: square k is the k-th."""
     rows = BASE[letter]
     return tuple((x, y) for y, row in enumerate(rows) for x, ch in enumerate(row) if ch == "#")
 
 
 @cache
 def oriented(letter: str, code: str) -> Oriented:
-    """The shape ``letter`` in orientation ``code`` (``"fr"``, f in 0-1, r in 0-3)."""
+    """The shape ``letter`` in orientation ``code`` (``"fr"``, f in 0-1, r in 0-3).
+
+    Squares keep their base-picture numbers: ``cells[k - 1]`` is square k.
+    """
     flip, turns = int(code[0]), int(code[1])
     width, height = len(BASE[letter][0]), len(BASE[letter])
     cells = list(base_cells(letter))
     if flip:
-        cells = [(width - 1 - x, y) for x, y in cells]
+        # Transpose: flip over the main diagonal.
+        cells = [(y, x) for x, y in cells]
+        width, height = height, width
     for _ in range(turns):
-        # Clockwise quarter turn: column x becomes row x, row y becomes column h-1-y.
+        # Clockwise quarter turn: column x becomes row x, row y becomes column h-1-y;
+        # the picture stays in the top-left corner.
         cells = [(height - 1 - y, x) for x, y in cells]
         width, height = height, width
-    cells.sort(key=lambda c: (c[1], c[0]))
     return Oriented(letter, code, width, height, tuple(cells))
+
+
+def covered(letter: str, code: str) -> frozenset[Cell]:
+    """The cells of an oriented picture, whatever their numbers (to compare orientations)."""
+    return frozenset(oriented(letter, code).cells)
 
 
 @cache
 def unique_codes(letter: str) -> tuple[str, ...]:
     """The smallest code of each distinct oriented picture of ``letter``, in code order."""
-    seen: set[tuple[Cell, ...]] = set()
+    seen: set[frozenset[Cell]] = set()
     codes = []
     for code in CODES:
-        cells = oriented(letter, code).cells
+        cells = covered(letter, code)
         if cells not in seen:
             seen.add(cells)
             codes.append(code)
