@@ -7,6 +7,9 @@ import random
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from arena import resimulate
 from arena_games.chess5 import rules
 from arena_games.chess5.game import Chess5Game
 from conftest import json_shape
@@ -50,20 +53,118 @@ def replay_of(answers: list[str], seed: int, forfeit: int | None = None) -> dict
     return {"game": "chess5", "seed": seed, "settings": {}, "players": ["a", "b"], "steps": steps}
 
 
-def fixture_replay() -> dict[str, Any]:
-    """The fixture's game: setup, its 30 moves, then white forfeits (times out)."""
-    answers = list(FIXTURE_SETUP)
-    for entry in LOG["moves"]:
+# Setups that build the starting positions of the two other real logs. Both were played
+# on the server by a white bot that sent `from: [0, 3]` in setup step 1 (the server placed
+# its king: `from` is read only in step 4) and whose step-2 block the server accepted; here
+# it blocks the square of the black king, which arena refused before the rulings.
+LOG2_SETUP = [
+    '{"move": {"from": [0, 3], "to": [0, 2]}}',
+    '{"move": {"from": [0, 0], "to": [3, 4]}}',
+    '{"move": {"from": [0, 3], "to": [3, 4]}}',
+    '{"move": {"to": [1, 3]}}',
+    '{"move": {"from": [0, 3], "to": [1, 2]}}',
+    '{"move": {"to": [3, 0]}}',
+    '{"move": {"from": [0, 3], "to": [1, 4]}}',
+    '{"move": {"to": [4, 4]}}',
+    '{"move": {"from": [0, 3], "to": [0, 0]}}',
+    '{"move": {"from": [0, 3], "to": [3, 2]}}',
+    '{"move": {"from": [0, 3], "to": [0, 1]}}',
+    '{"move": {"from": [0, 3], "to": [4, 1]}}',
+    '{"move": {"from": [0, 4], "to": [0, 3]}}',
+    '{"move": {"from": [0, 4], "to": [3, 3]}}',
+    '{"move": {"from": [0, 4], "to": [1, 0]}}',
+    '{"move": {"from": [0, 4], "to": [4, 2]}}',
+    '{"move": {"from": [0, 4], "to": [1, 1]}}',
+    '{"move": {"from": [0, 4], "to": [4, 3]}}',
+]
+LOG3_SETUP = [
+    '{"move": {"from": [0, 3], "to": [0, 2]}}',
+    '{"move": {"to": [4, 2]}}',
+    '{"move": {"from": [0, 3], "to": [4, 2]}}',
+    '{"move": {"to": [1, 4]}}',
+    '{"move": {"from": [0, 3], "to": [1, 0]}}',
+    '{"move": {"to": [3, 3]}}',
+    '{"move": {"from": [0, 3], "to": [1, 2]}}',
+    '{"move": {"to": [4, 4]}}',
+    '{"move": {"from": [0, 3], "to": [0, 0]}}',
+    '{"move": {"from": [0, 3], "to": [3, 1]}}',
+    '{"move": {"from": [0, 3], "to": [0, 1]}}',
+    '{"move": {"from": [0, 3], "to": [3, 2]}}',
+    '{"move": {"from": [0, 4], "to": [0, 3]}}',
+    '{"move": {"from": [0, 4], "to": [3, 4]}}',
+    '{"move": {"from": [0, 4], "to": [1, 1]}}',
+    '{"move": {"from": [0, 4], "to": [4, 0]}}',
+    '{"move": {"from": [0, 4], "to": [1, 3]}}',
+    '{"move": {"from": [0, 4], "to": [4, 3]}}',
+]
+# name -> (setup, seed). Log 3's pawn reset (black, move 6) takes the pawns in a random
+# order: seed 2 takes them in the server's order; the other logs use no randomness.
+REAL_LOGS = {
+    "server-match-log.json": (FIXTURE_SETUP, 7),
+    "server-match-log-2.json": (LOG2_SETUP, 7),
+    "server-match-log-3.json": (LOG3_SETUP, 2),
+}
+
+
+def log_replay(name: str, seed: int | None = None) -> dict[str, Any]:
+    """A real log's game as an arena replay: the setup, its moves, then its forfeit if any."""
+    setup, default_seed = REAL_LOGS[name]
+    log = json.loads((FIXTURES / name).read_text())
+    answers = list(setup)
+    for entry in log["moves"]:
         answer: dict[str, Any] = {"move": entry["move"]}
         if entry["abilitiesUsed"]:
             answer["ability"] = entry["abilitiesUsed"][0]
         answers.append(json.dumps(answer))
-    return replay_of(answers, 7, forfeit=0)
+    forfeit = None
+    if log["game_result"]["reason"] == "forfeit":
+        loser = "black" if log["game_result"]["winner"] == "white" else "white"
+        forfeit = rules.COLOR_NAMES.index(loser)
+    return replay_of(answers, default_seed if seed is None else seed, forfeit)
+
+
+def fixture_replay() -> dict[str, Any]:
+    """The fixture's game: setup, its 30 moves, then white forfeits (times out)."""
+    return log_replay("server-match-log.json")
 
 
 def test_fixture_game_exports_to_the_servers_log_byte_for_byte() -> None:
     text = Chess5Game().export(fixture_replay(), "codeclash")
     assert text == (FIXTURES / "server-match-log.json").read_text()
+
+
+@pytest.mark.parametrize("name", sorted(REAL_LOGS))
+def test_every_real_log_replays_move_for_move_and_exports_identically(name: str) -> None:
+    log = json.loads((FIXTURES / name).read_text())
+    replay = log_replay(name)
+    game = Chess5Game()
+    # Move for move: every answer is accepted, and the board after each play move is the log's.
+    played = [step for step in resimulate(game, replay) if step.actions]
+    assert len(played) == len(REAL_LOGS[name][0]) + len(log["moves"])
+    setup_done = played[len(REAL_LOGS[name][0]) - 1].after
+    assert rules.board_rows(setup_done.board) == log["starting_position"]
+    for entry, step in zip(log["moves"], played[len(REAL_LOGS[name][0]) :], strict=True):
+        assert rules.board_rows(step.after.board) == entry["stateAfter"], entry["move_num"]
+    assert game.export(replay, "codeclash") == (FIXTURES / name).read_text()
+
+
+def test_a_king_capture_is_checkmate_in_the_log() -> None:
+    log = json.loads(Chess5Game().export(log_replay("server-match-log-2.json"), "codeclash"))
+    assert log["game_result"] == {"winner": "black", "reason": "checkmate"}
+
+
+def test_the_logged_pawn_reset_depends_on_the_seed_only_through_the_order() -> None:
+    # Log 3's reset (move 6) comes out as the server's for some seeds (2 among them), with
+    # the two pawns the other way round for others; the game then goes on only as logged.
+    results = set()
+    for seed in range(8):
+        replay = log_replay("server-match-log-3.json", seed)
+        replay["steps"] = replay["steps"][: len(LOG3_SETUP) + 6]
+        board = rules.board_rows(list(resimulate(Chess5Game(), replay))[-1].after.board)
+        results.add((board[3][4], board[4][0], board[4][3]))
+        if seed == 2:
+            assert (board[3][4], board[4][0], board[4][3]) == ("F", "BP", "BP")
+    assert results == {("F", "BP", "BP"), ("BP", "BP", "F")}
 
 
 def test_codeclash_is_declared() -> None:
@@ -112,7 +213,7 @@ def test_simulated_game_export_has_the_fixture_shape_and_replays_the_game() -> N
         assert log["moves"][-1]["stateAfter"] == rules.board_rows(final.board)
         assert log["game_result"] == {
             "winner": rules.COLOR_NAMES[final.winner] if final.winner is not None else None,
-            "reason": {"king captured": "king_captured", "no legal move": "no_legal_moves"}[
+            "reason": {"king captured": "checkmate", "no legal move": "no_legal_moves"}[
                 final.reason
             ],
         }

@@ -119,7 +119,7 @@ def test_step1_king_in_own_back_two_rows() -> None:
     assert (state.to_move, state.setup_step) == (WHITE, 1)
     rules.check(state, Action((1, 4)))
     rules.check(state, Action((0, 2), (0, 0)))  # `from` [0, 0] names the king
-    for bad in (Action((2, 2)), Action((3, 0)), Action((0, 2), (0, 2)), Action((5, 0))):
+    for bad in (Action((2, 2)), Action((3, 0)), Action((5, 0))):
         with pytest.raises(RuleError):
             rules.check(state, bad)
     state = rules.apply(state, Action((0, 2)))
@@ -130,17 +130,45 @@ def test_step1_king_in_own_back_two_rows() -> None:
     rules.check(state, Action((3, 2)))
 
 
-def test_step2_blocks_a_free_square_of_the_opponent() -> None:
+def test_from_is_read_only_in_step_4() -> None:
+    # The real server placed the king for a step-1 answer `from: [0, 3]` (a bishop's code)
+    # and never reads `from` before step 4 (fixtures/chess5/server-match-log-2.json, -3).
+    state = rules.apply(rules.new_game(1), Action((0, 2), (0, 3)))
+    assert rules.at(state.board, (0, 2)) == "WK"
+    state = rules.apply(state, Action((4, 2), (4, 4)))  # any `from`, even not a type code
+    assert rules.at(state.board, (4, 2)) == "BK"
+    state = place(state, Action((3, 2), (0, 3)), Action((1, 2), (0, 0)))  # blocks
+    state = rules.apply(state, Action((0, 0), (0, 3)))  # step 3: a rook whatever `from` says
+    assert rules.at(state.board, (0, 0)) == "WR"
+
+
+def test_step2_blocks_are_accepted_anywhere_on_the_board() -> None:
+    # The server accepted every block of its logged setups; arena accepts any square of
+    # the board. A block binds every setup placement that follows, the blocker's too.
+    kings = place(rules.new_game(1), Action((0, 2)), Action((4, 2)))
+    assert kings.setup_step == 2
+    for square in [(3, 2), (4, 2), (1, 1), (2, 4), (0, 2)]:  # free, the king, own rows, ...
+        rules.check(kings, Action(square))
+    with pytest.raises(RuleError):
+        rules.check(kings, Action((5, 2)))  # off the board
+    state = rules.apply(kings, Action((4, 2)))  # on the black king: accepted, no effect
+    assert state.blocked == ((4, 2),) and rules.at(state.board, (4, 2)) == "BK"
+    state = rules.apply(state, Action((3, 3)))  # black blocks a square of its own rows
+    assert state.blocked == ((4, 2), (3, 3))
+    assert (state.to_move, state.setup_step) == (WHITE, 3)
+    state = rules.apply(state, Action((0, 0)))
+    with pytest.raises(RuleError):
+        rules.check(state, Action((3, 3)))  # its own block binds black
+    assert (3, 3) not in rules.setup_targets(state)
+
+
+def test_step2_blocks_offered_to_bots_are_the_opponents_free_squares() -> None:
     state = place(rules.new_game(1), Action((0, 2)), Action((4, 2)))
-    assert state.setup_step == 2
-    with pytest.raises(RuleError):
-        rules.check(state, Action((1, 1)))  # own rows
-    with pytest.raises(RuleError):
-        rules.check(state, Action((4, 2)))  # the black king stands there
+    assert rules.setup_targets(state) == [
+        (r, c) for r in (3, 4) for c in range(5) if (r, c) != (4, 2)
+    ]
     state = rules.apply(state, Action((3, 2)))
     assert state.blocked == ((3, 2),)
-    with pytest.raises(RuleError):
-        rules.check(state, Action((3, 2)))  # black blocks in white's rows
     state = rules.apply(state, Action((1, 2)))
     assert state.blocked == ((3, 2), (1, 2))
     assert (state.to_move, state.setup_step) == (WHITE, 3)
@@ -152,8 +180,6 @@ def test_step3_rooks_one_per_call_alternating_not_on_blocked() -> None:
         rules.check(state, Action((1, 2)))  # blocked by black
     with pytest.raises(RuleError):
         rules.check(state, Action((0, 2)))  # own king there
-    with pytest.raises(RuleError):
-        rules.check(state, Action((0, 0), (0, 3)))  # a bishop code in step 3
     state = rules.apply(state, Action((0, 0), (0, 2)))
     assert rules.at(state.board, (0, 0)) == "WR"
     assert (state.to_move, state.setup_step) == (BLACK, 3)
@@ -292,13 +318,29 @@ def test_pawn_reset_skips_taken_squares_and_picks_pawns_by_seed() -> None:
     assert len(outcomes) == 3
 
 
-def test_pawn_reset_leaves_promoted_queens_and_pawns_at_home() -> None:
+def test_pawn_reset_leaves_promoted_queens() -> None:
     board = board_from_rows(["K....", "P....", "..P..", ".....", "k...Q"])
     state = rules.play_position(board, pawn_homes=(HOMES, ()))
     after = rules.apply(state, Action((0, 1), (0, 0), "pawnReset"))
     pawns = {divmod(i, 5) for i, p in enumerate(after.board) if p == "WP"}
-    assert (1, 0) in pawns and len(pawns) == 2 and pawns <= set(HOMES)
+    assert len(pawns) == 2 and pawns <= set(HOMES)
     assert rules.at(after.board, (4, 4)) == "WQ"
+
+
+def test_pawn_reset_may_move_a_pawn_already_home_as_the_server_does() -> None:
+    # server-match-log-3.json, move 6: black's setup squares are (3, 4), (4, 0), (4, 3); the
+    # pawn of (4, 0) was taken, pawns stand on (3, 4) and (4, 3). After black's reset they
+    # stand on (4, 0) and (4, 3): the pawn at home on (3, 4) moved to another free one.
+    homes = ((3, 4), (4, 0), (4, 3))
+    board = board_from_rows(["K....", ".....", ".....", "....p", "...pk"])
+    outcomes = set()
+    for seed in range(16):
+        state = rules.play_position(board, BLACK, seed, pawn_homes=((), homes))
+        after = rules.apply(state, Action((3, 3), (4, 4), "pawnReset"))
+        outcomes.add(frozenset(divmod(i, 5) for i, p in enumerate(after.board) if p == "BP"))
+    # Each pawn in a random order takes a random free setup square at that moment: the
+    # first one taken goes to (4, 0), the second to the square the first one left.
+    assert outcomes == {frozenset({(4, 0), (4, 3)}), frozenset({(4, 0), (3, 4)})}
 
 
 # ---------------------------------------------------------------- end of game

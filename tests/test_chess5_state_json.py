@@ -109,7 +109,7 @@ def test_setup_state_json() -> None:
     data = state_json.state_dict(state, BLACK)
     assert data["phase"] == "setup"
     assert data["playerColor"] == "black"
-    assert (data["setupStep"], data["turnNumber"]) == (2, 0)
+    assert (data["setupStep"], data["turnNumber"]) == (2, 1)
     assert data["blockedTiles"] == [[3, 2]]
     assert grid(data) == ["..K..", ".....", ".....", ".....", "..k.."]
     assert data["abilitiesRemaining"] == {"fog": True, "pawnReset": True, "shield": True}
@@ -173,7 +173,6 @@ BAD_SCHEMA = [
     '{"move": {"to": ["1", 2]}}',
     '{"move": {"to": [1.0, 2]}}',
     '{"move": {"to": [true, 2]}}',
-    '{"move": {"to": [1, 2], "from": "a1"}}',
     '{"move": {"to": [1, 2]}, "ability": "fog"}',
     '{"move": {"to": [1, 2]}, "ability": {"name": "teleport"}}',
     '{"move": {"to": [1, 2]}, "ability": {"name": "shield", "target": [9]}}',
@@ -201,7 +200,6 @@ def test_interpret_bad_schema_is_invalid_with_raw_text(text: str) -> None:
     [
         '{"move": {"to": [2, 2]}}',  # not white's rows
         '{"move": {"to": [0, 7]}}',  # off the board
-        '{"move": {"from": [0, 2], "to": [0, 2]}}',  # a rook in step 1
         '{"move": {"to": [0, 2]}, "ability": {"name": "fog", "target": null}}',  # in setup
     ],
 )
@@ -210,6 +208,35 @@ def test_interpret_illegal_move_keeps_raw_text(text: str) -> None:
     with pytest.raises(IllegalMove) as err:
         game.interpret(game.start(1, 2, {}), 0, text)
     assert err.value.raw == text
+
+
+def test_from_is_read_only_in_step_4_and_in_play() -> None:
+    game = Chess5Game()
+    start = game.start(1, 2, {})
+    for text in [
+        '{"move": {"from": [0, 3], "to": [0, 2]}}',  # a bishop's code: the king is placed
+        '{"move": {"from": [0, 2], "to": [0, 2]}}',
+        '{"move": {"from": "a1", "to": [0, 2]}}',  # never read, so never malformed
+        '{"move": {"from": [9, 9, 9], "to": [0, 2]}}',
+    ]:
+        assert game.interpret(start, WHITE, text) == Move(Action((0, 2)))
+    setup = [(0, 2), (4, 2), (3, 2), (1, 2), (0, 0), (4, 0), (0, 4), (4, 4)]
+    step4 = start
+    for to in setup:
+        step4 = game.apply(step4, {step4.to_move: Action(to)})
+    assert step4.setup_step == 4
+    assert game.interpret(step4, WHITE, '{"move": {"from": [0, 3], "to": [1, 0]}}') == Move(
+        Action((1, 0), (0, 3))
+    )
+    with pytest.raises(InvalidAnswer):
+        game.interpret(step4, WHITE, '{"move": {"from": "a1", "to": [1, 0]}}')
+
+
+def test_turn_number_is_1_in_setup_as_the_server_writes_it() -> None:
+    game = Chess5Game()
+    text = game.prompt(game.start(1, 2, {}), WHITE)
+    assert text == (FIXTURES / "server-state-setup.json").read_text()
+    assert json.loads(text)["turnNumber"] == 1
 
 
 def test_interpret_illegal_play_move_and_ability() -> None:

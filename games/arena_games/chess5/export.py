@@ -15,10 +15,11 @@ from arena import Game, resimulate
 from arena_games.chess5 import rules
 from arena_games.chess5.rules import State, board_rows
 
-# arena's end reasons in the server's vocabulary ("forfeit" is the server's own word).
+# arena's end reasons in the server's vocabulary ("forfeit" is the server's own word, and
+# a king capture is "checkmate": server-match-log-2.json).
 REASONS = {
     "forfeit": "forfeit",
-    "king captured": "king_captured",
+    "king captured": "checkmate",
     "no legal move": "no_legal_moves",
     f"{rules.MAX_PLIES} plies": "max_turns",
 }

@@ -50,8 +50,9 @@ class Chess5Game(Game[State]):
         return state_json.state_text(state, seat)
 
     def interpret(self, state: State, seat: int, text: str) -> Move:
-        """Parse move.json and check it against the rules."""
-        action = state_json.parse_move(text)
+        """Parse move.json and check it against the rules (``from`` read in play and step 4)."""
+        read_from = not state.in_setup or state.setup_step == 4
+        action = state_json.parse_move(text, read_from)
         try:
             rules.check(state, action)
         except rules.RuleError as exc:

@@ -258,7 +258,12 @@ def _owned(board: Board, sq: Square, color: int) -> bool:
 
 
 def setup_targets(state: State) -> list[Square]:
-    """The squares the current setup call may choose, in reading order."""
+    """The squares the current setup call is meant to choose, in reading order.
+
+    Pieces go on free, unblocked squares of their side's rows; a step-2 block on a free,
+    unblocked square of the opponent's rows. (The server accepted blocks anywhere on the
+    board: see :func:`check`. These are the squares bots are offered.)
+    """
     color, step = SETUP_ORDER[state.setup_index]
     rows = OWN_ROWS[1 - color] if step == 2 else OWN_ROWS[color]
     return [
@@ -276,14 +281,18 @@ def step4_left(state: State, color: int) -> dict[str, int]:
 
 
 def setup_piece(state: State, frm: Square | None) -> str | None:
-    """The piece type a setup call places (None for a step-2 block); raises RuleError."""
+    """The piece type a setup call places (None for a step-2 block); raises RuleError.
+
+    ``from`` is read only in step 4, as on the original server: steps 1 and 3 place the
+    king and a rook whatever ``from`` says (a step-1 ``from: [0, 3]`` places the king).
+    """
     color, step = SETUP_ORDER[state.setup_index]
     if step == 2:
         return None
-    if frm is None:
-        if step == 4:
-            raise RuleError("setup step 4 needs `from`: [0, 3] for a bishop or [0, 4] for a pawn")
+    if step != 4:
         return STEP_PIECES[step][0]
+    if frm is None:
+        raise RuleError("setup step 4 needs `from`: [0, 3] for a bishop or [0, 4] for a pawn")
     kind = TYPE_CODES.get(frm)
     if kind not in STEP_PIECES[step]:
         raise RuleError(f"piece type {list(frm)} cannot be placed in setup step {step}")
@@ -301,11 +310,10 @@ def check(state: State, action: Action) -> None:
     if state.in_setup:
         if action.ability is not None:
             raise RuleError("abilities cannot be used during setup")
-        setup_piece(state, action.frm)
+        if setup_piece(state, action.frm) is None:
+            return  # a step-2 block: the server accepted any square of the board
         if action.to not in setup_targets(state):
-            step = state.setup_step
-            where = "the opponent's" if step == 2 else "your"
-            raise RuleError(f"{list(action.to)} is not a free, unblocked square of {where} rows")
+            raise RuleError(f"{list(action.to)} is not a free, unblocked square of your rows")
         return
     color = state.to_move
     if action.frm is None:
@@ -414,29 +422,27 @@ def _end_if_stuck(state: State) -> State:
 def pawn_reset(
     board: Board, homes: tuple[Square, ...], color: int, rng_state: tuple[object, ...]
 ) -> tuple[Board, tuple[object, ...]]:
-    """Send ``color``'s pawns back to their free setup squares.
+    """Send ``color``'s pawns back to their setup squares, as the original server does.
 
-    Pawns already on a setup square stay. The others go to the free (empty) setup squares;
-    when pawns and free squares differ in number, the game RNG picks which pawns move and to
-    which squares. Returns the new board and the advanced RNG state.
+    The pawns (in reading order) are shuffled with the game RNG; each in turn goes to a
+    square chosen with the RNG among its side's setup squares that are free at that moment
+    (one a pawn left before is free again), and stays put when none is. A pawn already on
+    a setup square may so move to another free one (``server-match-log-3.json``, move 6).
+    Returns the new board and the advanced RNG state.
     """
     pawn = COLOR_LETTERS[color] + "P"
-    away = [
-        (r, c)
-        for r in range(SIZE)
-        for c in range(SIZE)
-        if board[r * SIZE + c] == pawn and (r, c) not in homes
-    ]
-    free = [sq for sq in homes if at(board, sq) is None]
-    count = min(len(away), len(free))
-    if count == 0:
+    pawns = [(r, c) for r in range(SIZE) for c in range(SIZE) if board[r * SIZE + c] == pawn]
+    if not pawns:
         return board, rng_state
     rng = random.Random()
     rng.setstate(rng_state)
-    movers = rng.sample(away, count)
-    dests = rng.sample(free, count)
+    rng.shuffle(pawns)
     cells = list(board)
-    for frm, to in zip(movers, dests, strict=True):
+    for frm in pawns:
+        free = [sq for sq in homes if cells[idx(sq)] is None]
+        if not free:
+            continue
+        to = rng.choice(free)
         cells[idx(frm)] = None
         cells[idx(to)] = pawn
     return tuple(cells), rng.getstate()

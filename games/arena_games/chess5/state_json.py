@@ -54,7 +54,7 @@ def state_dict(state: State, color: int) -> dict[str, Any]:
             }
             for eff in state.against[color]
         ],
-        "turnNumber": 0 if state.in_setup else state.ply + 1,
+        "turnNumber": 1 if state.in_setup else state.ply + 1,  # the server's, setup too
         "setupStep": state.setup_step,
         "blockedTiles": [list(sq) for sq in state.blocked],
     }
@@ -75,11 +75,12 @@ def _square(value: Any, what: str, raw: str) -> Square:
     return (value[0], value[1])
 
 
-def parse_move(raw: str) -> Action:
+def parse_move(raw: str, read_from: bool = True) -> Action:
     """Read move.json; raise InvalidAnswer (keeping the raw text) for bad JSON or schema.
 
     Squares must be lists of two integers; whether they are on the board and legal is for
-    :func:`rules.check`.
+    :func:`rules.check`. With ``read_from`` False (setup steps 1-3, where the original
+    server never reads it) ``move.from`` is ignored whatever it holds.
     """
     try:
         data = json.loads(raw)
@@ -93,7 +94,9 @@ def parse_move(raw: str) -> Action:
     if "to" not in move:
         raise InvalidAnswer('"move" needs "to"', raw)
     to = _square(move["to"], '"to"', raw)
-    frm = None if move.get("from") is None else _square(move["from"], '"from"', raw)
+    frm = None
+    if read_from and move.get("from") is not None:
+        frm = _square(move["from"], '"from"', raw)
     ability = data.get("ability")
     name: str | None = None
     target: Square | None = None
