@@ -18,7 +18,8 @@ def test_games_lists_every_game_with_players_clocks_and_package(capsys):
     assert "1000/100" in lines["stc"] and "bot-arena" in lines["stc"]
     assert " 2-4 " in lines["blocking"] and "1000/200" in lines["blocking"]
     assert "files (state.json)" in lines["chess5"]
-    assert "queries" in lines["cluster"]
+    assert "words + queries" in lines["cluster"]  # read word by word, like scanf
+    assert " lines " in lines["stc"]
 
 
 def test_match_plays_one_game_and_logs_answers_timings_and_stderr(tmp_path):

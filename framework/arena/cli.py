@@ -112,6 +112,8 @@ def cmd_games(args: argparse.Namespace, extra: list[str]) -> int:
             else f"{info.min_players}-{info.max_players}"
         )
         transport = "lines" if info.transport is None else f"files ({info.transport.input_name})"
+        if info.transport is None and info.framing == "tokens":
+            transport = "words"
         if info.queries:
             transport += " + queries"
         settings = ", ".join(f"{k}={v}" for k, v in info.settings.items()) or "-"
