@@ -16,6 +16,9 @@ moves to :meth:`Game.apply`. A bot that times out, crashes or answers something
 
 from __future__ import annotations
 
+import dataclasses
+import enum
+import importlib.resources
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
@@ -68,6 +71,9 @@ class GameInfo:
     lines and several may share one; :meth:`Game.interpret` gets the words of the command
     so far joined by single spaces and answers :class:`Incomplete` until it is whole).
     ``exports`` names the formats :meth:`Game.export` writes (e.g. ``"codeclash"``).
+    ``renderer`` names a JavaScript file shipped as package data next to the game's
+    module (e.g. ``"viewer.js"``) that draws :meth:`Game.view` in ``arena view``; see
+    :meth:`Game.renderer_script`.
     ``settings`` lists every setting the game accepts with its default value; tournament
     files may override them, unknown keys are refused.
     """
@@ -84,6 +90,7 @@ class GameInfo:
     settings: Mapping[str, Any] = field(default_factory=dict)
     description: str = ""
     exports: tuple[str, ...] = ()
+    renderer: str | None = None
 
 
 @dataclass(frozen=True)
@@ -242,6 +249,26 @@ class Game(ABC, Generic[State]):
         """A human-readable picture of the state for ``arena match --verbose``."""
         return ""
 
+    def action_view(self, action: Any) -> Any:
+        """A JSON-able picture of a parsed action for replays (default: :func:`jsonable`)."""
+        return jsonable(action)
+
+    def renderer_script(self) -> str | None:
+        """JavaScript drawing :meth:`view` in the HTML viewer, or None (the viewer then
+        shows :meth:`render`'s text).
+
+        The script defines ``function render(view, host, ctx)``, which replaces the content
+        of the DOM element ``host`` with a picture of ``view`` (SVG or canvas). ``ctx`` holds
+        ``players`` (names by seat), ``colors`` (a CSS colour per seat), ``step`` (the step
+        record that led to this view, null for the start) and ``index`` (the step number).
+        The script must be self-contained: no imports, nothing from the network.
+        By default the file named by ``info.renderer`` is read from the game's package.
+        """
+        if self.info.renderer is None:
+            return None
+        package = type(self).__module__.rpartition(".")[0] or type(self).__module__
+        return (importlib.resources.files(package) / self.info.renderer).read_text("utf-8")
+
     def turn_number(self, state: State) -> int:
         """The number of turns played, as the game counts them (for the store)."""
         return 0
@@ -249,3 +276,24 @@ class Game(ABC, Generic[State]):
     def export(self, replay: Mapping[str, Any], fmt: str) -> str:
         """Write a stored replay (see ``docs/architecture.md``) in one of ``info.exports``."""
         raise NotImplementedError(f"{self.info.id} cannot export {fmt!r}")
+
+
+def jsonable(value: Any) -> Any:
+    """A JSON-able copy of a game value: a dataclass becomes ``{ClassName: {fields}}``,
+    tuples and sets lists, enums their name, integers beyond 2**53 strings, the rest str."""
+    if value is None or isinstance(value, bool | str | float):
+        return value
+    if isinstance(value, int):
+        return value if abs(value) < 2**53 else str(value)
+    if isinstance(value, enum.Enum):
+        return value.name
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        fields = {f.name: jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {type(value).__name__: fields}
+    if isinstance(value, Mapping):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, set | frozenset):
+        return sorted((jsonable(v) for v in value), key=repr)
+    if isinstance(value, list | tuple):
+        return [jsonable(v) for v in value]
+    return str(value)

@@ -28,11 +28,16 @@ from arena.botproc import (
 from arena.errors import AnswerError
 from arena.framing import UnitReader
 from arena.game import FileTransport, Game, Ignore, Incomplete, Move, Reply, standing_moves
+from arena.viewdiff import diff, normalize
 
 MAX_STEPS = 100_000
 """A game still running after this many steps is a broken plugin, not a long game."""
 RAW_CAP = 500
 """Characters of offending output kept with a forfeit."""
+STEP_LOG_CAP = 8 * 1024
+"""Bytes of a per-turn process's stderr kept in its step record (the file keeps more)."""
+REPLAY_FORMAT = 2
+"""Version of ``replay.json``: 2 added views, parsed actions, messages, budgets, replies."""
 
 
 @dataclass(frozen=True)
@@ -156,6 +161,7 @@ class Referee:
         readers = [UnitReader(self.info.framing) for _ in range(n)]
         steps: list[dict[str, Any]] = []
         state = self.game.start(seed, n, dict(settings))
+        start_view = normalize(self.game.view(state))
         try:
             if self.info.transport is None:
                 line_bots = [
@@ -166,7 +172,7 @@ class Referee:
                     bot.start()
                 for bot in line_bots:
                     bot.confine()
-            state = self._loop(state, seats, line_bots, readers, workdirs, steps)
+            state = self._loop(state, seats, line_bots, readers, workdirs, steps, start_view)
         finally:
             for bot in line_bots:
                 bot.stop()
@@ -188,7 +194,7 @@ class Referee:
             duration_ms=(time.perf_counter() - started) * 1000.0,
             replay="replay.json",
         )
-        self._write_replay(record, steps, state)
+        self._write_replay(record, steps, state, start_view)
         return record
 
     # -- the step loop -------------------------------------------------------------
@@ -201,6 +207,7 @@ class Referee:
         readers: list[UnitReader],
         workdirs: list[Path],
         steps: list[dict[str, Any]],
+        view: Any,
     ) -> Any:
         prompted = [False] * len(seats)
         while to_act := list(self.game.to_act(state)):
@@ -235,10 +242,20 @@ class Referee:
                     record.moves += 1
                 record.total_ms += io["ms"]
                 record.max_ms = max(record.max_ms, io["ms"])
+            # Each answering seat's move as the game parsed it (messages are kept as read).
+            step["actions"] = {
+                str(seat): self.game.action_view(move.action)
+                for seat, move in sorted(moves.items())
+            }
             actions = {seat: move.action for seat, move in moves.items()}
             actions = standing_moves(self.game, state, actions, bool(forfeits))
             if actions:
                 state = self.game.apply(state, actions)
+            # Each step keeps only what changed in the view (see arena.viewdiff).
+            new_view = normalize(self.game.view(state))
+            step["view"] = diff(view, new_view)
+            step["turn"] = self.game.turn_number(state)
+            view = new_view
             steps.append(step)
             if self.observer is not None:
                 self.observer(len(steps) - 1, step, state)
@@ -258,7 +275,13 @@ class Referee:
         pending: dict[int, _Pending] = {}
         for seat in to_act:
             prompt = self.game.prompt(state, seat)
-            step["io"][str(seat)] = {"input": prompt, "lines": [], "ms": 0.0, "stderr": ""}
+            step["io"][str(seat)] = {
+                "input": prompt,
+                "lines": [],
+                "ms": 0.0,
+                "budget_ms": budgets[seat],
+                "stderr": "",
+            }
             budget_s = budgets[seat] / 1000.0
             try:
                 # The clock starts once the whole input is written.
@@ -343,6 +366,8 @@ class Referee:
                     step["messages"][str(seat)] = answer.message
                 return answer
             if isinstance(answer, Reply):
+                # Keyed by the index of the query line it answers.
+                io.setdefault("replies", {})[str(len(io["lines"]) - 1)] = answer.text
                 try:
                     bot.send(answer.text, p.deadline)
                 except (InputStalled, BotClosed):
@@ -376,6 +401,8 @@ class Referee:
         forfeits: dict[int, Forfeit] = {}
         for seat in to_act:
             prompt = self.game.prompt(state, seat)
+            log_path = self.stderr_path(seat)
+            log_start = log_path.stat().st_size if log_path.exists() else 0
             result = run_turn_process(
                 self.bots[seat].argv,
                 workdirs[seat],
@@ -393,8 +420,9 @@ class Referee:
                 "input": prompt,
                 "lines": [output] if result.output is not None else [],
                 "ms": result.elapsed_ms,
+                "budget_ms": budgets[seat],
                 "exit_code": result.exit_code,
-                "stderr": "",
+                "stderr": _read_from(log_path, log_start, STEP_LOG_CAP),
             }
             verdict = self._judge_file_turn(state, seat, transport, result, budgets[seat])
             if isinstance(verdict, Move):
@@ -437,13 +465,16 @@ class Referee:
 
     # -- replay --------------------------------------------------------------------
 
-    def _write_replay(self, record: GameRecord, steps: list[dict[str, Any]], state: Any) -> None:
+    def _write_replay(
+        self, record: GameRecord, steps: list[dict[str, Any]], state: Any, start_view: Any
+    ) -> None:
         replay = {
-            "format": 1,
+            "format": REPLAY_FORMAT,
             "game": self.info.id,
             "seed": record.seed,
             "settings": record.settings,
             "players": [s.bot for s in record.seats],
+            "start_view": start_view,
             "steps": steps,
             "outcome": {
                 "ranks": [s.rank for s in record.seats],
@@ -457,6 +488,16 @@ class Referee:
         tmp = path.with_suffix(".tmp")
         tmp.write_text(json.dumps(replay, separators=(",", ":")))
         tmp.replace(path)
+
+
+def _read_from(path: Path, offset: int, cap: int) -> str:
+    """At most ``cap`` bytes of ``path`` from ``offset``, decoded leniently ("" if gone)."""
+    try:
+        with path.open("rb") as f:
+            f.seek(offset)
+            return f.read(cap).decode("utf-8", "replace")
+    except OSError:
+        return ""
 
 
 def _exit_text(code: int | None, context: str) -> str:

@@ -1,17 +1,22 @@
-"""Re-simulating stored replays: the states a game went through, from its seed and answers.
+"""Reading stored replays: finding them, their per-step views, and re-simulating them.
 
-The referee stores every step's answers (``replay.json``, see ``docs/architecture.md``);
-playing them again through the game's own rules gives back every state, which is what
-exports to other tools' formats and viewers need.
+The referee stores every step's answers (``replay.json``, see ``docs/architecture.md``)
+and, compactly, every step's view (what changed since the previous one). Playing the
+answers again through the game's own rules gives back every state, which is what exports
+to other tools' formats and text pictures need.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
+from arena.errors import ConfigError
 from arena.game import Game, Move, standing_moves
+from arena.viewdiff import normalize, patch
 
 
 @dataclass(frozen=True)
@@ -48,3 +53,53 @@ def resimulate(game: Game[Any], replay: Mapping[str, Any]) -> Iterator[ReplayedS
         if actions:
             state = game.apply(state, actions)
         yield ReplayedStep(before, actions, state)
+
+
+def step_views(game: Game[Any], replay: Mapping[str, Any]) -> list[Any]:
+    """The view before the first step, then after each step (``len(steps) + 1`` views).
+
+    Read from the stored patches; replays written before views were stored (format 1)
+    are re-simulated instead.
+    """
+    if "start_view" not in replay:
+        states = list(resimulate(game, replay))
+        first = [game.view(states[0].before)] if states else []
+        return [normalize(v) for v in first + [game.view(s.after) for s in states]]
+    views = [replay["start_view"]]
+    for step in replay["steps"]:
+        views.append(patch(views[-1], step.get("view", [])))
+    return views
+
+
+def load_replay(path: Path) -> dict[str, Any]:
+    """Read a ``replay.json``; a missing or unreadable file is a :class:`ConfigError`."""
+    try:
+        replay = json.loads(path.read_text())
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ConfigError(f"{path}: not a replay file ({exc})") from None
+    if not isinstance(replay, dict) or not {"game", "seed", "players", "steps"} <= set(replay):
+        raise ConfigError(f"{path}: not a replay file (no game, seed, players and steps)")
+    return replay
+
+
+def find_replay(game: str, source: Path) -> Path:
+    """The ``replay.json`` of ``game``: a path to one, or a game number in ``source``."""
+    path = Path(game)
+    if path.is_file():
+        return path
+    if path.is_dir() and (path / "replay.json").is_file():
+        return path / "replay.json"
+    if not game.isdigit():
+        raise ConfigError(f"{game}: neither a game number nor a replay file")
+    from arena.store import open_existing
+
+    store = open_existing(source)
+    try:
+        stored = store.game(int(game))
+    finally:
+        store.close()
+    if stored is None:
+        raise ConfigError(f"{source}: no game number {game} (see `arena list {source}`)")
+    return source / stored.dir / "replay.json"
