@@ -260,7 +260,8 @@ class Game(ABC, Generic[State]):
         The script defines ``function render(view, host, ctx)``, which replaces the content
         of the DOM element ``host`` with a picture of ``view`` (SVG or canvas). ``ctx`` holds
         ``players`` (names by seat), ``colors`` (a CSS colour per seat), ``step`` (the step
-        record that led to this view, null for the start) and ``index`` (the step number).
+        record that led to this view, null for the start), ``previous`` (the view before it),
+        ``index`` (the step number), ``settings`` and ``esc`` (escapes text for markup).
         The script must be self-contained: no imports, nothing from the network.
         By default the file named by ``info.renderer`` is read from the game's package.
         """

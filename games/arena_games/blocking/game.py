@@ -9,7 +9,14 @@ from typing import Any
 from arena import Game, GameInfo, IllegalMove, Move, Outcome
 from arena_games.blocking import protocol, rules
 from arena_games.blocking.rules import Action, State
-from arena_games.blocking.shapes import CODES, mask_of, oriented, placements_through
+from arena_games.blocking.shapes import (
+    CODES,
+    base_cells,
+    cells_of,
+    mask_of,
+    oriented,
+    placements_through,
+)
 
 
 class BlockingGame(Game[State]):
@@ -23,6 +30,7 @@ class BlockingGame(Game[State]):
         first_turn_ms=1000,
         turn_ms=200,
         description="Blokus-like: 13x13 board, shapes A-U touching own colour only at corners.",
+        renderer="viewer.js",
     )
 
     def start(self, seed: int, players: int, settings: Mapping[str, Any]) -> State:
@@ -86,9 +94,15 @@ class BlockingGame(Game[State]):
         return rng.choice(options)
 
     def view(self, state: State) -> dict[str, Any]:
-        """Board rows, letters in play and left per seat, scores, seat to act."""
+        """Board rows, every piece placed (seat, letter, cells) in play order, the shapes
+        in play (cells of their base picture), letters left per seat, scores, seat to act."""
         return {
             "board": protocol.board_rows(state, 0),
+            "pieces": [
+                [p.seat, p.action.letter, [list(c) for c in _cells(p.action)]]
+                for p in state.history
+            ],
+            "shapes": {letter: [list(c) for c in base_cells(letter)] for letter in state.letters},
             "letters": state.letters,
             "remaining": list(state.remaining),
             "scores": list(rules.scores(state)),
@@ -113,3 +127,13 @@ class BlockingGame(Game[State]):
     def turn_number(self, state: State) -> int:
         """Moves played so far."""
         return len(state.history)
+
+    def action_view(self, action: Any) -> Any:
+        """The move in normal form (``x y Lfrk``) and the cells it covers."""
+        assert isinstance(action, Action)
+        return {"move": action.text(), "cells": [list(c) for c in _cells(action)]}
+
+
+def _cells(action: Action) -> tuple[tuple[int, int], ...]:
+    """The board cells an action covers."""
+    return cells_of(action.letter, action.code, action.square, action.x, action.y)

@@ -33,6 +33,7 @@ class Chess5Game(Game[State]):
             "enemy king; one-time abilities: fog, shield, pawn reset."
         ),
         exports=("codeclash",),
+        renderer="viewer.js",
     )
 
     def start(self, seed: int, players: int, settings: Mapping[str, Any]) -> State:
@@ -81,7 +82,10 @@ class Chess5Game(Game[State]):
         return state_json.move_text(action)
 
     def view(self, state: State) -> dict[str, Any]:
-        """Board rows in the match-log notation plus phase, abilities and effects."""
+        """Board rows in the match-log notation plus phase, abilities and effects.
+
+        ``fog[c]`` lists the squares colour c cannot see while fogged (None when it sees all).
+        """
         return {
             "phase": "setup" if state.in_setup else "play",
             "setupStep": state.setup_step,
@@ -93,6 +97,7 @@ class Chess5Game(Game[State]):
             "abilitiesActivated": [
                 [[e.name, e.turns_left, e.target] for e in effects] for effects in state.against
             ],
+            "fog": [_hidden(state, color) for color in (rules.WHITE, rules.BLACK)],
             "over": state.over,
             "winner": None if state.winner is None else rules.COLOR_NAMES[state.winner],
             "reason": state.reason,
@@ -136,3 +141,12 @@ class Chess5Game(Game[State]):
         if fmt != "codeclash":
             return super().export(replay, fmt)
         return codeclash_log(self, replay)
+
+
+def _hidden(state: State, color: int) -> list[list[int]] | None:
+    """The squares a fogged ``color`` does not see, as its state.json hides them."""
+    if state.in_setup or not rules.is_fogged(state, color):
+        return None
+    seen = rules.visible_squares(state.board, color)
+    size = rules.SIZE
+    return [[r, c] for r in range(size) for c in range(size) if (r, c) not in seen]

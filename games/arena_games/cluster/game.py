@@ -33,6 +33,7 @@ class ClusterGame(Game[State]):
         framing="tokens",
         settings=dict(rules.DEFAULT_SETTINGS),
         description="Hex connect-four with a bag of chips and rotatable gravity (42 cluster).",
+        renderer="viewer.js",
     )
 
     def start(self, seed: int, players: int, settings: Mapping[str, Any]) -> State:

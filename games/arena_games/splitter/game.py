@@ -43,6 +43,7 @@ class SplitterGame(Game[SplitterState]):
             "One-player dice placement: each round write both dice in mirrored cells; "
             "a group of exactly v equal v's scores v (doubled on a star), equal hearts add 5."
         ),
+        renderer="viewer.js",
     )
 
     def start(self, seed: int, players: int, settings: Mapping[str, Any]) -> SplitterState:

@@ -25,6 +25,7 @@ class StcGame(Game[StcState]):
         turn_ms=100,
         settings={"max_turns": 200},
         description="CodinGame's Smash The Code: group 4+ blocks, chain them, bury the opponent.",
+        renderer="viewer.js",
     )
 
     def start(self, seed: int, players: int, settings: Mapping[str, Any]) -> StcState:

@@ -1,0 +1,101 @@
+"""The HTML viewer of one game: a self-contained page that plays a stored replay.
+
+The page inlines everything (styles, scripts, the replay gzipped in base64, which the
+browser's own ``DecompressionStream`` unpacks) and loads nothing from the network. The
+board is drawn by the game's renderer (:meth:`arena.game.Game.renderer_script`); a game
+without one shows its text :meth:`~arena.game.Game.render` of every step instead.
+"""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import html
+import importlib.resources
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from arena.errors import AnswerError
+from arena.game import Game
+from arena.plugins import Registry, load_registry
+from arena.replay import load_replay, resimulate, step_views
+from arena.viewdiff import diff
+
+VIEWER_NAME = "viewer.html"
+"""The viewer's file name next to a stored ``replay.json``."""
+
+
+def static_text(name: str) -> str:
+    """A file of ``arena/static`` (styles, scripts, page templates)."""
+    return (importlib.resources.files("arena") / "static" / name).read_text("utf-8")
+
+
+def script_safe(text: str) -> str:
+    """Text safe inside a ``<script>`` element (no ``</script>`` or ``<!--`` in it)."""
+    return text.replace("</", "<\\/").replace("<!--", "<\\!--")
+
+
+def text_frames(game: Game[Any], replay: Mapping[str, Any]) -> list[str] | None:
+    """The game's text picture before the first step and after each, by re-simulation;
+    None when the game draws no text or the replay no longer plays under its rules."""
+    try:
+        steps = list(resimulate(game, replay))
+        if not steps:
+            return None
+        frames = [game.render(steps[0].before)] + [game.render(s.after) for s in steps]
+    except (AnswerError, ValueError, KeyError, TypeError, AssertionError):
+        return None
+    return frames if any(frames) else None
+
+
+def with_views(game: Game[Any], replay: Mapping[str, Any]) -> dict[str, Any]:
+    """The replay with its per-step view patches (older replays get them by re-simulation)."""
+    out = dict(replay)
+    if "start_view" in replay:
+        return out
+    views = step_views(game, replay)
+    out["start_view"] = views[0] if views else {}
+    out["steps"] = [
+        {**step, "view": diff(views[i], views[i + 1])} for i, step in enumerate(replay["steps"])
+    ]
+    return out
+
+
+def viewer_html(game: Game[Any], replay: Mapping[str, Any], subtitle: str = "") -> str:
+    """The whole viewer page for one stored game."""
+    renderer = game.renderer_script()
+    data = {
+        "game": game.info.id,
+        "title": game.info.title,
+        "replay": with_views(game, replay),
+        "text": None if renderer else text_frames(game, replay),
+    }
+    packed = gzip.compress(json.dumps(data, separators=(",", ":")).encode(), mtime=0)
+    players = " vs ".join(str(p) for p in replay.get("players", []))
+    title = f"{game.info.title}: {players} (seed {replay.get('seed')})"
+    page = static_text("viewer.html")
+    # The data goes in last: base64 cannot contain a placeholder.
+    for token, value in (
+        ("{{TITLE}}", html.escape(title)),
+        ("{{SUBTITLE}}", html.escape(subtitle)),
+        ("{{STYLE}}", static_text("common.css") + static_text("viewer.css")),
+        ("{{RENDERER}}", script_safe(renderer or "")),
+        ("{{SCRIPT}}", script_safe(static_text("viewer.js"))),
+        ("{{DATA}}", base64.b64encode(packed).decode("ascii")),
+    ):
+        page = page.replace(token, value)
+    return page
+
+
+def write_viewer(
+    replay_path: Path, out: Path | None = None, registry: Registry | None = None
+) -> Path:
+    """Write the viewer of ``replay_path`` (default: ``viewer.html`` next to it)."""
+    replay = load_replay(replay_path)
+    game = (registry or load_registry()).create(str(replay["game"]))
+    target = out or replay_path.with_name(VIEWER_NAME)
+    subtitle = f"{replay_path.parent.name} · {len(replay['steps'])} steps"
+    target.write_text(viewer_html(game, replay, subtitle), encoding="utf-8")
+    return target
