@@ -7,7 +7,6 @@ command), 130 interrupted.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import shutil
 import sys
@@ -21,6 +20,7 @@ import yaml
 from arena.errors import ArenaError, ConfigError
 from arena.game import Game
 from arena.leaderboard import FORMATS
+from arena.listing import RESULTS
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -90,6 +90,32 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--from", dest="source", type=Path, default=Path("."), help="output folder")
     p.add_argument("--out", type=Path, help="write to this file instead of stdout")
     p.set_defaults(func=cmd_export)
+
+    p = sub.add_parser("list", help="list the stored games of an output folder")
+    p.add_argument("output", type=Path, help="the tournament's output folder")
+    p.add_argument("--bot", help="only games of this bot")
+    p.add_argument("--result", choices=RESULTS, help="only games with this result (for --bot)")
+    p.set_defaults(func=cmd_list)
+
+    p = sub.add_parser("show", help="show a stored game in the terminal, turn by turn")
+    p.add_argument("game_id", help="game number (see `arena list`) or a replay.json path")
+    p.add_argument("--from", dest="source", type=Path, default=Path("."), help="output folder")
+    p.add_argument("--step", type=int, help="only this step (0 = the start)")
+    p.add_argument("--input", action="store_true", help="also show each bot's input")
+    p.set_defaults(func=cmd_show)
+
+    p = sub.add_parser("view", help="write a stored game's HTML viewer")
+    p.add_argument("game_id", help="game number (see `arena list`) or a replay.json path")
+    p.add_argument("--from", dest="source", type=Path, default=Path("."), help="output folder")
+    p.add_argument(
+        "-o", "--out", type=Path, help="the HTML file (default: viewer.html by the replay)"
+    )
+    p.set_defaults(func=cmd_view)
+
+    p = sub.add_parser("report", help="write the HTML report of an output folder")
+    p.add_argument("output", type=Path, help="the tournament's output folder")
+    p.add_argument("-o", "--out", type=Path, help="the HTML file (default: OUTPUT/report.html)")
+    p.set_defaults(func=cmd_report)
     return parser
 
 
@@ -311,9 +337,22 @@ def cmd_run(args: argparse.Namespace, extra: list[str]) -> int:
     print(summary.leaderboard.render(args.format))
     done = f"{summary.played} games played now, {summary.resumed} resumed"
     print(f"\n{done}, results in {config.output}")
+    _write_report(config.output)
     if summary.interrupted:
         return EXIT_INTERRUPTED
     return EXIT_FAILED if summary.failed else EXIT_OK
+
+
+def _write_report(output: Path) -> None:
+    """Write ``OUTPUT/report.html`` after a run; a failure is reported, never fatal."""
+    from arena.report import write_report
+
+    try:
+        result = write_report(output, log=lambda msg: print(msg, file=sys.stderr))
+    except (ArenaError, OSError) as exc:
+        print(f"arena: could not write the report: {exc}", file=sys.stderr)
+        return
+    print(f"report: {result.path}")
 
 
 def cmd_leaderboard(args: argparse.Namespace, extra: list[str]) -> int:
@@ -327,21 +366,9 @@ def cmd_leaderboard(args: argparse.Namespace, extra: list[str]) -> int:
 def cmd_export(args: argparse.Namespace, extra: list[str]) -> int:
     """Write one stored game in another tool's format."""
     from arena.plugins import load_registry
-    from arena.store import open_existing
+    from arena.replay import find_replay, load_replay
 
-    path = Path(args.game_id)
-    if not path.is_file():
-        if not args.game_id.isdigit():
-            raise ConfigError(f"{args.game_id}: neither a game id nor a replay file")
-        store = open_existing(args.source)
-        try:
-            stored = store.game(int(args.game_id))
-        finally:
-            store.close()
-        if stored is None:
-            raise ConfigError(f"{args.source}: no game with id {args.game_id}")
-        path = args.source / stored.dir / "replay.json"
-    replay = json.loads(path.read_text())
+    replay = load_replay(find_replay(args.game_id, args.source))
     game = load_registry().create(replay["game"])
     if args.format not in game.info.exports:
         known = ", ".join(game.info.exports) or "none"
@@ -351,4 +378,47 @@ def cmd_export(args: argparse.Namespace, extra: list[str]) -> int:
         args.out.write_text(text)
     else:
         print(text)
+    return EXIT_OK
+
+
+# -- arena list / show / view / report -----------------------------------------------
+
+
+def cmd_list(args: argparse.Namespace, extra: list[str]) -> int:
+    """Print the stored games of an output folder, filtered by bot and result."""
+    from arena.listing import list_games
+
+    print(list_games(args.output, args.bot, args.result))
+    return EXIT_OK
+
+
+def cmd_show(args: argparse.Namespace, extra: list[str]) -> int:
+    """Print one stored game turn by turn."""
+    from arena.listing import show_game
+    from arena.plugins import load_registry
+    from arena.replay import find_replay, load_replay
+
+    replay = load_replay(find_replay(args.game_id, args.source))
+    game = load_registry().create(str(replay["game"]))
+    for line in show_game(game, replay, args.step, args.input):
+        print(line)
+    return EXIT_OK
+
+
+def cmd_view(args: argparse.Namespace, extra: list[str]) -> int:
+    """Write one stored game's self-contained HTML viewer and say where."""
+    from arena.replay import find_replay
+    from arena.viewer import write_viewer
+
+    path = write_viewer(find_replay(args.game_id, args.source), args.out)
+    print(f"viewer: {path}")
+    return EXIT_OK
+
+
+def cmd_report(args: argparse.Namespace, extra: list[str]) -> int:
+    """Write an output folder's HTML report (and its games' viewers) and say where."""
+    from arena.report import write_report
+
+    result = write_report(args.output, args.out, log=lambda m: print(m, file=sys.stderr))
+    print(f"report: {result.path} ({result.viewers} viewers written)")
     return EXIT_OK

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from arena.errors import ConfigError
+from arena.errors import AnswerError, ConfigError
 from arena.game import Game, Move, standing_moves
 from arena.viewdiff import normalize, patch
 
@@ -69,6 +69,20 @@ def step_views(game: Game[Any], replay: Mapping[str, Any]) -> list[Any]:
     for step in replay["steps"]:
         views.append(patch(views[-1], step.get("view", [])))
     return views
+
+
+def text_pictures(game: Game[Any], replay: Mapping[str, Any]) -> list[str] | None:
+    """The game's text :meth:`~arena.game.Game.render` before the first step and after each,
+    by re-simulation; None when it draws no text or the replay no longer plays under the
+    installed rules (they changed since it was stored)."""
+    try:
+        steps = list(resimulate(game, replay))
+        if not steps:
+            return None
+        pictures = [game.render(steps[0].before)] + [game.render(s.after) for s in steps]
+    except (AnswerError, ValueError, KeyError, TypeError, AssertionError):
+        return None
+    return pictures if any(pictures) else None
 
 
 def load_replay(path: Path) -> dict[str, Any]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import gzip
+import hashlib
 import html
 import importlib.resources
 import json
@@ -17,10 +18,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from arena.errors import AnswerError
 from arena.game import Game
 from arena.plugins import Registry, load_registry
-from arena.replay import load_replay, resimulate, step_views
+from arena.replay import load_replay, step_views, text_pictures
 from arena.viewdiff import diff
 
 VIEWER_NAME = "viewer.html"
@@ -37,17 +37,18 @@ def script_safe(text: str) -> str:
     return text.replace("</", "<\\/").replace("<!--", "<\\!--")
 
 
-def text_frames(game: Game[Any], replay: Mapping[str, Any]) -> list[str] | None:
-    """The game's text picture before the first step and after each, by re-simulation;
-    None when the game draws no text or the replay no longer plays under its rules."""
+def _renderer(game: Game[Any]) -> str | None:
     try:
-        steps = list(resimulate(game, replay))
-        if not steps:
-            return None
-        frames = [game.render(steps[0].before)] + [game.render(s.after) for s in steps]
-    except (AnswerError, ValueError, KeyError, TypeError, AssertionError):
+        return game.renderer_script()
+    except OSError:  # a plugin naming a file it does not ship: show its text instead
         return None
-    return frames if any(frames) else None
+
+
+def viewer_stamp(game: Game[Any]) -> str:
+    """A short hash of the viewer's code and the game's renderer, written into each viewer
+    (``<meta name="arena-viewer">``) so that viewers made by other code can be told apart."""
+    text = static_text("viewer.js") + static_text("viewer.html") + (_renderer(game) or "")
+    return hashlib.sha1(text.encode()).hexdigest()[:12]
 
 
 def with_views(game: Game[Any], replay: Mapping[str, Any]) -> dict[str, Any]:
@@ -65,12 +66,12 @@ def with_views(game: Game[Any], replay: Mapping[str, Any]) -> dict[str, Any]:
 
 def viewer_html(game: Game[Any], replay: Mapping[str, Any], subtitle: str = "") -> str:
     """The whole viewer page for one stored game."""
-    renderer = game.renderer_script()
+    renderer = _renderer(game)
     data = {
         "game": game.info.id,
         "title": game.info.title,
         "replay": with_views(game, replay),
-        "text": None if renderer else text_frames(game, replay),
+        "text": None if renderer else text_pictures(game, replay),
     }
     packed = gzip.compress(json.dumps(data, separators=(",", ":")).encode(), mtime=0)
     players = " vs ".join(str(p) for p in replay.get("players", []))
@@ -78,6 +79,7 @@ def viewer_html(game: Game[Any], replay: Mapping[str, Any], subtitle: str = "") 
     page = static_text("viewer.html")
     # The data goes in last: base64 cannot contain a placeholder.
     for token, value in (
+        ("{{STAMP}}", viewer_stamp(game)),
         ("{{TITLE}}", html.escape(title)),
         ("{{SUBTITLE}}", html.escape(subtitle)),
         ("{{STYLE}}", static_text("common.css") + static_text("viewer.css")),

@@ -1,0 +1,146 @@
+"""Stored games in the terminal: ``arena list`` (the games table) and ``arena show`` (one game,
+turn by turn: each bot's answer, message, time against its budget and stderr, and the board).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from tabulate import tabulate
+
+from arena.errors import ConfigError
+from arena.game import Game
+from arena.referee import SeatRecord
+from arena.replay import step_views, text_pictures
+from arena.store import StoredGame, open_existing
+
+RESULTS = ("win", "loss", "draw", "forfeit")
+"""What ``arena list --result`` filters on."""
+
+
+def seat_result(seats: Sequence[SeatRecord], seat: int) -> str:
+    """``win`` (alone in first place), ``draw`` (first place shared) or ``loss``; ``-`` when
+    the game has one player (its results are scores, ranked across the round's games)."""
+    if len(seats) < 2:
+        return "-"
+    best = min(s.rank for s in seats)
+    if seats[seat].rank != best:
+        return "loss"
+    return "draw" if sum(1 for s in seats if s.rank == best) > 1 else "win"
+
+
+def game_matches(game: StoredGame, bot: str | None, result: str | None) -> bool:
+    """Whether a stored game passes the ``--bot`` and ``--result`` filters.
+
+    With a bot, the result is that bot's (in any of its seats); without one, ``win`` and
+    ``loss`` mean a game someone won, ``draw`` a shared first place, ``forfeit`` any forfeit.
+    """
+    seats = [i for i, s in enumerate(game.seats) if bot is None or s.bot == bot]
+    if not seats:
+        return False
+    if result is None:
+        return True
+    if result == "forfeit":
+        return any(game.seats[i].forfeit for i in seats)
+    if bot is None and result in ("win", "loss"):
+        return any(seat_result(game.seats, i) == "win" for i in range(len(game.seats)))
+    return any(seat_result(game.seats, i) == result for i in seats)
+
+
+def result_text(seats: Sequence[SeatRecord]) -> str:
+    """``enemy wins``, ``draw: a, b`` or, for one player, its score."""
+    if len(seats) == 1:
+        return f"score {seats[0].score:g}"
+    best = min(s.rank for s in seats)
+    first = [s.bot for s in seats if s.rank == best]
+    return f"{first[0]} wins" if len(first) == 1 else "draw: " + ", ".join(first)
+
+
+def list_games(output: Path, bot: str | None = None, result: str | None = None) -> str:
+    """The table of ``arena list``: stored games passing the filters, in schedule order."""
+    store = open_existing(output)
+    try:
+        games = store.games()
+        known = sorted(set(store.meta().get("bots", [])) | {s.bot for g in games for s in g.seats})
+    finally:
+        store.close()
+    if bot is not None and bot not in known:
+        raise ConfigError(f"--bot {bot!r}: no such bot in {output} (bots: {', '.join(known)})")
+    rows = []
+    for g in games:
+        if not game_matches(g, bot, result):
+            continue
+        forfeits = ", ".join(f"{s.bot} {s.forfeit}" for s in g.seats if s.forfeit)
+        rows.append(
+            [
+                g.id,
+                g.round + 1,
+                g.seed,
+                " vs ".join(s.bot for s in g.seats),
+                result_text(g.seats),
+                " : ".join(f"{s.score:g}" for s in g.seats),
+                g.reason,
+                g.turns,
+                forfeits or "-",
+            ]
+        )
+    headers = ["game", "round", "seed", "seats", "result", "scores", "reason", "turns", "forfeit"]
+    shown = f"{len(rows)} of {len(games)} games"
+    return tabulate(rows, headers=headers, disable_numparse=True) + f"\n\n{shown}"
+
+
+def show_game(
+    game: Game[Any], replay: Mapping[str, Any], step: int | None = None, inputs: bool = False
+) -> Iterator[str]:
+    """The lines of ``arena show``: a header, then every step (or only ``step``, 0 = start)."""
+    steps = replay["steps"]
+    players = list(replay["players"])
+    if step is not None and not 0 <= step <= len(steps):
+        raise ConfigError(f"--step {step}: this game has steps 0 (the start) to {len(steps)}")
+    seats = " vs ".join(f"{name} (seat {i})" for i, name in enumerate(players))
+    yield f"{game.info.title} ({game.info.id}), seed {replay['seed']}: {seats}"
+    outcome = replay.get("outcome")
+    if outcome:
+        ranks = outcome["ranks"]
+        records = [SeatRecord(bot=p, rank=r) for p, r in zip(players, ranks, strict=True)]
+        scores = " : ".join(f"{s:g}" for s in outcome["scores"])
+        yield f"result: {result_text(records)} ({scores}), {outcome.get('reason', '')}"
+    yield f"{len(steps)} steps"
+    pictures = text_pictures(game, replay) or [
+        json.dumps(view, separators=(",", ":")) for view in step_views(game, replay)
+    ]
+    wanted = range(len(steps) + 1) if step is None else [step]
+    for index in wanted:
+        yield ""
+        if index == 0:
+            yield "--- start"
+        else:
+            yield from _step_lines(index, steps[index - 1], players, inputs)
+        if index < len(pictures) and pictures[index]:
+            yield from ("    " + line for line in pictures[index].rstrip("\n").splitlines())
+
+
+def _step_lines(
+    index: int, step: Mapping[str, Any], players: Sequence[str], inputs: bool
+) -> Iterator[str]:
+    turn = f" (turn {step['turn']})" if "turn" in step else ""
+    yield f"--- step {index}{turn}"
+    for key, io in step.get("io", {}).items():
+        name = players[int(key)]
+        budget = f" / {io['budget_ms']} ms" if io.get("budget_ms") else ""
+        answer = " | ".join(io.get("lines", [])) or "(no answer)"
+        yield f"  seat {key} {name}: {io.get('ms', 0.0):.1f} ms{budget} > {answer}"
+        message = step.get("messages", {}).get(key)
+        if message:
+            yield f"      message: {message}"
+        if inputs:
+            for line in io.get("input", "").rstrip("\n").splitlines():
+                yield f"      input: {line}"
+        for line in io.get("stderr", "").rstrip("\n").splitlines():
+            yield f"      stderr: {line}"
+    for key, forfeit in step.get("forfeits", {}).items():
+        who = f"seat {key} {players[int(key)]}"
+        yield f"  {who} FORFEITS: {forfeit['reason']}: {forfeit['detail']}"

@@ -1,0 +1,409 @@
+"""The tournament report: one self-contained HTML page for an output folder.
+
+It shows the leaderboard (every column of :meth:`Leaderboard.rows`), the win-rate matrix
+as a heatmap with its intervals, each bot's rating over the games played, response times
+against the budget, forfeits by reason, and every game (filterable by bot and result),
+each linking to its viewer (``games/<slug>/viewer.html``, written alongside when missing
+or stale). Tables and charts are plain HTML and SVG; a few lines of script filter the
+games list.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from arena import rating
+from arena.errors import ArenaError
+from arena.game import Game
+from arena.leaderboard import Leaderboard
+from arena.listing import result_text, seat_result
+from arena.plugins import Registry, load_registry
+from arena.replay import load_replay
+from arena.store import StoredGame, open_existing
+from arena.tournament import leaderboard_from_store
+from arena.viewer import VIEWER_NAME, static_text, viewer_html, viewer_stamp
+
+REPORT_NAME = "report.html"
+PALETTE = (
+    "#e4572e", "#2f6fde", "#1f9d55", "#b83fd0", "#d97706",
+    "#0891b2", "#be123c", "#4d7c0f", "#7c3aed", "#64748b",
+)  # fmt: skip
+MAX_POINTS = 400
+"""Points per line in the rating chart (long tournaments are sampled evenly)."""
+
+
+@dataclass
+class TurnTimes:
+    """One bot's answer times: milliseconds and the fraction of each turn's budget used."""
+
+    ms: list[float] = field(default_factory=list)
+    used: list[float] = field(default_factory=list)
+
+
+@dataclass
+class ReportResult:
+    """What :func:`write_report` wrote, and the games whose viewer could not be made."""
+
+    path: Path
+    viewers: int
+    problems: list[str]
+
+
+def esc(value: Any) -> str:
+    """HTML-escaped text of any value."""
+    return html.escape(str(value))
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """The ``q`` quantile (0-1) of ``values``, nearest rank (0 when empty)."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
+
+
+def _fresh(viewer: Path, replay: Path, stamp: str) -> bool:
+    try:
+        if viewer.stat().st_mtime < replay.stat().st_mtime:
+            return False
+        with viewer.open("rb") as f:
+            return f'content="{stamp}"'.encode() in f.read(2048)
+    except OSError:
+        return False
+
+
+def rating_history(
+    bots: Sequence[str], games: Sequence[StoredGame], variant_keys: Sequence[str]
+) -> dict[str, list[tuple[int, float]]]:
+    """Each bot's TrueSkill mu after every rating event it took part in, in schedule order."""
+    env = rating.new_env()
+    ratings = {b: env.create_rating() for b in bots}
+    history: dict[str, list[tuple[int, float]]] = {b: [(0, ratings[b].mu)] for b in bots}
+    for i, event in enumerate(rating.events(games, variant_keys), start=1):
+        for e in event:
+            if e.bot not in ratings:
+                ratings[e.bot] = env.create_rating()
+                history[e.bot] = [(0, ratings[e.bot].mu)]
+        if len(event) < 2:
+            continue
+        new = env.rate([(ratings[e.bot],) for e in event], ranks=[e.rank for e in event])
+        for e, (r,) in zip(event, new, strict=True):
+            ratings[e.bot] = r
+            history[e.bot].append((i, r.mu))
+    return history
+
+
+def collect_times(replay: Mapping[str, Any], times: dict[str, TurnTimes]) -> None:
+    """Add every answer time of a replay to its bot's :class:`TurnTimes`."""
+    players = replay["players"]
+    for step in replay["steps"]:
+        for seat, io in step.get("io", {}).items():
+            t = times.setdefault(players[int(seat)], TurnTimes())
+            t.ms.append(float(io.get("ms", 0.0)))
+            if io.get("budget_ms"):
+                t.used.append(float(io["ms"]) / float(io["budget_ms"]))
+
+
+def write_report(
+    output: Path,
+    out: Path | None = None,
+    registry: Registry | None = None,
+    log: Callable[[str], None] | None = None,
+) -> ReportResult:
+    """Write the report of ``output`` (default ``output/report.html``) and every game's
+    viewer that is missing or stale. A game whose replay cannot be read keeps its row in
+    the list, without a link; the reason is returned in ``problems``."""
+    target = out or output / REPORT_NAME
+    store = open_existing(output)
+    try:
+        board = leaderboard_from_store(store)
+        meta = store.meta()
+        games = store.games()
+    finally:
+        store.close()
+    registry = registry or load_registry()
+    links: dict[int, str] = {}
+    times: dict[str, TurnTimes] = {}
+    problems: list[str] = []
+    written = 0
+    stamps: dict[str, str] = {}
+    for g in games:
+        replay_path = output / g.dir / "replay.json"
+        try:
+            game = registry.create(g.game)
+            stamp = stamps.setdefault(g.game, viewer_stamp(game))
+            replay = load_replay(replay_path)
+            collect_times(replay, times)
+            viewer = replay_path.with_name(VIEWER_NAME)
+            if not _fresh(viewer, replay_path, stamp):
+                page = viewer_html(game, replay, f"game {g.id} · {g.dir}")
+                viewer.write_text(page, encoding="utf-8")
+                written += 1
+            links[g.id] = os.path.relpath(viewer, target.parent)
+        except (ArenaError, OSError, ValueError, KeyError, TypeError) as exc:
+            problems.append(f"game {g.id} ({g.dir}): {exc}")
+            if log:
+                log(f"arena: no viewer for game {g.id}: {exc}")
+    title = board.title
+    page = static_text("report.html")
+    body = "\n".join(
+        [
+            _leaderboard_section(board),
+            _matrix_section(board),
+            _rating_section(rating_history(meta.get("bots", []), games, meta.get("variant_keys", []))),
+            _times_section(times, board),
+            _forfeits_section(games, links),
+            _games_section(games, links),
+        ]
+    )
+    subtitle = (
+        f"{meta.get('game', '?')} · {len(games)} games · seed {meta.get('seed', '?')} · "
+        f"written {time.strftime('%Y-%m-%d %H:%M')}"
+    )
+    for token, value in (
+        ("{{TITLE}}", esc(title)),
+        ("{{SUBTITLE}}", esc(subtitle)),
+        ("{{STYLE}}", static_text("common.css") + static_text("report.css")),
+        ("{{SCRIPT}}", static_text("report.js").replace("</", "<\\/")),
+        ("{{BODY}}", body),
+    ):
+        page = page.replace(token, value)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(page, encoding="utf-8")
+    return ReportResult(target, written, problems)
+
+
+# -- sections ----------------------------------------------------------------------
+
+
+def _cell(value: Any) -> str:
+    text = f"{value:g}" if isinstance(value, float) else str(value)
+    cls = ' class="l"' if isinstance(value, str) else ""
+    return f"<td{cls}>{esc(text)}</td>"
+
+
+def _leaderboard_section(board: Leaderboard) -> str:
+    rows = board.rows()
+    columns: list[str] = []
+    for row in rows:
+        columns += [k for k in row if k not in columns]
+    head = "".join(f'<th class="{"l" if c == "bot" else ""}">{esc(c)}</th>' for c in columns)
+    body = "".join(
+        "<tr>" + "".join(_cell(row.get(c, "")) for c in columns) + "</tr>" for row in rows
+    )
+    return (
+        '<section id="leaderboard"><h2>Leaderboard</h2>'
+        f'<div class="scroll"><table><tr>{head}</tr>{body}</table></div></section>'
+    )
+
+
+def _heat(rate: float) -> str:
+    """Red (0) through pale yellow (0.5) to green (1)."""
+    return f"hsl({round(rate * 120)}, 65%, {88 - 18 * abs(rate - 0.5):.0f}%)"
+
+
+def _matrix_section(board: Leaderboard) -> str:
+    names = [s.name for s in board.stats]
+    if len(names) < 2 or not board.pairs:
+        return ""
+    head = "<th></th>" + "".join(f"<th>{esc(n)}</th>" for n in names)
+    rows = []
+    for a in names:
+        cells = [f'<th class="l">{esc(a)}</th>']
+        for b in names:
+            pw = board.pairs.get((a, b))
+            if a == b or pw is None or pw.n == 0:
+                cells.append('<td class="muted">-</td>')
+                continue
+            title = f"{a} vs {b}: {pw.wins} wins, {pw.draws} draws, {pw.losses} losses"
+            cells.append(
+                f'<td class="heat" style="background:{_heat(pw.rate)}" title="{esc(title)}">'
+                f"<b>{100 * pw.rate:.0f}%</b> ±{100 * pw.margin:.0f} "
+                f'<span class="muted">({pw.n})</span></td>'
+            )
+        rows.append("<tr>" + "".join(cells) + "</tr>")
+    return (
+        '<section id="matrix"><h2>Win rate of row against column</h2>'
+        '<p class="muted">Draws count half; ±95% interval; (encounters).</p>'
+        f"<table><tr>{head}</tr>{''.join(rows)}</table></section>"
+    )
+
+
+def _sample(points: list[tuple[int, float]]) -> list[tuple[int, float]]:
+    if len(points) <= MAX_POINTS:
+        return points
+    step = len(points) / MAX_POINTS
+    return [points[int(i * step)] for i in range(MAX_POINTS)] + [points[-1]]
+
+
+def _rating_section(history: dict[str, list[tuple[int, float]]]) -> str:
+    if not history or all(len(p) < 2 for p in history.values()):
+        return ""
+    width, height, left, bottom, top = 760, 280, 46, 26, 10
+    xmax = max(1, max(p[-1][0] for p in history.values()))
+    values = [mu for p in history.values() for _, mu in p]
+    lo, hi = min(values), max(values)
+    if hi - lo < 1e-9:
+        lo, hi = lo - 1, hi + 1
+    sx = (width - left - 10) / xmax
+    sy = (height - top - bottom) / (hi - lo)
+
+    def xy(i: int, mu: float) -> str:
+        return f"{left + i * sx:.1f},{height - bottom - (mu - lo) * sy:.1f}"
+
+    parts = [f'<svg width="{width}" height="{height}" viewBox="0 0 {width} {height}">']
+    for k in range(5):
+        mu = lo + (hi - lo) * k / 4
+        y = height - bottom - (mu - lo) * sy
+        parts.append(
+            f'<line x1="{left}" y1="{y:.1f}" x2="{width - 10}" y2="{y:.1f}" stroke="#e5e7eb"/>'
+            f'<text x="{left - 4}" y="{y + 4:.1f}" font-size="11" text-anchor="end">{mu:.1f}</text>'
+        )
+    parts.append(
+        f'<text x="{width - 10}" y="{height - 6}" font-size="11" text-anchor="end">'
+        f"rating events ({xmax})</text>"
+    )
+    legend = []
+    for i, (bot, points) in enumerate(sorted(history.items(), key=lambda kv: -kv[1][-1][1])):
+        color = PALETTE[i % len(PALETTE)]
+        # A bot keeps its rating until its next event: the line runs to the last one.
+        line = " ".join(xy(x, mu) for x, mu in [*_sample(points), (xmax, points[-1][1])])
+        parts.append(
+            f'<polyline data-bot="{esc(bot)}" points="{line}" fill="none" stroke="{color}" '
+            'stroke-width="2"/>'
+        )
+        legend.append(
+            f'<span><span class="chip" style="background:{color}"></span>{esc(bot)} '
+            f"({points[-1][1]:.1f})</span>"
+        )
+    parts.append("</svg>")
+    return (
+        '<section id="ratings"><h2>TrueSkill mu over the games played</h2>'
+        f'<div class="legend">{" ".join(legend)}</div>{"".join(parts)}</section>'
+    )
+
+
+def _times_section(times: dict[str, TurnTimes], board: Leaderboard) -> str:
+    order = [s.name for s in board.stats if s.name in times] + sorted(
+        set(times) - {s.name for s in board.stats}
+    )
+    if not order:
+        return ""
+    scale = max(1.0, max((max(times[b].used, default=0.0) for b in order), default=1.0))
+    width, row_h, left = 520, 24, 10
+    rows = []
+    for i, bot in enumerate(order):
+        t = times[bot]
+        used = t.used
+        p50, p90, p99, top = (percentile(used, q) for q in (0.5, 0.9, 0.99, 1.0))
+
+        def x(frac: float) -> float:
+            return left + frac / scale * (width - 2 * left)
+
+        color = PALETTE[i % len(PALETTE)]
+        svg = (
+            f'<svg width="{width}" height="{row_h}" viewBox="0 0 {width} {row_h}">'
+            f'<line x1="{x(0)}" y1="12" x2="{x(scale):.1f}" y2="12" stroke="#e5e7eb"/>'
+            f'<line x1="{x(p50):.1f}" y1="12" x2="{x(p99):.1f}" y2="12" stroke="{color}"/>'
+            f'<rect x="{x(p50):.1f}" y="5" width="{max(1.0, x(p90) - x(p50)):.1f}" height="14" '
+            f'fill="{color}" opacity=".7"/>'
+            f'<circle cx="{x(top):.1f}" cy="12" r="4" fill="none" stroke="{color}" stroke-width="2"/>'
+            f'<line x1="{x(1.0):.1f}" y1="1" x2="{x(1.0):.1f}" y2="23" stroke="#c62828" '
+            'stroke-width="2"/></svg>'
+        )
+        slow = sum(1 for u in used if u > 0.5)
+        rows.append(
+            f'<tr><td class="l">{esc(bot)}</td><td>{len(t.ms)}</td>'
+            f"<td>{percentile(t.ms, 0.5):.1f}</td><td>{percentile(t.ms, 0.9):.1f}</td>"
+            f"<td>{percentile(t.ms, 0.99):.1f}</td><td>{max(t.ms, default=0.0):.1f}</td>"
+            f"<td>{100 * top:.0f}%</td><td>{slow}</td><td>{svg}</td></tr>"
+        )
+    return (
+        '<section id="times"><h2>Response times against the budget</h2>'
+        '<p class="muted">Each answer\'s time as a share of that turn\'s budget: bar from the '
+        "median to the 90th percentile, line to the 99th, circle at the slowest; the red line "
+        "is the budget.</p><table><tr>"
+        '<th class="l">bot</th><th>answers</th><th>p50 ms</th><th>p90 ms</th><th>p99 ms</th>'
+        "<th>max ms</th><th>max % budget</th><th>&gt;50% budget</th>"
+        f'<th class="l">share of budget (0 - {100 * scale:.0f}%)</th></tr>'
+        f"{''.join(rows)}</table></section>"
+    )
+
+
+def _forfeits_section(games: Sequence[StoredGame], links: Mapping[int, str]) -> str:
+    counts: dict[str, dict[str, int]] = {}
+    items = []
+    for g in games:
+        for s in g.seats:
+            if not s.forfeit:
+                continue
+            counts.setdefault(s.bot, {})
+            counts[s.bot][s.forfeit] = counts[s.bot].get(s.forfeit, 0) + 1
+            link = _link(links, g, "last")
+            items.append(
+                f'<tr><td>{link}</td><td class="l">{esc(s.bot)}</td><td class="l">'
+                f'{esc(s.forfeit)}</td><td class="l wrap">{esc(s.detail)}</td></tr>'
+            )
+    if not items:
+        return '<section id="forfeits"><h2>Forfeits</h2><p>None.</p></section>'
+    reasons = sorted({r for c in counts.values() for r in c})
+    head = '<th class="l">bot</th>' + "".join(f"<th>{esc(r)}</th>" for r in reasons)
+    body = "".join(
+        f'<tr><td class="l">{esc(bot)}</td>'
+        + "".join(f"<td>{c.get(r, 0)}</td>" for r in reasons)
+        + "</tr>"
+        for bot, c in sorted(counts.items())
+    )
+    return (
+        '<section id="forfeits"><h2>Forfeits by reason</h2>'
+        f"<table><tr>{head}</tr>{body}</table>"
+        '<details><summary>every forfeit</summary><table><tr><th>game</th><th class="l">bot</th>'
+        f'<th class="l">reason</th><th class="l">detail</th></tr>{"".join(items)}</table>'
+        "</details></section>"
+    )
+
+
+def _link(links: Mapping[int, str], g: StoredGame, step: str = "") -> str:
+    href = links.get(g.id)
+    if href is None:
+        return f'<span class="muted" title="no viewer">{g.id}</span>'
+    anchor = "#step=999999" if step == "last" else ""
+    return f'<a class="game-link" href="{esc(href)}{anchor}">{g.id}</a>'
+
+
+def _games_section(games: Sequence[StoredGame], links: Mapping[int, str]) -> str:
+    bots = sorted({s.bot for g in games for s in g.seats})
+    rows = []
+    for g in games:
+        results = [[s.bot, seat_result(g.seats, i)] for i, s in enumerate(g.seats)]
+        forfeits = [s.bot for s in g.seats if s.forfeit]
+        seats = " vs ".join(
+            f'<span class="seat{" bad" if s.forfeit else ""}">{esc(s.bot)}</span>' for s in g.seats
+        )
+        scores = " : ".join(f"{s.score:g}" for s in g.seats)
+        rows.append(
+            f"<tr data-results='{esc(json.dumps(results))}' "
+            f"data-forfeits='{esc(json.dumps(forfeits))}'>"
+            f"<td>{_link(links, g)}</td><td>{g.round + 1}</td><td>{g.seed}</td>"
+            f'<td class="l">{seats}</td><td class="l">{esc(result_text(g.seats))}</td>'
+            f'<td>{scores}</td><td class="l">{esc(g.reason)}</td><td>{g.turns}</td></tr>'
+        )
+    options = "".join(f'<option value="{esc(b)}">{esc(b)}</option>' for b in bots)
+    return (
+        '<section id="games"><h2>Games</h2><div class="filters">'
+        f'<label>bot <select id="filter-bot"><option value="">all</option>{options}</select></label> '
+        '<label>result <select id="filter-result"><option value="">all</option>'
+        '<option value="win">win</option><option value="loss">loss</option>'
+        '<option value="draw">draw</option><option value="forfeit">forfeit</option>'
+        '</select></label> <span id="shown" class="muted"></span></div>'
+        '<table id="games-table"><tr><th>game</th><th>round</th><th>seed</th>'
+        '<th class="l">seats</th><th class="l">result</th><th>scores</th>'
+        f'<th class="l">reason</th><th>turns</th></tr>{"".join(rows)}</table></section>'
+    )
