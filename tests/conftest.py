@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import textwrap
@@ -68,3 +69,35 @@ def json_shape(value: Any) -> Any:
                 shapes.append(json_shape(item))
         return ("list", sorted(shapes, key=repr))
     return type(value).__name__
+
+
+# One real game of each shipped game, played by shipped bots through `arena match` (the
+# longest of two, so a game cut short by a slow start on a loaded machine is not the one
+# used). Shared by the replay, CLI and browser tests of the viewer.
+SHIPPED_MATCHES: dict[str, tuple[str, ...]] = {
+    "stc": ("python3 bots/stc/greedy.py", "python3 bots/stc/random_bot.py", "--max_turns", "40"),
+    "splitter": ("python3 bots/splitter/greedy.py", "--layout", "2"),
+    "blocking": (
+        "python3 bots/blocking/greedy.py",
+        "python3 bots/blocking/random_bot.py",
+        "python3 bots/blocking/greedy.py",
+        "python3 bots/blocking/random_bot.py",
+    ),
+    "chess5": ("python3 bots/chess5/tactician.py", "python3 bots/chess5/greedy.py"),
+    "cluster": ("python3 bots/cluster/greedy.py", "python3 bots/cluster/random_bot.py"),
+}
+
+
+@pytest.fixture(scope="session")
+def shipped_replays(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """game id -> the replay.json of a real game between shipped bots."""
+    root = tmp_path_factory.mktemp("shipped")
+    replays = {}
+    for game, args in SHIPPED_MATCHES.items():
+        out = root / game
+        games = "1" if game == "chess5" else "2"  # chess5 starts a process per turn: slow
+        result = run_arena("match", game, *args, "--games", games, "--seed", "5", "--output", str(out))
+        assert result.returncode == 0, result.stderr
+        paths = sorted(out.glob("*/replay.json"))
+        replays[game] = max(paths, key=lambda p: len(json.loads(p.read_text())["steps"]))
+    return replays

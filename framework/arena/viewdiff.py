@@ -32,8 +32,10 @@ def diff(old: Any, new: Any) -> Patch:
 
 
 def _same(a: Any, b: Any) -> bool:
-    # 1 == 1.0 == True in Python; JSON keeps them apart.
-    return type(a) is type(b) and a == b
+    # 1 == 1.0 == True in Python, also deep inside lists and dicts; JSON keeps them apart.
+    if type(a) is not type(b) or a != b:
+        return False
+    return not isinstance(a, list | dict) or json.dumps(a) == json.dumps(b)
 
 
 def _diff(old: Any, new: Any, path: list[Any], ops: Patch) -> None:
