@@ -96,8 +96,29 @@ def shipped_replays(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]
     for game, args in SHIPPED_MATCHES.items():
         out = root / game
         games = "1" if game == "chess5" else "2"  # chess5 starts a process per turn: slow
-        result = run_arena("match", game, *args, "--games", games, "--seed", "5", "--output", str(out))
+        result = run_arena(
+            "match", game, *args, "--games", games, "--seed", "5", "--output", str(out)
+        )
         assert result.returncode == 0, result.stderr
         paths = sorted(out.glob("*/replay.json"))
         replays[game] = max(paths, key=lambda p: len(json.loads(p.read_text())["steps"]))
     return replays
+
+
+@pytest.fixture(scope="session")
+def tournament(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A small stc round-robin, run with `arena run`: two shipped bots and one that crashes."""
+    root = tmp_path_factory.mktemp("tour")
+    spec = root / "t.yaml"
+    spec.write_text(
+        "name: mini\ngame: stc\ngames: 2\nseed: 3\nconcurrency: 1\n"
+        "settings: {max_turns: 30}\nbots:\n"
+        "  - {name: greedy, cmd: python3 bots/stc/greedy.py}\n"
+        "  - {name: random, cmd: python3 bots/stc/random_bot.py}\n"
+        "  - {name: crasher, cmd: python3 -c 'import sys; sys.exit(3)'}\n"
+        f"output: {root / 'out'}\n"
+    )
+    result = run_arena("run", str(spec), "--no-progress")
+    assert result.returncode == 0, result.stderr
+    assert f"report: {root / 'out' / 'report.html'}" in result.stdout
+    return root / "out"

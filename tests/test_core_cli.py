@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -60,8 +61,12 @@ def test_the_shipped_stc_tournament_runs_end_to_end(tmp_path):
 
 
 def test_the_wheel_holds_every_module_of_both_folders_and_the_entry_points(tmp_path):
+    # Built from a clean copy: a stale build/ folder would hide files the wheel lacks.
+    source = tmp_path / "src"
+    junk = ("build", "dist", "*.egg-info", ".git", "__pycache__", ".*_cache", "out")
+    shutil.copytree(REPO, source, ignore=shutil.ignore_patterns(*junk))
     result = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", str(tmp_path), str(REPO)],
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", str(tmp_path), str(source)],
         capture_output=True, text=True, timeout=300,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
@@ -69,11 +74,19 @@ def test_the_wheel_holds_every_module_of_both_folders_and_the_entry_points(tmp_p
     names = set(zipfile.ZipFile(wheel).namelist())
     # Each folder holds its package under the import name: the wheel path is the path
     # below the folder, for every module and every game's README.
+    # So are the viewer's pages and scripts and every game's renderer.
     for folder in ("framework", "games"):
-        shipped = [*(REPO / folder).rglob("*.py"), *(REPO / folder).glob("*/*/README.md")]
+        shipped = [
+            *(REPO / folder).rglob("*.py"),
+            *(REPO / folder).glob("*/*/README.md"),
+            *(REPO / folder).glob("*/*/*.js"),
+            *(REPO / folder).glob("arena/static/*"),
+        ]
         for path in shipped:
             assert path.relative_to(REPO / folder).as_posix() in names
     assert {"arena/cli.py", "arena_games/stc/rules.py", "arena_games/stc/README.md"} <= names
+    assert {"arena/static/viewer.js", "arena/static/report.html"} <= names
+    assert {f"arena_games/{g}/viewer.js" for g in ("stc", "splitter", "blocking", "chess5", "cluster")} <= names
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
     text = zipfile.ZipFile(wheel).read(entry_points).decode()
     assert "[arena]" in text and "stc = arena_games.stc.plugin" in text

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import random
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -138,25 +137,6 @@ def test_old_replays_without_views_still_get_them_by_resimulation(shipped_replay
 # -- the command line --------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def tournament(tmp_path_factory) -> Path:
-    """A small stc round-robin between three shipped bots, run with `arena run`."""
-    root = tmp_path_factory.mktemp("tour")
-    spec = root / "t.yaml"
-    spec.write_text(
-        "name: mini\ngame: stc\ngames: 2\nseed: 3\nconcurrency: 1\n"
-        "settings: {max_turns: 30}\nbots:\n"
-        "  - {name: greedy, cmd: python3 bots/stc/greedy.py}\n"
-        "  - {name: random, cmd: python3 bots/stc/random_bot.py}\n"
-        "  - {name: crasher, cmd: python3 -c 'import sys; sys.exit(3)'}\n"
-        f"output: {root / 'out'}\n"
-    )
-    result = run_arena("run", str(spec), "--no-progress")
-    assert result.returncode == 0, result.stderr
-    assert f"report: {root / 'out' / 'report.html'}" in result.stdout
-    return root / "out"
-
-
 def test_list_shows_every_game_and_filters_by_bot_and_result(tournament):
     result = run_arena("list", str(tournament))
     assert result.returncode == 0, result.stderr
@@ -194,7 +174,10 @@ def test_show_prints_each_turn_with_answer_message_time_budget_stderr_and_board(
     assert "crasher FORFEITS: crash: exited with code 3" in crash.stdout
     missing = run_arena("show", "77", "--from", str(tournament))
     assert missing.returncode == 2
-    assert missing.stderr.strip() == f"arena: {tournament}: no game number 77 (see `arena list {tournament}`)"
+    assert (
+        missing.stderr.strip()
+        == f"arena: {tournament}: no game number 77 (see `arena list {tournament}`)"
+    )
 
 
 def test_view_writes_one_self_contained_page_by_number_or_path(tournament, tmp_path):

@@ -21,7 +21,6 @@ from typing import Any
 
 from arena import rating
 from arena.errors import ArenaError
-from arena.game import Game
 from arena.leaderboard import Leaderboard
 from arena.listing import result_text, seat_result
 from arena.plugins import Registry, load_registry
@@ -152,12 +151,13 @@ def write_report(
             if log:
                 log(f"arena: no viewer for game {g.id}: {exc}")
     title = board.title
+    history = rating_history(meta.get("bots", []), games, meta.get("variant_keys", []))
     page = static_text("report.html")
     body = "\n".join(
         [
             _leaderboard_section(board),
             _matrix_section(board),
-            _rating_section(rating_history(meta.get("bots", []), games, meta.get("variant_keys", []))),
+            _rating_section(history),
             _times_section(times, board),
             _forfeits_section(games, links),
             _games_section(games, links),
@@ -314,7 +314,8 @@ def _times_section(times: dict[str, TurnTimes], board: Leaderboard) -> str:
             f'<line x1="{x(p50):.1f}" y1="12" x2="{x(p99):.1f}" y2="12" stroke="{color}"/>'
             f'<rect x="{x(p50):.1f}" y="5" width="{max(1.0, x(p90) - x(p50)):.1f}" height="14" '
             f'fill="{color}" opacity=".7"/>'
-            f'<circle cx="{x(top):.1f}" cy="12" r="4" fill="none" stroke="{color}" stroke-width="2"/>'
+            f'<circle cx="{x(top):.1f}" cy="12" r="4" fill="none" stroke="{color}" '
+            'stroke-width="2"/>'
             f'<line x1="{x(1.0):.1f}" y1="1" x2="{x(1.0):.1f}" y2="23" stroke="#c62828" '
             'stroke-width="2"/></svg>'
         )
@@ -327,7 +328,7 @@ def _times_section(times: dict[str, TurnTimes], board: Leaderboard) -> str:
         )
     return (
         '<section id="times"><h2>Response times against the budget</h2>'
-        '<p class="muted">Each answer\'s time as a share of that turn\'s budget: bar from the '
+        "<p class=\"muted\">Each answer's time as a share of that turn's budget: bar from the "
         "median to the 90th percentile, line to the 99th, circle at the slowest; the red line "
         "is the budget.</p><table><tr>"
         '<th class="l">bot</th><th>answers</th><th>p50 ms</th><th>p90 ms</th><th>p99 ms</th>'
@@ -398,7 +399,8 @@ def _games_section(games: Sequence[StoredGame], links: Mapping[int, str]) -> str
     options = "".join(f'<option value="{esc(b)}">{esc(b)}</option>' for b in bots)
     return (
         '<section id="games"><h2>Games</h2><div class="filters">'
-        f'<label>bot <select id="filter-bot"><option value="">all</option>{options}</select></label> '
+        '<label>bot <select id="filter-bot"><option value="">all</option>'
+        f"{options}</select></label> "
         '<label>result <select id="filter-result"><option value="">all</option>'
         '<option value="win">win</option><option value="loss">loss</option>'
         '<option value="draw">draw</option><option value="forfeit">forfeit</option>'
