@@ -17,6 +17,7 @@ import json
 from typing import Any
 
 Patch = list[list[Any]]
+_encode = json.JSONEncoder(separators=(",", ":")).encode
 
 
 def normalize(view: Any) -> Any:
@@ -31,44 +32,46 @@ def diff(old: Any, new: Any) -> Patch:
     return ops
 
 
-def _same(a: Any, b: Any) -> bool:
-    # 1 == 1.0 == True in Python, also deep inside lists and dicts; JSON keeps them apart.
-    if type(a) is not type(b) or a != b:
-        return False
-    return not isinstance(a, list | dict) or json.dumps(a) == json.dumps(b)
-
-
 def _diff(old: Any, new: Any, path: list[Any], ops: Patch) -> None:
-    if _same(old, new):
+    if type(old) is not type(new) or not isinstance(new, list | dict):
+        # 1 == 1.0 == True in Python; JSON keeps them apart.
+        if type(old) is not type(new) or old != new:
+            ops.append([path, new])
         return
-    mine: Patch = []
-    if isinstance(old, dict) and isinstance(new, dict):
+    if old == new:
+        if _encode(old) != _encode(new):  # True where 1 was, somewhere inside
+            ops.append([path, new])
+        return
+    if isinstance(new, dict):
         for key in old:
             if key not in new:
-                mine.append([[*path, key]])
+                ops.append([[*path, key]])
         for key, value in new.items():
             if key in old:
-                _diff(old[key], value, [*path, key], mine)
+                _diff(old[key], value, [*path, key], ops)
             else:
-                mine.append([[*path, key], value])
-    elif isinstance(old, list) and isinstance(new, list) and len(new) >= len(old):
-        for i, value in enumerate(new):
-            if i < len(old):
-                _diff(old[i], value, [*path, i], mine)
-            else:
-                mine.append([[*path, i], value])
-    else:
+                ops.append([[*path, key], value])
+        return
+    n = len(old)
+    if len(new) < n:  # a list that shrank is stored whole
         ops.append([path, new])
         return
-    # Many small changes (e.g. a list whose items shifted) can outweigh the value itself.
-    if len(mine) > 1 and _size(mine) > _size(new) + 8 * len(path) + 8:
+    if old == new[:n]:  # only appended to (checked in one go, as above)
+        if _encode(old) != _encode(new[:n]):
+            ops.append([path, new])
+            return
+        ops.extend([[*path, i], new[i]] for i in range(n, len(new)))
+        return
+    # A list whose items mostly changed (a queue that moved on, a sorted list with an item
+    # inserted) is cheaper to store whole.
+    if n > 2 and 2 * sum(1 for a, b in zip(old, new, strict=False) if a != b) > n:
         ops.append([path, new])
-    else:
-        ops.extend(mine)
-
-
-def _size(value: Any) -> int:
-    return len(json.dumps(value, separators=(",", ":")))
+        return
+    for i, value in enumerate(new):
+        if i < n:
+            _diff(old[i], value, [*path, i], ops)
+        else:
+            ops.append([[*path, i], value])
 
 
 def patch(view: Any, ops: Patch) -> Any:

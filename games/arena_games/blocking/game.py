@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 from arena import Game, GameInfo, IllegalMove, Move, Outcome
@@ -11,6 +12,7 @@ from arena_games.blocking import protocol, rules
 from arena_games.blocking.rules import Action, State
 from arena_games.blocking.shapes import (
     CODES,
+    SIZE,
     base_cells,
     cells_of,
     mask_of,
@@ -96,12 +98,14 @@ class BlockingGame(Game[State]):
     def view(self, state: State) -> dict[str, Any]:
         """Board rows, every piece placed (seat, letter, cells) in play order, the shapes
         in play (cells of their base picture), letters left per seat, scores, seat to act."""
+        pieces = [(p.seat, p.action.letter, _cells(p.action)) for p in state.history]
+        grid = [["."] * SIZE for _ in range(SIZE)]
+        for seat, _, cells in pieces:
+            for x, y in cells:
+                grid[y][x] = str(seat)
         return {
-            "board": protocol.board_rows(state, 0),
-            "pieces": [
-                [p.seat, p.action.letter, [list(c) for c in _cells(p.action)]]
-                for p in state.history
-            ],
+            "board": ["".join(row) for row in grid],  # protocol.board_rows(state, 0), faster
+            "pieces": [[seat, letter, [list(c) for c in cells]] for seat, letter, cells in pieces],
             "shapes": {letter: [list(c) for c in base_cells(letter)] for letter in state.letters},
             "letters": state.letters,
             "remaining": list(state.remaining),
@@ -134,6 +138,7 @@ class BlockingGame(Game[State]):
         return {"move": action.text(), "cells": [list(c) for c in _cells(action)]}
 
 
+@lru_cache(maxsize=4096)
 def _cells(action: Action) -> tuple[tuple[int, int], ...]:
     """The board cells an action covers."""
     return cells_of(action.letter, action.code, action.square, action.x, action.y)
