@@ -13,6 +13,7 @@ from tabulate import tabulate
 
 from arena.errors import ConfigError
 from arena.game import Game
+from arena.rating import variant_label
 from arena.referee import SeatRecord
 from arena.replay import step_views, text_pictures
 from arena.store import StoredGame, open_existing
@@ -64,7 +65,9 @@ def list_games(output: Path, bot: str | None = None, result: str | None = None) 
     store = open_existing(output)
     try:
         games = store.games()
-        known = sorted(set(store.meta().get("bots", [])) | {s.bot for g in games for s in g.seats})
+        meta = store.meta()
+        known = sorted(set(meta.get("bots", [])) | {s.bot for g in games for s in g.seats})
+        variant_keys = list(meta.get("variant_keys", []))
     finally:
         store.close()
     if bot is not None and bot not in known:
@@ -74,11 +77,13 @@ def list_games(output: Path, bot: str | None = None, result: str | None = None) 
         if not game_matches(g, bot, result):
             continue
         forfeits = ", ".join(f"{s.bot} {s.forfeit}" for s in g.seats if s.forfeit)
+        variant = [variant_label(g.settings, variant_keys)] if variant_keys else []
         rows.append(
             [
                 g.id,
                 g.round + 1,
                 g.seed,
+                *variant,
                 " vs ".join(s.bot for s in g.seats),
                 result_text(g.seats),
                 " : ".join(f"{s.score:g}" for s in g.seats),
@@ -87,7 +92,8 @@ def list_games(output: Path, bot: str | None = None, result: str | None = None) 
                 forfeits or "-",
             ]
         )
-    headers = ["game", "round", "seed", "seats", "result", "scores", "reason", "turns", "forfeit"]
+    headers = ["game", "round", "seed", *(["settings"] if variant_keys else [])]
+    headers += ["seats", "result", "scores", "reason", "turns", "forfeit"]
     shown = f"{len(rows)} of {len(games)} games"
     return tabulate(rows, headers=headers, disable_numparse=True) + f"\n\n{shown}"
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import html
 import json
+import math
 import os
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -157,10 +158,11 @@ def write_report(
         [
             _leaderboard_section(board),
             _matrix_section(board),
+            _pairings_section(board),
             _rating_section(history),
             _times_section(times, board),
             _forfeits_section(games, links),
-            _games_section(games, links),
+            _games_section(games, links, meta.get("variant_keys", [])),
         ]
     )
     subtitle = (
@@ -184,23 +186,41 @@ def write_report(
 
 
 def _cell(value: Any) -> str:
+    if value is None:
+        return '<td class="muted">-</td>'
+    if isinstance(value, list | tuple):
+        value = " ".join(str(v) for v in value)
     text = f"{value:g}" if isinstance(value, float) else str(value)
     cls = ' class="l"' if isinstance(value, str) else ""
     return f"<td{cls}>{esc(text)}</td>"
 
 
-def _leaderboard_section(board: Leaderboard) -> str:
-    rows = board.rows()
+def _table(rows: Sequence[Mapping[str, Any]]) -> str:
+    """Every key of every row as a column, in order of first appearance."""
     columns: list[str] = []
     for row in rows:
         columns += [k for k in row if k not in columns]
-    head = "".join(f'<th class="{"l" if c == "bot" else ""}">{esc(c)}</th>' for c in columns)
-    body = "".join(
-        "<tr>" + "".join(_cell(row.get(c, "")) for c in columns) + "</tr>" for row in rows
-    )
+    text_columns = {c for c in columns if any(isinstance(r.get(c), str) for r in rows)}
+    head = "".join(f'<th class="{"l" if c in text_columns else ""}">{esc(c)}</th>' for c in columns)
+    body = "".join("<tr>" + "".join(_cell(row.get(c)) for c in columns) + "</tr>" for row in rows)
+    return f'<div class="scroll"><table><tr>{head}</tr>{body}</table></div>'
+
+
+def _leaderboard_section(board: Leaderboard) -> str:
+    sprt = ""
+    if board.sprt is not None:
+        sprt = f'<p id="sprt"><b>SPRT</b>: {esc(board.sprt_text())}</p>'
+    return f'<section id="leaderboard"><h2>Leaderboard</h2>{_table(board.rows())}{sprt}</section>'
+
+
+def _pairings_section(board: Leaderboard) -> str:
+    rows = board.pairings()
+    if not rows:
+        return ""
     return (
-        '<section id="leaderboard"><h2>Leaderboard</h2>'
-        f'<div class="scroll"><table><tr>{head}</tr>{body}</table></div></section>'
+        '<section id="pairings"><details><summary><b>Head to head</b> '
+        '<span class="muted">(every ordered pair of bots that met)</span></summary>'
+        f"{_table(rows)}</details></section>"
     )
 
 
@@ -222,16 +242,21 @@ def _matrix_section(board: Leaderboard) -> str:
             if a == b or pw is None or pw.n == 0:
                 cells.append('<td class="muted">-</td>')
                 continue
+            low, high = pw.interval()
+            elo = pw.elo()
             title = f"{a} vs {b}: {pw.wins} wins, {pw.draws} draws, {pw.losses} losses"
+            if math.isfinite(elo.elo) and math.isfinite(elo.elo_error):
+                title += f"; Elo {elo.elo:+.0f} ±{elo.elo_error:.0f}"
             cells.append(
                 f'<td class="heat" style="background:{_heat(pw.rate)}" title="{esc(title)}">'
-                f"<b>{100 * pw.rate:.0f}%</b> ±{100 * pw.margin:.0f} "
+                f"<b>{100 * pw.rate:.0f}%</b> [{100 * low:.0f}-{100 * high:.0f}] "
                 f'<span class="muted">({pw.n})</span></td>'
             )
         rows.append("<tr>" + "".join(cells) + "</tr>")
     return (
         '<section id="matrix"><h2>Win rate of row against column</h2>'
-        '<p class="muted">Draws count half; ±95% interval; (encounters).</p>'
+        '<p class="muted">Draws count half; [95% Wilson interval]; (encounters); '
+        "Elo ±95% on hover.</p>"
         f"<table><tr>{head}</tr>{''.join(rows)}</table></section>"
     )
 
@@ -379,10 +404,15 @@ def _link(links: Mapping[int, str], g: StoredGame, step: str = "") -> str:
     return f'<a class="game-link" href="{esc(href)}{anchor}">{g.id}</a>'
 
 
-def _games_section(games: Sequence[StoredGame], links: Mapping[int, str]) -> str:
+def _games_section(
+    games: Sequence[StoredGame], links: Mapping[int, str], variant_keys: Sequence[str]
+) -> str:
     bots = sorted({s.bot for g in games for s in g.seats})
     rows = []
     for g in games:
+        variant = ""
+        if variant_keys:
+            variant = f'<td class="l">{esc(rating.variant_label(g.settings, variant_keys))}</td>'
         results = [[s.bot, seat_result(g.seats, i)] for i, s in enumerate(g.seats)]
         forfeits = [s.bot for s in g.seats if s.forfeit]
         seats = " vs ".join(
@@ -392,11 +422,12 @@ def _games_section(games: Sequence[StoredGame], links: Mapping[int, str]) -> str
         rows.append(
             f"<tr data-results='{esc(json.dumps(results))}' "
             f"data-forfeits='{esc(json.dumps(forfeits))}'>"
-            f"<td>{_link(links, g)}</td><td>{g.round + 1}</td><td>{g.seed}</td>"
+            f"<td>{_link(links, g)}</td><td>{g.round + 1}</td><td>{g.seed}</td>{variant}"
             f'<td class="l">{seats}</td><td class="l">{esc(result_text(g.seats))}</td>'
             f'<td>{scores}</td><td class="l">{esc(g.reason)}</td><td>{g.turns}</td></tr>'
         )
     options = "".join(f'<option value="{esc(b)}">{esc(b)}</option>' for b in bots)
+    settings_head = '<th class="l">settings</th>' if variant_keys else ""
     return (
         '<section id="games"><h2>Games</h2><div class="filters">'
         '<label>bot <select id="filter-bot"><option value="">all</option>'
@@ -406,6 +437,6 @@ def _games_section(games: Sequence[StoredGame], links: Mapping[int, str]) -> str
         '<option value="draw">draw</option><option value="forfeit">forfeit</option>'
         '</select></label> <span id="shown" class="muted"></span></div>'
         '<table id="games-table"><tr><th>game</th><th>round</th><th>seed</th>'
-        '<th class="l">seats</th><th class="l">result</th><th>scores</th>'
+        f'{settings_head}<th class="l">seats</th><th class="l">result</th><th>scores</th>'
         f'<th class="l">reason</th><th>turns</th></tr>{"".join(rows)}</table></section>'
     )

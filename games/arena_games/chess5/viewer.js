@@ -9,8 +9,8 @@ function render(view, host, ctx) {
   const out = [`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" ` +
     `viewBox="0 0 ${width} ${height}" font-family="system-ui, sans-serif">`,
     `<defs><pattern id="fog" width="8" height="8" patternUnits="userSpaceOnUse" ` +
-    `patternTransform="rotate(45)"><rect width="8" height="8" fill="rgba(90,100,120,.55)"/>` +
-    `<line x1="0" y1="0" x2="0" y2="8" stroke="rgba(255,255,255,.6)" stroke-width="3"/></pattern></defs>`];
+    `patternTransform="rotate(45)"><rect width="8" height="8" fill="rgba(70,80,100,.30)"/>` +
+    `<line x1="0" y1="0" x2="0" y2="8" stroke="rgba(255,255,255,.45)" stroke-width="3"/></pattern></defs>`];
   const sq = (r, c) => [X0 + c * C, Y0 + r * C];
 
   let status;
