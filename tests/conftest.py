@@ -120,5 +120,5 @@ def tournament(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )
     result = run_arena("run", str(spec), "--no-progress")
     assert result.returncode == 0, result.stderr
-    assert f"report: {root / 'out' / 'report.html'}" in result.stdout
+    assert f"report: {root / 'out' / 'report.html'}" in result.stderr
     return root / "out"

@@ -17,7 +17,9 @@ def test_games_lists_every_game_with_players_clocks_and_package(capsys):
     lines = {line.split()[0]: line for line in out.splitlines()[2:]}
     assert set(lines) >= {"stc", "splitter", "blocking", "chess5", "cluster"}
     assert "1000/100" in lines["stc"] and "bot-arena" in lines["stc"]
-    assert " 2-4 " in lines["blocking"] and "1000/200" in lines["blocking"]
+    assert " 2-4 players " in lines["blocking"] and " 2 players " in lines["stc"]
+    assert " 1 player " in lines["splitter"] and " v1 " in lines["stc"]
+    assert "1000/200" in lines["blocking"]
     assert "files (state.json)" in lines["chess5"]
     assert "words + queries" in lines["cluster"]  # read word by word, like scanf
     assert " lines " in lines["stc"]
@@ -45,7 +47,7 @@ def test_match_rejects_unknown_settings_and_wrong_player_counts():
     assert "unknown option '--layout' for stc (game settings: --max_turns)" in result.stderr
     result = run_arena("match", "stc", "python3 bots/stc/greedy.py")
     assert result.returncode == 2
-    assert "stc is played by 2-2 bots; 1 commands given" in result.stderr
+    assert result.stderr == "arena: stc is played by 2 players; 1 command given\n"
 
 
 def test_the_shipped_stc_tournament_runs_end_to_end(tmp_path):

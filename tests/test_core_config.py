@@ -90,7 +90,7 @@ def test_a_good_file_loads_with_defaults_and_absolute_bot_paths(tmp_path, monkey
         (
             "concurrency: 1",
             "concurrency: 1\nplayers: 3",
-            "t.yaml: players (line 7): stc is played by 2-2 players, not 3",
+            "t.yaml: players (line 7): stc is played by 2 players, not 3",
         ),
     ],
 )

@@ -108,7 +108,7 @@ def test_a_stopped_tournament_resumes_to_the_same_leaderboard(tournament, tmp_pa
     result = run_arena("run", str(tournament), "--output", str(partial))
     assert result.returncode == 0, result.stderr
     assert "resuming: 9 of 12 games already stored" in result.stderr
-    assert "3 games played now, 9 resumed" in result.stdout
+    assert "3 games played now, 9 resumed" in result.stderr
     assert board(partial)["leaderboard"] == expected["leaderboard"]
     assert board(partial)["pairwise"] == expected["pairwise"]
 
@@ -139,7 +139,7 @@ def test_ctrl_c_keeps_finished_games_and_a_rerun_completes_them_once(tournament,
     assert 2 <= kept < 12
     result = run_arena("run", str(tournament), "--output", str(out))
     assert result.returncode == 0, result.stderr
-    assert f"{12 - kept} games played now, {kept} resumed" in result.stdout
+    assert f"{12 - kept} games played now, {kept} resumed" in result.stderr
     db = sqlite3.connect(out / "arena.sqlite")
     assert db.execute("SELECT COUNT(*), COUNT(DISTINCT key) FROM games").fetchone() == (12, 12)
     # No bot process outlived the tournament.

@@ -21,7 +21,7 @@ def test_the_splitter_tournament_ranks_bots_per_seed_and_reports_each_layout(tmp
         scores = (r["score layout=1"], r["score layout=2"])
         assert abs(r["score"] - sum(scores) / 2) < 1e-6
     again = run_arena("run", "tournaments/splitter.yaml", "--games", "2", "--output", str(out))
-    assert "0 games played now, 12 resumed" in again.stdout
+    assert "0 games played now, 12 resumed" in again.stderr
     same = json.loads(run_arena("leaderboard", str(out), "--format", "json").stdout)
     assert same == board
 

@@ -1,7 +1,7 @@
 """The ``arena`` command line. Only this module turns errors into messages and exit codes.
 
 Exit codes: 0 success, 1 a game failed in the referee, 2 bad input (file, key, game,
-command), 130 interrupted.
+command), 130 interrupted, 141 standard output closed early (``arena ... | head``).
 """
 
 from __future__ import annotations
@@ -17,12 +17,13 @@ from typing import Any
 
 import yaml
 
+from arena import __version__
 from arena.errors import ArenaError, ConfigError
 from arena.game import Game
 from arena.leaderboard import FORMATS
 from arena.listing import RESULTS
 
-EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED, EXIT_PIPE = 0, 1, 2, 130, 141
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -32,7 +33,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     if extra and args.command != "match":
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
     try:
-        return int(args.func(args, extra))
+        code = int(args.func(args, extra))
+        sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's exit
+        return code
+    except BrokenPipeError:
+        # The reader went away (`arena ... | head`): stop quietly, like other Unix tools.
+        # Whatever is still buffered goes nowhere instead of failing again at exit.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+        return EXIT_PIPE
     except ConfigError as exc:
         print(f"arena: {exc}", file=sys.stderr)
         return EXIT_USAGE
@@ -48,6 +58,7 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="arena", description="Bot tournaments for many games: play, rate, replay."
     )
+    parser.add_argument("--version", action="version", version=f"arena {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("games", help="list the installed games")
@@ -61,10 +72,20 @@ def _parser() -> argparse.ArgumentParser:
         "(see `arena games`).",
     )
     p.add_argument("game", help="game id (see `arena games`)")
-    p.add_argument("bots", nargs="+", metavar="CMD", help="bot command lines, one per seat")
-    p.add_argument("--seed", type=int, default=1, help="seed of the (first) game (default 1)")
+    p.add_argument(
+        "bots",
+        nargs="+",
+        metavar="[NAME=]CMD",
+        help="bot command lines, one per seat; NAME= sets the name shown (default: the "
+        "stem of the bot's file)",
+    )
+    p.add_argument(
+        "--seed", type=int, default=1, help="seed of the first game; the next seeds follow it"
+    )
     p.add_argument("--games", type=int, default=1, help="games to play; seats rotate (default 1)")
+    p.add_argument("--jobs", "-j", type=int, default=1, help="games played at once (default 1)")
     p.add_argument("--verbose", "-v", action="store_true", help="log every turn")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--output", type=Path, help="keep replays and stderr files in this folder")
     p.add_argument("--sandbox", choices=("auto", "bwrap", "none"), default="auto")
     p.set_defaults(func=cmd_match)
@@ -76,7 +97,17 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, help="override `seed`")
     p.add_argument("--output", type=Path, help="override `output`")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
-    p.add_argument("--format", choices=FORMATS, default="table", help="leaderboard format")
+    p.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="table",
+        help="leaderboard format; stdout holds only the leaderboard, the rest goes to stderr",
+    )
+    p.add_argument(
+        "--fresh",
+        action="store_true",
+        help="start over: delete the output folder's arena.sqlite and games/ first",
+    )
     p.set_defaults(func=cmd_run)
 
     p = sub.add_parser("leaderboard", help="print the leaderboard of an output folder")
@@ -126,17 +157,14 @@ def cmd_games(args: argparse.Namespace, extra: list[str]) -> int:
     """List installed games: id, players, clocks, transport, settings, package."""
     from tabulate import tabulate
 
+    from arena.config import players_text
     from arena.plugins import load_registry
 
     registry = load_registry()
     rows = []
     for gid, entry in sorted(registry.games.items()):
         info = entry.game.info
-        players = (
-            str(info.min_players)
-            if info.min_players == info.max_players
-            else f"{info.min_players}-{info.max_players}"
-        )
+        players = players_text(info)
         transport = "lines" if info.transport is None else f"files ({info.transport.input_name})"
         if info.transport is None and info.framing == "tokens":
             transport = "words"
@@ -147,6 +175,7 @@ def cmd_games(args: argparse.Namespace, extra: list[str]) -> int:
             [
                 gid,
                 info.title,
+                f"v{info.version}",
                 players,
                 f"{info.first_turn_ms}/{info.turn_ms}",
                 transport,
@@ -154,7 +183,8 @@ def cmd_games(args: argparse.Namespace, extra: list[str]) -> int:
                 entry.package,
             ]
         )
-    headers = ["id", "game", "players", "clock ms (first/turn)", "protocol", "settings", "package"]
+    headers = ["id", "game", "rules", "players", "clock ms (first/turn)", "protocol", "settings"]
+    headers.append("package")
     print(tabulate(rows, headers=headers, disable_numparse=True))
     for name, why in sorted(registry.broken.items()):
         print(f"arena: plugin {name!r} failed to load: {why}", file=sys.stderr)
@@ -174,67 +204,145 @@ def _setting_options(game: type[Game[Any]], extra: list[str]) -> dict[str, Any]:
     if unknown:
         known = ", ".join(f"--{k}" for k in info.settings) or "none"
         raise ConfigError(f"unknown option {unknown[0]!r} for {info.id} (game settings: {known})")
+    from arena.config import check_settings, compose_yaml
+
     given = {}
     for key, text in vars(parsed).items():
         if text is not None:
-            given[key] = yaml.safe_load(text)
-    from arena.config import check_settings
+            node = compose_yaml(text, f"--{key}")
+            given[key] = None if node is None else yaml.SafeLoader(text).construct_document(node)
 
     return check_settings(info, given)
 
 
 def cmd_match(args: argparse.Namespace, extra: list[str]) -> int:
     """Play ``--games`` games between the given commands and summarise them."""
+    from tqdm import tqdm
+
     from arena.botproc import resolve_sandbox
-    from arena.config import resolve_command
+    from arena.config import players_text
     from arena.plugins import load_registry
-    from arena.referee import BotSpec, Referee
-    from arena.schedule import round_robin
+    from arena.referee import GameRecord, Referee
+    from arena.schedule import MAX_GAMES, GameSpec, round_robin
+    from arena.store import make_output_folder
+    from arena.tournament import Job, play_games
 
     registry = load_registry()
     game_cls = registry.get(args.game)
     info = game_cls.info
     settings = _setting_options(game_cls, extra)
     if not info.min_players <= len(args.bots) <= info.max_players:
-        span = f"{info.min_players}-{info.max_players}"
-        raise ConfigError(f"{info.id} is played by {span} bots; {len(args.bots)} commands given")
-    if args.games < 1:
-        raise ConfigError(f"--games must be at least 1, not {args.games}")
-    bots: list[BotSpec] = []
-    for i, cmd in enumerate(args.bots):
-        argv = resolve_command(cmd, Path.cwd())
-        if isinstance(argv, str):
-            raise ConfigError(f"bot {i + 1} {cmd!r}: {argv}")
-        name = Path(argv[-1]).stem
-        while any(b.name == name for b in bots):
-            name += "'"
-        bots.append(BotSpec(name, argv))
+        given = f"{len(args.bots)} command" + ("" if len(args.bots) == 1 else "s")
+        raise ConfigError(f"{info.id} is played by {players_text(info)}; {given} given")
+    for option in ("games", "jobs"):
+        if getattr(args, option) < 1:
+            raise ConfigError(f"--{option} must be at least 1, not {getattr(args, option)}")
+    if args.games > MAX_GAMES:
+        raise ConfigError(f"--games {args.games}: arena plays at most {MAX_GAMES} games at once")
+    if args.verbose and args.jobs > 1:
+        raise ConfigError("--verbose logs one game at a time: leave out -j")
+    bots = _match_bots(args.bots)
+    if args.output is not None:
+        make_output_folder(args.output, "--output")
+    _warn_concurrency(args.jobs, "-j")
     sandbox = resolve_sandbox(args.sandbox)
     keep = args.output is not None
     root = args.output or Path(tempfile.mkdtemp(prefix="arena-match-"))
     names = [b.name for b in bots]
+    # Round r plays seed --seed + r, every seat rotation of it before the next seed.
     specs = round_robin(names, len(names), args.games, args.seed)
     by_name = {b.name: b for b in bots}
-    records = []
+    records: list[GameRecord] = []
+    failed = 0
+    progress = not args.verbose and args.games > 1 and _progress_wanted(args.no_progress)
+    bar = tqdm(total=len(specs), unit="game", disable=not progress, file=sys.stderr)
+
+    def job(spec: GameSpec) -> Job:
+        seats = tuple(by_name[n] for n in spec.seats)
+        game_dir = str(root / f"game-{spec.order + 1:04d}")
+        return Job(info.id, args.seed + spec.round, settings, seats, game_dir, sandbox)
+
+    def finished(spec: GameSpec, result: dict[str, Any] | BaseException) -> None:
+        nonlocal failed
+        bar.update(1)
+        if isinstance(result, BaseException):
+            failed += 1
+            why = f"{type(result).__name__}: {result}"
+            tqdm.write(f"arena: game {spec.order + 1} failed in the referee: {why}", sys.stderr)
+            return
+        records.append(GameRecord.from_dict(result))
+        if args.verbose or args.games <= 20:
+            tqdm.write(_result_line(spec.order + 1, records[-1]), sys.stdout)
+            sys.stdout.flush()
+
     try:
-        for i, spec in enumerate(specs):
-            # One game plays --seed itself; each result line names the seed to replay it.
-            seed = args.seed if args.games == 1 else spec.seed
-            game = game_cls()
-            observer = _verbose_observer(game, spec.seats) if args.verbose else None
-            seats = [by_name[n] for n in spec.seats]
-            referee = Referee(game, seats, root / f"game-{i + 1:04d}", sandbox, observer)
-            records.append(referee.play(seed, settings))
-            if args.verbose or args.games <= 20:
-                print(_result_line(i + 1, records[-1]), flush=True)
+        try:
+            if args.verbose:
+                for spec in specs:
+                    game = game_cls()
+                    observer = _verbose_observer(game, spec.seats)
+                    j = job(spec)
+                    referee = Referee(game, j.bots, Path(j.game_dir), sandbox, observer)
+                    finished(spec, referee.play(j.seed, settings).to_dict())
+            else:
+                play_games(specs, job, min(args.jobs, len(specs)), finished)
+        finally:
+            bar.close()
+            if records:
+                print(_match_summary(names, records))
+            if keep:
+                print(f"replays and stderr in {root}")
     finally:
-        if records:
-            print(_match_summary(names, records))
-        if keep:
-            print(f"replays and stderr in {root}")
-        else:
+        if not keep:
             shutil.rmtree(root, ignore_errors=True)
-    return EXIT_OK
+    return EXIT_FAILED if failed else EXIT_OK
+
+
+def _match_bots(commands: list[str]) -> list[Any]:
+    """Bot specs from ``[NAME=]CMD`` arguments; names default to the bot file's stem."""
+    import re
+
+    from arena.config import default_name, resolve_command
+    from arena.referee import BotSpec
+
+    parsed = [re.fullmatch(r"([\w.'-]+)=(\S.*)", text, flags=re.DOTALL) for text in commands]
+    given = [m.group(1) for m in parsed if m]
+    for i, name in enumerate(given):
+        if name in given[:i]:
+            raise ConfigError(f"the bot name {name!r} is given twice")
+    bots: list[BotSpec] = []
+    for i, (text, named) in enumerate(zip(commands, parsed, strict=True)):
+        cmd = named.group(2) if named else text
+        argv = resolve_command(cmd, Path.cwd())
+        if isinstance(argv, str):
+            raise ConfigError(f"bot {i + 1} {cmd!r}: {argv}")
+        if named:
+            name = named.group(1)
+        else:
+            name = default_name(argv)
+            while name in given or any(b.name == name for b in bots):
+                name += "'"
+        bots.append(BotSpec(name, argv))
+    return bots
+
+
+def _progress_wanted(disabled: bool) -> bool:
+    """A progress bar on stderr: when it is a terminal (or ARENA_PROGRESS=1) unless disabled."""
+    return (not disabled and sys.stderr.isatty()) or os.environ.get("ARENA_PROGRESS") == "1"
+
+
+def _warn_concurrency(games_at_once: int, option: str) -> None:
+    """Warn when more games run at once than there are cores: bots then share cores and
+    think slower than their clocks assume."""
+    from arena.config import available_cores
+
+    cores = available_cores()
+    if games_at_once > cores:
+        print(
+            f"arena: warning: {option} {games_at_once} is more than the {cores} cores "
+            "available: bots will share cores and may lose games on time",
+            file=sys.stderr,
+        )
 
 
 def _result_line(n: int, record: Any) -> str:
@@ -313,9 +421,11 @@ def _verbose_observer(game: Game[Any], names: Sequence[str]) -> Any:
 
 
 def cmd_run(args: argparse.Namespace, extra: list[str]) -> int:
-    """Run or resume a tournament file and print its leaderboard."""
-    from arena.config import load_tournament
+    """Run or resume a tournament file and print its leaderboard (only it, on stdout)."""
+    from arena.config import load_tournament, too_many_games, where
     from arena.plugins import load_registry
+    from arena.schedule import MAX_GAMES, schedule_size
+    from arena.store import make_output_folder
     from arena.tournament import run_tournament
 
     registry = load_registry()
@@ -326,17 +436,20 @@ def cmd_run(args: argparse.Namespace, extra: list[str]) -> int:
             if value < 1:
                 raise ConfigError(f"--{key} must be at least 1, not {value}")
             setattr(config, key, value)
+    fmt, bots, variants = config.format, len(config.bots), len(config.variants)
+    total = schedule_size(fmt, bots, config.players, config.games, variants)
+    if args.games is not None and total > MAX_GAMES:
+        raise ConfigError(f"--games {args.games}: {too_many_games(fmt, args.games, total)}")
     if args.seed is not None:
         config.seed = args.seed
     if args.output is not None:
         config.output = args.output
-    progress = (not args.no_progress and sys.stderr.isatty()) or os.environ.get(
-        "ARENA_PROGRESS"
-    ) == "1"
-    summary = run_tournament(config, progress=progress)
-    print(summary.leaderboard.render(args.format))
+    make_output_folder(config.output, "--output" if args.output else where(config, "output"))
+    _warn_concurrency(config.concurrency, "concurrency")
+    summary = run_tournament(config, progress=_progress_wanted(args.no_progress), fresh=args.fresh)
+    _print_board(summary.leaderboard.render(args.format))
     done = f"{summary.played} games played now, {summary.resumed} resumed"
-    print(f"\n{done}, results in {config.output}")
+    print(f"{done}, results in {config.output}", file=sys.stderr)
     _write_report(config.output)
     if summary.interrupted:
         return EXIT_INTERRUPTED
@@ -352,15 +465,20 @@ def _write_report(output: Path) -> None:
     except (ArenaError, OSError) as exc:
         print(f"arena: could not write the report: {exc}", file=sys.stderr)
         return
-    print(f"report: {result.path}")
+    print(f"report: {result.path}", file=sys.stderr)  # stdout holds only the leaderboard
 
 
 def cmd_leaderboard(args: argparse.Namespace, extra: list[str]) -> int:
     """Print the leaderboard of an output folder again, from its database."""
     from arena.tournament import leaderboard_for
 
-    print(leaderboard_for(args.output).render(args.format))
+    _print_board(leaderboard_for(args.output).render(args.format))
     return EXIT_OK
+
+
+def _print_board(text: str) -> None:
+    """Print a rendered leaderboard, ending in exactly one newline (CSV ends in one)."""
+    print(text, end="" if text.endswith("\n") else "\n")
 
 
 def cmd_export(args: argparse.Namespace, extra: list[str]) -> int:
@@ -368,14 +486,22 @@ def cmd_export(args: argparse.Namespace, extra: list[str]) -> int:
     from arena.plugins import load_registry
     from arena.replay import find_replay, load_replay
 
-    replay = load_replay(find_replay(args.game_id, args.source))
+    path = find_replay(args.game_id, args.source)
+    replay = load_replay(path)
     game = load_registry().create(replay["game"])
     if args.format not in game.info.exports:
         known = ", ".join(game.info.exports) or "none"
         raise ConfigError(f"{game.info.id} cannot export {args.format!r} (formats: {known})")
-    text = game.export(replay, args.format)
+    try:
+        text = game.export(replay, args.format)
+    except Exception as exc:  # a damaged replay: its steps do not replay under the rules
+        why = f"{type(exc).__name__}: {exc}"
+        raise ConfigError(f"{path}: cannot export this replay as {args.format}: {why}") from None
     if args.out:
-        args.out.write_text(text)
+        try:
+            args.out.write_text(text)
+        except OSError as exc:
+            raise ConfigError(f"--out {args.out}: cannot write: {exc.strerror}") from None
     else:
         print(text)
     return EXIT_OK

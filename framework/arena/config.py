@@ -19,11 +19,22 @@ import yaml
 from arena.errors import ConfigError, UnknownGame
 from arena.game import GameInfo
 from arena.plugins import Registry
+from arena.schedule import MAX_GAMES, schedule_size
 from arena.stats import SPRT_MODELS, Sprt
 
 FORMATS = ("round-robin", "gauntlet", "sprt", "league")
 SANDBOXES = ("auto", "bwrap", "none")
 SPRT_KEYS = ("elo0", "elo1", "alpha", "beta", "model")
+MAX_DEPTH = 32
+"""Deepest nesting of YAML collections a tournament file may use (real files use 3)."""
+MAX_VALUES = 100_000
+"""Most values a tournament file may expand to (YAML aliases can multiply them)."""
+MAX_MEMORY_MB = 1024 * 1024
+"""Largest ``memory_mb`` accepted: 1 TiB."""
+MAX_PROCESSES = 32768
+"""Largest ``max_processes`` accepted."""
+PATH_SUFFIXES = (".py", ".sh", ".js")
+"""A command's first word ending in these is a file path, not a program on the PATH."""
 KEYS = {
     "name": "tournament name (text)",
     "game": "game id (see `arena games`)",
@@ -46,11 +57,16 @@ KEYS = {
 
 @dataclass(frozen=True)
 class BotEntry:
-    """A bot of the tournament: name, command as written, and resolved argv."""
+    """A bot of the tournament: name, command as written, and resolved argv.
+
+    ``files`` pairs each word of the command that names a file or folder, as written,
+    with its absolute path: what the game identity hashes (see :mod:`arena.identity`).
+    """
 
     name: str
     cmd: str
     argv: tuple[str, ...]
+    files: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass
@@ -76,6 +92,7 @@ class TournamentConfig:
     champion: str | None = None
     sprt: Sprt | None = None
     lines: dict[str, int] = field(default_factory=dict)
+    version: int = 1
 
 
 class _Located:
@@ -84,42 +101,81 @@ class _Located:
     def __init__(self, path: Path) -> None:
         self.path = path
         self.lines: dict[str, int] = {}
+        self.values = 0
 
     def error(self, key: str, message: str) -> ConfigError:
         line = self.lines.get(key)
         where = f"{key} (line {line})" if line else key
         return ConfigError(f"{self.path}: {where}: {message}")
 
-    def build(self, node: yaml.Node, key: str) -> Any:
+    def build(self, node: yaml.Node, key: str, depth: int = 0) -> Any:
+        """Python values of ``node``, recording lines; bounded in size and depth, since
+        aliases can make a small file expand exponentially (or refer to itself)."""
         self.lines.setdefault(key, node.start_mark.line + 1)
+        self.values += 1
+        if self.values > MAX_VALUES:
+            raise self.error(key, f"more than {MAX_VALUES} values (YAML aliases expanding?)")
+        if depth > MAX_DEPTH:
+            raise self.error(key, f"nested more than {MAX_DEPTH} levels deep")
         if isinstance(node, yaml.MappingNode):
             out: dict[str, Any] = {}
             for k_node, v_node in node.value:
-                k = str(self.build(k_node, "?"))
+                k = str(self.build(k_node, "?", depth + 1))
                 sub = f"{key}.{k}" if key else k
                 self.lines[sub] = k_node.start_mark.line + 1
                 if k in out:
                     raise self.error(sub, "key given twice")
-                out[k] = self.build(v_node, sub)
+                out[k] = self.build(v_node, sub, depth + 1)
             return out
         if isinstance(node, yaml.SequenceNode):
-            return [self.build(item, f"{key}[{i}]") for i, item in enumerate(node.value)]
+            return [self.build(item, f"{key}[{i}]", depth + 1) for i, item in enumerate(node.value)]
         return yaml.SafeLoader(" ").construct_object(node)
 
 
-def _positive_int(doc: _Located, data: dict[str, Any], key: str, default: int) -> int:
+def _positive_int(
+    doc: _Located, data: dict[str, Any], key: str, default: int, most: int | None = None
+) -> int:
     value = data.get(key, default)
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
         raise doc.error(key, f"must be a positive whole number, not {value!r}")
+    if most is not None and value > most:
+        raise doc.error(key, f"must be at most {most}, not {value}")
     return value
 
 
-def resolve_command(cmd: str, base: Path) -> tuple[str, ...] | str:
-    """Split a bot command and make its file arguments absolute.
+def where(config: TournamentConfig, key: str) -> str:
+    """``file: key (line N)``: where a key of a loaded tournament file was given."""
+    line = config.lines.get(key)
+    return f"{config.path}: {key} (line {line})" if line else f"{config.path}: {key}"
 
-    Bots run in their own empty directory, so a relative path (``bots/stc/greedy.py``) is
-    resolved against the current directory, else against ``base`` (the YAML file's folder).
-    Returns the argv, or an error message when the program or a file is missing.
+
+def available_cores() -> int:
+    """The CPU cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def too_many_games(fmt: str, games: int, total: int) -> str:
+    """The message refusing a schedule of more than :data:`MAX_GAMES` games."""
+    if fmt in ("sprt", "league"):
+        return f"arena plays at most {MAX_GAMES} games in one tournament, not {games}"
+    return (
+        f"{games} games per combination make {total} games in all; "
+        f"arena plays at most {MAX_GAMES} in one tournament"
+    )
+
+
+def resolve_command(cmd: str, base: Path) -> tuple[str, ...] | str:
+    """Split a bot command and make every word naming a file or folder absolute.
+
+    Bots run in their own empty directory, so a relative path (``bots/stc/greedy.py``,
+    ``bot.rb``, the ``bin`` of ``java -cp bin Main``) is resolved against the current
+    directory, else against ``base`` (the YAML file's folder). The first word is a program
+    on the PATH unless it holds a ``/`` or ends in .py/.sh/.js; options (``-x``) and the
+    module after ``-m`` are left alone. Returns the argv, or an error message when the
+    program or a file is missing.
     """
     try:
         argv = shlex.split(cmd)
@@ -129,24 +185,77 @@ def resolve_command(cmd: str, base: Path) -> tuple[str, ...] | str:
         return "empty command"
     out = []
     for i, token in enumerate(argv):
-        looks_like_path = "/" in token or token.endswith((".py", ".sh", ".js"))
-        if looks_like_path and not token.startswith("-"):
-            found = next(
-                (p for p in (Path(token), base / token) if p.exists()),
-                None,
-            )
+        pathlike = "/" in token or token.endswith(PATH_SUFFIXES)
+        if i == 0:
+            if not pathlike:
+                if shutil.which(token) is None:
+                    return f"command not found: {token!r}"
+                out.append(token)
+                continue
+            found = _existing(token, base)
             if found is None:
                 return f"file not found: {token!r}"
-            if i == 0 and not os.access(found, os.X_OK):
+            if found.is_dir():
+                return f"is a folder, not a program: {token!r}"
+            if not os.access(found, os.X_OK):
                 return f"not executable: {token!r}"
-            out.append(str(found.resolve()))
-        elif i == 0:
-            if shutil.which(token) is None:
-                return f"command not found: {token!r}"
+            out.append(os.path.abspath(found))
+            continue
+        if token.startswith("-") or argv[i - 1] in ("-m", "-c"):
             out.append(token)
+            continue
+        found = _existing(token, base)
+        if found is not None:
+            out.append(os.path.abspath(found))
+        elif pathlike:
+            return f"file not found: {token!r}"
         else:
             out.append(token)
     return tuple(out)
+
+
+def _existing(token: str, base: Path) -> Path | None:
+    """``token`` as a path that exists, relative to the current folder, else to ``base``."""
+    for path in (Path(token), base / token):
+        try:
+            if path.exists():
+                return path
+        except OSError:  # e.g. a name too long to be a path
+            return None
+    return None
+
+
+def named_files(cmd: str, argv: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    """The words of ``cmd`` (as written) that :func:`resolve_command` found on disk, with
+    their absolute paths: the bot's script and any other file or folder argument."""
+    words = shlex.split(cmd)
+    out = []
+    for i, (word, resolved) in enumerate(zip(words, argv, strict=True)):
+        if i == 0 and resolved == word and not os.path.isabs(word):
+            continue  # a program found on the PATH (python3, java...)
+        if os.path.isabs(resolved) and os.path.exists(resolved):
+            out.append((word, resolved))
+    return tuple(out)
+
+
+def default_name(argv: tuple[str, ...]) -> str:
+    """A bot's display name when none is given: the stem of the first file its command
+    names after the program (``python3 det_bot.py mirror`` is ``det_bot``), else of the
+    program itself when it is a file, else the command's last word."""
+    files = [a for a in argv[1:] if os.path.isabs(a) and os.path.isfile(a)]
+    if files:
+        return Path(files[0]).stem
+    if os.path.isabs(argv[0]):
+        return Path(argv[0]).stem
+    return Path(argv[-1]).stem
+
+
+def players_text(info: GameInfo) -> str:
+    """``2 players``, ``1 player`` or ``2-4 players``: who may play ``info``'s game."""
+    if info.min_players == info.max_players:
+        n = info.min_players
+        return f"{n} player" if n == 1 else f"{n} players"
+    return f"{info.min_players}-{info.max_players} players"
 
 
 def check_settings(info: GameInfo, given: dict[str, Any], error: Any = None) -> dict[str, Any]:
@@ -173,20 +282,56 @@ def _same_kind(default: Any, value: Any) -> bool:
     return isinstance(value, type(default))
 
 
-def load_tournament(path: Path, registry: Registry) -> TournamentConfig:
-    """Read and validate a tournament file; raise :class:`ConfigError` on the first problem."""
-    doc = _Located(path)
+def read_text(path: Path) -> str:
+    """A text file's contents; :class:`ConfigError` if unreadable or not UTF-8."""
     try:
-        text = path.read_text()
+        data = path.read_bytes()
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        byte = data[exc.start]
+        raise ConfigError(f"{path} (line {line}): not UTF-8 text (byte 0x{byte:02x})") from None
+
+
+def compose_yaml(text: str, path: Path | str) -> yaml.Node | None:
+    """Parse YAML text into nodes, refusing nesting deeper than :data:`MAX_DEPTH` first
+    (PyYAML's composer recurses once per level: thousands of levels crash it)."""
+    try:
+        depth = 0
+        for token in yaml.scan(text, Loader=yaml.SafeLoader):
+            if isinstance(token, _OPENING):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    line = token.start_mark.line + 1
+                    raise ConfigError(
+                        f"{path} (line {line}): nested more than {MAX_DEPTH} levels deep"
+                    )
+            elif isinstance(token, _CLOSING):
+                depth -= 1
+        return yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = f" (line {mark.line + 1})" if mark is not None else ""
         problem = getattr(exc, "problem", None) or str(exc)
         raise ConfigError(f"{path}{line}: invalid YAML: {problem}") from None
+
+
+_OPENING = (
+    yaml.BlockMappingStartToken,
+    yaml.BlockSequenceStartToken,
+    yaml.FlowMappingStartToken,
+    yaml.FlowSequenceStartToken,
+)
+_CLOSING = (yaml.BlockEndToken, yaml.FlowMappingEndToken, yaml.FlowSequenceEndToken)
+
+
+def load_tournament(path: Path, registry: Registry) -> TournamentConfig:
+    """Read and validate a tournament file; raise :class:`ConfigError` on the first problem."""
+    doc = _Located(path)
+    node = compose_yaml(read_text(path), path)
     if node is None:
         raise ConfigError(f"{path}: empty file")
     if not isinstance(node, yaml.MappingNode):
@@ -209,8 +354,7 @@ def load_tournament(path: Path, registry: Registry) -> TournamentConfig:
         raise doc.error("format", f"unknown format {fmt!r} (known: {', '.join(FORMATS)})")
     players = _positive_int(doc, data, "players", max(info.min_players, min(2, info.max_players)))
     if not info.min_players <= players <= info.max_players:
-        span = f"{info.min_players}-{info.max_players}"
-        raise doc.error("players", f"{info.id} is played by {span} players, not {players}")
+        raise doc.error("players", f"{info.id} is played by {players_text(info)}, not {players}")
     settings = data.get("settings") or {}
     if not isinstance(settings, dict):
         raise doc.error("settings", "must be a mapping of game settings")
@@ -241,17 +385,21 @@ def load_tournament(path: Path, registry: Registry) -> TournamentConfig:
         raise doc.error("sandbox", f"must be one of {', '.join(SANDBOXES)}, not {sandbox!r}")
     memory = data.get("memory_mb")
     if memory is not None:
-        memory = _positive_int(doc, data, "memory_mb", 1)
+        memory = _positive_int(doc, data, "memory_mb", 1, MAX_MEMORY_MB)
+    games = _games(doc, data, fmt)
+    total = schedule_size(fmt, len(bots), players, games, len(variants))
+    if games is not None and total > MAX_GAMES:
+        raise doc.error("games", too_many_games(fmt, games, total))
     output = Path(str(data.get("output", Path("out") / path.stem)))
     return TournamentConfig(
         path=path,
         name=str(data.get("name", path.stem)),
         game=info.id,
         format=fmt,
-        games=_games(doc, data, fmt),
+        games=games,
         players=players,
         seed=seed,
-        concurrency=_positive_int(doc, data, "concurrency", os.cpu_count() or 1),
+        concurrency=_positive_int(doc, data, "concurrency", available_cores()),
         settings=merged,
         variants=variants,
         variant_keys=variant_keys,
@@ -259,10 +407,11 @@ def load_tournament(path: Path, registry: Registry) -> TournamentConfig:
         output=output,
         sandbox=sandbox,
         memory_mb=memory,
-        max_processes=_positive_int(doc, data, "max_processes", 64),
+        max_processes=_positive_int(doc, data, "max_processes", 64, MAX_PROCESSES),
         champion=champion,
         sprt=sprt,
         lines=doc.lines,
+        version=info.version,
     )
 
 
@@ -346,10 +495,10 @@ def _load_bots(doc: _Located, raw: Any, base: Path) -> list[BotEntry]:
         argv = resolve_command(cmd, base)
         if isinstance(argv, str):
             raise doc.error(f"{where}.cmd", argv)
-        name = str(item.get("name") or Path(argv[-1]).stem)
+        name = str(item.get("name") or default_name(argv))
         if any(b.name == name for b in bots):
             raise doc.error(f"{where}.name", f"bot name {name!r} used twice")
         if "," in name:
             raise doc.error(f"{where}.name", "bot names cannot contain ','")
-        bots.append(BotEntry(name, cmd, argv))
+        bots.append(BotEntry(name, cmd, argv, named_files(cmd, argv)))
     return bots

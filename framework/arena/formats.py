@@ -26,8 +26,15 @@ from arena import rating
 from arena import stats as st
 from arena.config import TournamentConfig
 from arena.referee import SeatRecord
-from arena.schedule import GameSpec, gauntlet, pair_round, paired_rounds, round_robin
-from arena.store import StoredGame
+from arena.schedule import (
+    GameSpec,
+    gauntlet,
+    pair_round,
+    paired_rounds,
+    round_robin,
+    round_seed,
+)
+from arena.store import StoredGame, StoredPlace
 
 
 class Scheduler(ABC):
@@ -242,18 +249,52 @@ class LeagueScheduler(Scheduler):
         self.pairs.add(spec.round, seats, settings)
 
 
-def make_scheduler(config: TournamentConfig, stored: list[StoredGame]) -> Scheduler:
-    """The scheduler of ``config.format``, aware of the games already ``stored``."""
+def fixed_plan(config: TournamentConfig) -> list[GameSpec] | None:
+    """Every game the file can ever schedule, when that is a fixed list: round-robin,
+    gauntlet, and sprt with a ``games`` limit; ``None`` for league and unlimited sprt."""
     variants = max(1, len(config.variants))
     names = [b.name for b in config.bots]
+    if config.format == "sprt":
+        if config.games is None:
+            return None
+        rounds = paired_rounds(names[0], names[1], config.seed, variants)
+        return list(itertools.islice(rounds, config.games))
+    if config.format == "league":
+        return None
+    games = config.games if config.games is not None else 2
+    if config.format == "gauntlet":
+        assert config.champion is not None
+        return gauntlet(names, config.champion, config.players, games, config.seed, variants)
+    return round_robin(names, config.players, games, config.seed, variants)
+
+
+def defined_spec(config: TournamentConfig, stored: StoredPlace) -> GameSpec | None:
+    """The spec an open-ended format (league, unlimited sprt) gives a stored game's key now,
+    or ``None`` when the file no longer defines it (another line-up, other variants)."""
+    names = [b.name for b in config.bots]
+    seats = stored.seats
+    if len(seats) != 2 or any(b not in names for b in seats):
+        return None
+    if config.format == "sprt" and set(seats) != set(names[:2]):
+        return None
+    variants = max(1, len(config.variants))
+    seed = round_seed(config.seed, stored.round)
+    for v in range(variants):
+        spec = GameSpec(stored.ord, stored.round, seed, seats, stored.group, v, variants)
+        if spec.key == stored.key:
+            return spec
+    return None
+
+
+def make_scheduler(
+    config: TournamentConfig, stored: list[StoredGame], plan: list[GameSpec] | None = None
+) -> Scheduler:
+    """The scheduler of ``config.format``, aware of the games already ``stored``
+    (``plan``: :func:`fixed_plan`, when already built)."""
     if config.format == "sprt":
         return SprtScheduler(config, stored)
     if config.format == "league":
         return LeagueScheduler(config, stored)
-    games = config.games if config.games is not None else 2
-    if config.format == "gauntlet":
-        assert config.champion is not None
-        plan = gauntlet(names, config.champion, config.players, games, config.seed, variants)
-    else:
-        plan = round_robin(names, config.players, games, config.seed, variants)
-    return FixedScheduler(plan, {g.key for g in stored})
+    return FixedScheduler(
+        plan if plan is not None else fixed_plan(config) or [], {g.key for g in stored}
+    )

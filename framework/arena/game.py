@@ -76,6 +76,9 @@ class GameInfo:
     :meth:`Game.renderer_script`.
     ``settings`` lists every setting the game accepts with its default value; tournament
     files may override them, unknown keys are refused.
+    ``version`` is the rules version: raise it whenever a change to the rules or the
+    protocol could change a game's result, so that stored games played under the old
+    rules are not reused (it is part of every game's identity).
     """
 
     id: str
@@ -91,6 +94,7 @@ class GameInfo:
     description: str = ""
     exports: tuple[str, ...] = ()
     renderer: str | None = None
+    version: int = 1
 
 
 @dataclass(frozen=True)

@@ -89,6 +89,9 @@ def load_registry(pm: pluggy.PluginManager | None = None) -> Registry:
                 raise PluginError(f"plugin {name!r}: game class {game!r} has no `info`")
             if not 1 <= info.min_players <= info.max_players:
                 raise PluginError(f"plugin {name!r}: game {info.id!r} has bad player counts")
+            version = info.version
+            if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+                raise PluginError(f"plugin {name!r}: game {info.id!r} has bad version {version!r}")
             if info.id in registry.games:
                 other = registry.games[info.id].plugin
                 raise PluginError(f"game id {info.id!r} registered by {other!r} and {name!r}")

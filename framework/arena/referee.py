@@ -471,6 +471,7 @@ class Referee:
         replay = {
             "format": REPLAY_FORMAT,
             "game": self.info.id,
+            "version": self.info.version,
             "seed": record.seed,
             "settings": record.settings,
             "players": [s.bot for s in record.seats],

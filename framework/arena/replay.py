@@ -86,14 +86,28 @@ def text_pictures(game: Game[Any], replay: Mapping[str, Any]) -> list[str] | Non
 
 
 def load_replay(path: Path) -> dict[str, Any]:
-    """Read a ``replay.json``; a missing or unreadable file is a :class:`ConfigError`."""
+    """Read a ``replay.json``; a missing, unreadable or other file is a :class:`ConfigError`
+    naming it (and the line, for text that is not UTF-8 or not JSON)."""
     try:
-        replay = json.loads(path.read_text())
+        data = path.read_bytes()
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read ({exc.strerror or exc})") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ConfigError(f"{path}: not a replay file ({exc})") from None
-    if not isinstance(replay, dict) or not {"game", "seed", "players", "steps"} <= set(replay):
+    try:
+        replay = json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        why = f"not UTF-8 text: byte 0x{data[exc.start]:02x}"
+        raise ConfigError(f"{path} (line {line}): not a replay file ({why})") from None
+    except json.JSONDecodeError as exc:
+        why = f"invalid JSON: {exc.msg}"
+        raise ConfigError(f"{path} (line {exc.lineno}): not a replay file ({why})") from None
+    if (
+        not isinstance(replay, dict)
+        or not {"game", "seed", "players", "steps"} <= set(replay)
+        or not isinstance(replay["game"], str)
+        or not isinstance(replay["seed"], int)
+        or not isinstance(replay["steps"], list)
+    ):
         raise ConfigError(f"{path}: not a replay file (no game, seed, players and steps)")
     return replay
 

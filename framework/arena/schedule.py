@@ -12,8 +12,12 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass
+
+MAX_GAMES = 1_000_000
+"""Most games one schedule may hold (it is built in memory, with a row per game in the store)."""
 
 
 @dataclass(frozen=True)
@@ -44,6 +48,23 @@ def round_seed(tournament_seed: int, round_index: int) -> int:
 def rotations(seats: tuple[str, ...]) -> list[tuple[str, ...]]:
     """Every cyclic seat rotation of a line-up (both orders for two bots)."""
     return [seats[i:] + seats[:i] for i in range(len(seats))]
+
+
+def schedule_size(fmt: str, bots: int, players: int, games: int | None, variants: int = 1) -> int:
+    """How many games a format plays at most, computed without building its schedule:
+    :func:`round_robin` and :func:`gauntlet` per combination, ``games`` in all for sprt
+    and league (0 when ``games`` is None: no limit)."""
+    if games is None:
+        return 0
+    if fmt in ("sprt", "league"):
+        return games
+    if players == 1:
+        lineups = bots
+    elif fmt == "gauntlet":
+        lineups = math.comb(bots - 1, players - 1)
+    else:
+        lineups = math.comb(bots, players)
+    return lineups * games * variants
 
 
 def round_robin(

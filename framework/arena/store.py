@@ -6,23 +6,32 @@ Layout of an output folder::
     games/<slug>/replay.json     every step's input and output per bot, timings, outcome
     games/<slug>/stderr-*.txt    each bot's stderr for that game (bounded)
 
-A game is in the database only once it finished, so a stopped tournament resumes by
-skipping the keys already stored.
+A game is in the database only once it finished, with its identity (everything that
+decided it, see :mod:`arena.identity`), so a stopped tournament resumes by skipping the
+games already stored under the same key and identity. The ``current_games`` table lists the
+stored games the tournament file defined at its last run (key, place in its schedule,
+identity hash): the leaderboard shows only those, as the file now defines the
+tournament; the others stay stored.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import shutil
 import sqlite3
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from arena.errors import ConfigError
+from arena.identity import canonical, identity_hash
 from arena.referee import GameRecord, SeatRecord
 
 DB_NAME = "arena.sqlite"
+SCHEMA_VERSION = 2
+"""Kept in SQLite's ``user_version``; 2 added game identities and the ``current_games`` table."""
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS bots (name TEXT PRIMARY KEY, cmd TEXT NOT NULL);
@@ -41,7 +50,16 @@ CREATE TABLE IF NOT EXISTS games (
     steps INTEGER NOT NULL,
     duration_ms REAL NOT NULL,
     dir TEXT NOT NULL,
-    finished_at TEXT NOT NULL
+    finished_at TEXT NOT NULL,
+    identity TEXT NOT NULL,
+    identity_hash TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS current_games (
+    key TEXT PRIMARY KEY,
+    ord INTEGER NOT NULL,
+    round INTEGER NOT NULL,
+    grp TEXT NOT NULL,
+    identity_hash TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS seats (
     game_id INTEGER NOT NULL REFERENCES games(id),
@@ -87,17 +105,76 @@ class StoredGame:
     settings: dict[str, Any] = field(default_factory=dict)
 
 
-class Store:
-    """The SQLite file of one output folder."""
+@dataclass(frozen=True)
+class CurrentGame:
+    """A stored game the tournament file defines: key, place in its schedule, identity hash."""
 
-    def __init__(self, output: Path) -> None:
+    key: str
+    ord: int
+    round: int
+    group: str
+    identity_hash: str
+
+
+@dataclass(frozen=True)
+class StoredPlace:
+    """Where a stored game was in the schedule it was played in, its bots by seat and the
+    hash of its identity (what resume compares, without reading whole games)."""
+
+    key: str
+    ord: int
+    round: int
+    group: str
+    seats: tuple[str, ...]
+    identity_hash: str
+
+
+class Store:
+    """The SQLite file of one output folder (created if ``create``).
+
+    Raises :class:`ConfigError` when ``output`` is not a folder or cannot be created,
+    when its ``arena.sqlite`` is not a database, and when an older or newer arena wrote it.
+    """
+
+    def __init__(self, output: Path, create: bool = True) -> None:
         self.output = output
-        output.mkdir(parents=True, exist_ok=True)
         self.path = output / DB_NAME
-        self.db = sqlite3.connect(self.path)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.executescript(SCHEMA)
-        self.db.commit()
+        if create:
+            make_output_folder(output, str(output))
+        try:
+            self.db = sqlite3.connect(self.path)
+        except sqlite3.Error as exc:
+            raise ConfigError(f"{self.path}: cannot open: {exc}") from None
+        try:
+            self._check_schema(create)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.executescript(SCHEMA)
+            self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            self.db.commit()
+        except sqlite3.DatabaseError as exc:
+            self.db.close()
+            raise ConfigError(f"{self.path}: not an arena database ({exc})") from None
+        except BaseException:
+            self.db.close()
+            raise
+
+    def _check_schema(self, create: bool) -> None:
+        version = self.db.execute("PRAGMA user_version").fetchone()[0]
+        tables = {r[0] for r in self.db.execute("SELECT name FROM sqlite_master")}
+        if "games" not in tables:
+            if create and not tables:
+                return
+            raise ConfigError(f"{self.path}: not an arena database (no games table)")
+        if version < SCHEMA_VERSION:
+            raise ConfigError(
+                f"{self.path}: written by an older arena, without game identities: "
+                f"run the tournament again with --fresh to start over in {self.output}"
+            )
+        if version > SCHEMA_VERSION:
+            raise ConfigError(
+                f"{self.path}: written by a newer arena (schema {version}, this one reads "
+                f"{SCHEMA_VERSION}): upgrade arena"
+            )
 
     def close(self) -> None:
         """Close the database."""
@@ -126,17 +203,62 @@ class Store:
                 "INSERT OR REPLACE INTO bots(name, cmd) VALUES (?, ?)", list(bots.items())
             )
 
-    def finished_keys(self) -> set[str]:
-        """Keys of the games already stored."""
-        return {row[0] for row in self.db.execute("SELECT key FROM games")}
+    def stored_places(self) -> list[StoredPlace]:
+        """Every stored game's place, bots and identity hash, in the order they were stored."""
+        seats: dict[int, list[str]] = {}
+        for game_id, bot in self.db.execute(
+            "SELECT game_id, bot FROM seats ORDER BY game_id, seat"
+        ):
+            seats.setdefault(game_id, []).append(bot)
+        return [
+            StoredPlace(key, order, round_, group, tuple(seats.get(game_id, ())), digest)
+            for game_id, key, order, round_, group, digest in self.db.execute(
+                "SELECT id, key, ord, round, grp, identity_hash FROM games ORDER BY id"
+            )
+        ]
 
-    def add_game(self, key: str, order: int, round_: int, group: str, record: GameRecord) -> int:
-        """Store a finished game and its seats in one transaction; return its id."""
+    def count_games(self) -> int:
+        """How many games are stored (current or not)."""
+        return int(self.db.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+
+    def stored_identity(self, key: str) -> dict[str, Any]:
+        """The full identity a stored game was played with."""
+        row = self.db.execute("SELECT identity FROM games WHERE key = ?", (key,)).fetchone()
+        return dict(json.loads(row[0])) if row else {}
+
+    def set_current(self, games: list[CurrentGame]) -> None:
+        """Record which stored games the tournament file now defines (replacing the list);
+        :meth:`add_game` adds every game played after."""
         with self.db:
+            self.db.execute("DELETE FROM current_games")
+            self.db.executemany(
+                "INSERT INTO current_games(key, ord, round, grp, identity_hash)"
+                " VALUES (?, ?, ?, ?, ?)",
+                [(g.key, g.ord, g.round, g.group, g.identity_hash) for g in games],
+            )
+
+    def add_game(
+        self,
+        key: str,
+        order: int,
+        round_: int,
+        group: str,
+        record: GameRecord,
+        identity: dict[str, Any],
+    ) -> int:
+        """Store a finished game, its identity and its seats in one transaction, as a game
+        of the current tournament; return its id."""
+        digest = identity_hash(identity)
+        with self.db:
+            self.db.execute(
+                "INSERT OR REPLACE INTO current_games(key, ord, round, grp, identity_hash)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (key, order, round_, group, digest),
+            )
             cur = self.db.execute(
                 "INSERT INTO games(key, ord, round, grp, game, seed, settings, players, reason,"
-                " turns, steps, duration_ms, dir, finished_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " turns, steps, duration_ms, dir, finished_at, identity, identity_hash)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     key,
                     order,
@@ -152,6 +274,8 @@ class Store:
                     record.duration_ms,
                     str(self.game_dir(key).relative_to(self.output)),
                     time.strftime("%Y-%m-%dT%H:%M:%S"),
+                    canonical(identity),
+                    digest,
                 ),
             )
             game_id = int(cur.lastrowid or 0)
@@ -167,35 +291,72 @@ class Store:
             )  # fmt: skip
         return game_id
 
-    def games(self) -> list[StoredGame]:
-        """Every stored game in schedule order (round, then order), seats included."""
+    def games(self, current_only: bool = True) -> list[StoredGame]:
+        """Stored games, seats included, in the order of the schedule.
+
+        With ``current_only`` (the leaderboard's view) only the games the tournament file
+        defined at its last run, with the identity it gave them, ordered and grouped as its
+        schedule places them; otherwise every stored game in the order it was played.
+        """
         seats: dict[int, list[SeatRecord]] = {}
         for row in self.db.execute(
             "SELECT game_id, bot, rank, score, forfeit, detail, raw, moves, total_ms, max_ms,"
             " stderr FROM seats ORDER BY game_id, seat"
         ):
             seats.setdefault(row[0], []).append(SeatRecord(*row[1:]))
+        if current_only:
+            query = (
+                "SELECT g.id, g.key, s.ord, s.round, s.grp, g.game, g.seed, g.reason, g.turns,"
+                " g.duration_ms, g.dir, g.settings FROM games g JOIN current_games s"
+                " ON s.key = g.key AND s.identity_hash = g.identity_hash"
+                " ORDER BY s.round, s.ord, g.id"
+            )
+        else:
+            query = (
+                "SELECT id, key, ord, round, grp, game, seed, reason, turns, duration_ms, dir,"
+                " settings FROM games ORDER BY id"
+            )
         return [
             StoredGame(
                 id=row[0], key=row[1], ord=row[2], round=row[3], group=row[4], game=row[5],
                 seed=row[6], reason=row[7], turns=row[8], duration_ms=row[9], dir=row[10],
                 seats=tuple(seats.get(row[0], [])), settings=json.loads(row[11]),
             )
-            for row in self.db.execute(
-                "SELECT id, key, ord, round, grp, game, seed, reason, turns, duration_ms, dir,"
-                " settings FROM games ORDER BY round, ord, id"
-            )
+            for row in self.db.execute(query)
         ]  # fmt: skip
 
     def game(self, game_id: int) -> StoredGame | None:
         """One stored game by id."""
-        return next((g for g in self.games() if g.id == game_id), None)
+        return next((g for g in self.games(current_only=False) if g.id == game_id), None)
+
+
+def make_output_folder(output: Path, where: str) -> None:
+    """Create an output folder (and its parents); :class:`ConfigError` naming ``where``
+    (the key or option that gave it) when it is a file or cannot be created."""
+    if output.exists() and not output.is_dir():
+        raise ConfigError(f"{where}: {str(output)!r} is a file, not a folder")
+    try:
+        output.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        why = exc.strerror or str(exc)
+        raise ConfigError(f"{where}: cannot create the folder {str(output)!r}: {why}") from None
+
+
+def clear_output(output: Path) -> None:
+    """Delete what arena wrote in an output folder (``arena.sqlite`` and ``games/``) to start
+    over; anything else in the folder is left alone."""
+    for name in (DB_NAME, f"{DB_NAME}-wal", f"{DB_NAME}-shm", f"{DB_NAME}-journal"):
+        (output / name).unlink(missing_ok=True)
+    shutil.rmtree(output / "games", ignore_errors=True)
 
 
 def open_existing(output: Path) -> Store:
-    """Open the store of an output folder that must already hold one."""
-    from arena.errors import ConfigError
-
+    """Open the store of an output folder that must already hold one (or its
+    ``arena.sqlite`` itself); :class:`ConfigError` otherwise."""
+    if output.is_file() and output.name == DB_NAME:
+        output = output.parent
+    elif output.is_file():
+        raise ConfigError(f"{output}: a file, not an arena output folder")
     if not (output / DB_NAME).is_file():
         raise ConfigError(f"{output}: no {DB_NAME} here (is it an arena output folder?)")
-    return Store(output)
+    return Store(output, create=False)

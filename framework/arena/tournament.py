@@ -15,13 +15,15 @@ from tqdm import tqdm
 from arena import rating
 from arena.botproc import Sandbox, resolve_sandbox
 from arena.config import TournamentConfig
-from arena.formats import Scheduler, make_scheduler
+from arena.errors import ConfigError
+from arena.formats import Scheduler, defined_spec, fixed_plan, make_scheduler
+from arena.identity import Identities, bot_fingerprint, describe_changes
 from arena.leaderboard import Leaderboard
 from arena.plugins import Registry, load_registry
 from arena.referee import BotSpec, GameRecord, Referee
 from arena.schedule import GameSpec
 from arena.stats import Sprt
-from arena.store import Store, open_existing
+from arena.store import CurrentGame, Store, clear_output, open_existing
 
 _REGISTRY: Registry | None = None
 
@@ -88,16 +90,33 @@ def run_tournament(
     config: TournamentConfig,
     progress: bool = True,
     log: Callable[[str], None] | None = None,
+    fresh: bool = False,
 ) -> RunSummary:
     """Play the games ``config.format`` schedules that are not yet stored in
-    ``config.output``, then rate everything stored."""
+    ``config.output``, then rate the stored games the file now defines.
+
+    A stored game is reused only when its identity (:mod:`arena.identity`) is the one the
+    file now gives it; when some are not, :class:`ConfigError` says what changed, before
+    any game is played, unless ``fresh``: then the folder's stored games are deleted
+    (:func:`arena.store.clear_output`) and every game is played again.
+    """
     say = log or (lambda msg: print(msg, file=sys.stderr))
+    if fresh:
+        clear_output(config.output)
     store = Store(config.output)
     try:
+        variants = config.variants or [config.settings]
+        skip = [str(config.output)]  # output folders inside a bot's folder argument change
+        fingerprints = {b.name: bot_fingerprint(b.name, b.cmd, b.files, skip) for b in config.bots}
+        ids = Identities(config.game, config.version, config.seed, variants, fingerprints)
+        plan = fixed_plan(config)
+        current = _current_games(config, store, ids, plan)
+        store.set_current(current)
         store.set_meta(
             {
                 "name": config.name,
                 "game": config.game,
+                "version": config.version,
                 "format": config.format,
                 "players": config.players,
                 "settings": config.settings,
@@ -109,12 +128,17 @@ def run_tournament(
             }
         )
         store.set_bots({b.name: b.cmd for b in config.bots})
-        variants = config.variants or [config.settings]
-        scheduler = make_scheduler(config, store.games())
+        scheduler = make_scheduler(config, store.games(), plan)
         resumed, planned = scheduler.stored, scheduler.planned
         if resumed:
             of = f" of {planned}" if planned is not None else ""
             say(f"resuming: {resumed}{of} games already stored in {store.path}")
+        unused = store.count_games() - len(current)
+        if unused:
+            say(
+                f"{unused} stored games are not in this tournament any more: kept in "
+                f"{store.path}, left off the leaderboard"
+            )
         sandbox = resolve_sandbox(
             config.sandbox,
             config.memory_mb,
@@ -153,7 +177,8 @@ def run_tournament(
                 say(f"game {spec.key} failed in the referee: {type(result).__name__}: {result}")
             else:
                 record = GameRecord.from_dict(result)
-                store.add_game(spec.key, spec.order, spec.round, spec.group, record)
+                identity = ids.of(spec.seed, spec.variant, spec.seats)
+                store.add_game(spec.key, spec.order, spec.round, spec.group, record, identity)
                 scheduler.record(spec, record.seats, record.settings)
                 played += 1
                 best = leader.add(record)
@@ -164,15 +189,9 @@ def run_tournament(
 
         interrupted = False
         todo = scheduler.specs()
+        workers = 1 if _at_most_one_left(scheduler) else config.concurrency
         try:
-            if config.concurrency == 1 or _at_most_one_left(scheduler):
-                for spec in todo:
-                    try:
-                        finished(spec, play_job(job(spec)))
-                    except Exception as exc:  # a referee bug must not stop the tournament
-                        finished(spec, exc)
-            else:
-                _run_parallel(todo, job, config.concurrency, finished)
+            play_games(todo, job, workers, finished)
         except KeyboardInterrupt:
             interrupted = True
             say(f"\ninterrupted: {played} games stored; run the same command again to resume")
@@ -182,6 +201,69 @@ def run_tournament(
         return RunSummary(played, resumed, failed, interrupted, board)
     finally:
         store.close()
+
+
+def _current_games(
+    config: TournamentConfig, store: Store, ids: Identities, plan: list[GameSpec] | None
+) -> list[CurrentGame]:
+    """The stored games the file now defines, with the identity it gives them, placed as
+    its schedule places them; :class:`ConfigError` naming what changed when a stored game
+    the file defines was played with another identity."""
+    by_key = {s.key: s for s in plan} if plan is not None else None
+    current: list[CurrentGame] = []
+    stale: list[tuple[GameSpec, dict[str, Any]]] = []
+    for stored in store.stored_places():
+        spec = by_key.get(stored.key) if by_key is not None else defined_spec(config, stored)
+        if spec is None:
+            continue  # a removed bot's game, or beyond a smaller `games`: kept, not shown
+        digest = ids.hash(spec.seed, spec.variant, spec.seats)
+        if digest != stored.identity_hash:
+            stale.append((spec, store.stored_identity(stored.key)))
+            continue
+        current.append(CurrentGame(stored.key, spec.order, spec.round, spec.group, digest))
+    if stale:
+        raise _stale_error(config, ids, stale, store.count_games())
+    return current
+
+
+def _stale_error(
+    config: TournamentConfig,
+    ids: Identities,
+    stale: list[tuple[GameSpec, dict[str, Any]]],
+    stored: int,
+) -> ConfigError:
+    """One line saying why stored games no longer match the tournament file."""
+    index = {b.name: i for i, b in enumerate(config.bots)}
+    changes: dict[str, None] = {}
+    for spec, identity in stale:
+        now = ids.of(spec.seed, spec.variant, spec.seats)
+        for change in describe_changes(identity, now, index):
+            changes[change] = None
+    out = config.output
+    return ConfigError(
+        f"{config.path}: {len(stale)} of the {stored} games stored in {out} no longer match "
+        f"this file: {'; '.join(changes)}. Run with --fresh to start over in {out} (deletes "
+        "its stored games), or choose another --output"
+    )
+
+
+def play_games(
+    todo: Iterable[GameSpec],
+    job: Callable[[GameSpec], Job],
+    workers: int,
+    finished: Callable[[GameSpec, dict[str, Any] | BaseException], None],
+) -> None:
+    """Play the games of ``todo``, ``workers`` at once (in this process when 1), calling
+    ``finished(spec, record or exception)`` in this process as each one ends."""
+    if workers == 1:
+        for spec in todo:
+            try:
+                result: dict[str, Any] | BaseException = play_job(job(spec))
+            except Exception as exc:  # a referee bug must not stop the tournament
+                result = exc
+            finished(spec, result)
+    else:
+        _run_parallel(todo, job, workers, finished)
 
 
 def _at_most_one_left(scheduler: Scheduler) -> bool:
@@ -224,7 +306,8 @@ def _run_parallel(
 
 
 def leaderboard_from_store(store: Store) -> Leaderboard:
-    """Recompute ratings and tables from everything stored (schedule order)."""
+    """Recompute ratings and tables from the stored games the tournament file defined at
+    its last run (in the order of its schedule)."""
     meta = store.meta()
     games = store.games()
     bots = list(meta.get("bots", []))
