@@ -109,15 +109,15 @@ def test_a_huge_number_of_games(tmp_path):
     path = tournament(tmp_path, "games: 2", "games: 100000000000")
     assert refused(tmp_path, "run", str(path)) == (
         f"arena: {path}: games (line 3): 100000000000 games per combination make "
-        "100000000000 games in all; arena plays at most 1000000 in one tournament"
+        "100000000000 games in all; arena plays at most 200000 in one tournament"
     )
-    assert refused(tmp_path, "run", str(tournament(tmp_path)), "--games", "1000001") == (
-        "arena: --games 1000001: 1000001 games per combination make 1000001 games in all; "
-        "arena plays at most 1000000 in one tournament"
+    assert refused(tmp_path, "run", str(tournament(tmp_path)), "--games", "200001") == (
+        "arena: --games 200001: 200001 games per combination make 200001 games in all; "
+        "arena plays at most 200000 in one tournament"
     )
     assert refused(
         tmp_path, "match", "splitter", "python3 bots/splitter/planner.py", "--games", "100000000000"
-    ) == ("arena: --games 100000000000: arena plays at most 1000000 games at once")
+    ) == ("arena: --games 100000000000: arena plays at most 200000 games at once")
     assert not (tmp_path / "out").exists()
 
 

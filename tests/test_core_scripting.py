@@ -13,7 +13,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-from arena.config import available_cores, resolve_command
 from conftest import REPO
 
 CYCLER = """\
@@ -141,6 +140,8 @@ def test_every_command_word_naming_a_file_or_folder_is_resolved(tmp_path):
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     assert "game 1 seed 1, 2 turns, 2 turns: cycler #1 (0); pkg #1 (0)" in result.stdout
+    from arena.config import resolve_command
+
     argv = resolve_command("python3 -m pkg cycler --fast -c x", tmp_path)
     assert argv == ("python3", "-m", "pkg", str(tmp_path / "cycler"), "--fast", "-c", "x")
 
@@ -193,13 +194,14 @@ def test_match_plays_games_in_parallel_with_a_progress_bar(tmp_path):
 
 def test_more_games_at_once_than_cores_warns(tmp_path):
     path = folder(tmp_path)
-    many = str(available_cores() + 1)
+    cores = len(os.sched_getaffinity(0))
+    many = str(cores + 1)
     result = arena(tmp_path, "run", str(path), "-j", many, "--format", "json", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     warning = (
-        f"arena: warning: concurrency {many} is more than the {available_cores()} cores "
+        f"arena: warning: concurrency {many} is more than the {cores} cores "
         "available: bots will share cores and may lose games on time"
     )
     assert result.stderr.splitlines()[0] == warning
-    result = arena(tmp_path, "run", str(path), "-j", str(available_cores()), cwd=tmp_path)
+    result = arena(tmp_path, "run", str(path), "-j", str(cores), cwd=tmp_path)
     assert "warning" not in result.stderr

@@ -16,7 +16,7 @@ import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-MAX_GAMES = 1_000_000
+MAX_GAMES = 200_000
 """Most games one schedule may hold (it is built in memory, with a row per game in the store)."""
 
 
