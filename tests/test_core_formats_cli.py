@@ -119,7 +119,7 @@ def test_sprt_of_a_stronger_bot_stops_early_with_h1_and_resumes_decided(tmp_path
 
     again = run_arena("run", str(path))
     assert again.returncode == 0, again.stderr
-    assert "0 games played now" in again.stdout and "H1 accepted" in again.stdout
+    assert "0 games played now" in again.stderr and "H1 accepted" in again.stdout
     assert len(keys(tmp_path / "out")) == played
 
 
@@ -139,7 +139,7 @@ def test_sprt_of_identical_bots_reaches_the_maximum_inconclusive(tmp_path):
     # A larger maximum on the command line goes on from there.
     more = run_arena("run", str(path), "--games", "30")
     assert more.returncode == 0, more.stderr
-    assert "6 games played now, 24 resumed" in more.stdout
+    assert "6 games played now, 24 resumed" in more.stderr
 
 
 def test_league_runs_until_ctrl_c_resumes_and_a_new_bot_plays_first(tmp_path):
