@@ -262,3 +262,32 @@ def test_a_folder_written_by_the_previous_schema_is_refused_until_fresh(tmp_path
     assert "scheduled" not in {t[0] for t in tables}  # refused without touching it
     code, _, err = f.run("--fresh")
     assert code == 0 and "2 games played now, 0 resumed" in err
+
+
+def test_a_league_refuses_an_edited_bot_and_drops_a_removed_one(tmp_path):
+    f = Folder(tmp_path)
+    f.write(extra=CYCLE4, **{"games: 2": "games: 6\nformat: league"})
+    code, _, err = f.run()
+    assert code == 0 and "6 games played now" in err
+    with (f.root / "bots" / "cycle4.py").open("a") as bot:
+        bot.write("# tuned\n")
+    message = f.refused()
+    assert message.endswith(
+        "no longer match this file: bots/cycle4.py changed since the stored games. Run with "
+        f"--fresh to start over in {f.out} (deletes its stored games), or choose another --output"
+    )
+    f.write(**{"games: 2": "games: 6\nformat: league"})
+    code, out, err = f.run()
+    assert code == 0, err
+    assert "stored games are not in this tournament any more" in err
+    assert sorted(r["bot"] for r in f.board()["leaderboard"]) == ["a", "b"]
+
+
+def test_an_sprt_with_fewer_games_shows_only_those(folder):
+    sprt = "games: 4\nformat: sprt\nsprt: {elo0: 0, elo1: 5}"
+    folder.write(**{"games: 2": sprt})
+    code, _, err = folder.run()
+    assert code == 0 and "2 games played now, 2 resumed" in err  # the same first round
+    code, _, err = folder.run("--games", "2")
+    assert code == 0 and "0 games played now, 2 resumed" in err
+    assert [r["games"] for r in folder.board()["leaderboard"]] == [2, 2]
