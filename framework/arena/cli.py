@@ -183,8 +183,8 @@ def cmd_games(args: argparse.Namespace, extra: list[str]) -> int:
                 entry.package,
             ]
         )
-    headers = ["id", "game", "rules", "players", "clock ms (first/turn)", "protocol", "settings"]
-    headers.append("package")
+    headers = ["id", "game", "rules", "players", "clock ms (first/turn)", "protocol"]
+    headers += ["settings", "package"]
     print(tabulate(rows, headers=headers, disable_numparse=True))
     for name, why in sorted(registry.broken.items()):
         print(f"arena: plugin {name!r} failed to load: {why}", file=sys.stderr)
@@ -283,7 +283,13 @@ def cmd_match(args: argparse.Namespace, extra: list[str]) -> int:
                     observer = _verbose_observer(game, spec.seats)
                     j = job(spec)
                     referee = Referee(game, j.bots, Path(j.game_dir), sandbox, observer)
-                    finished(spec, referee.play(j.seed, settings).to_dict())
+                    try:
+                        result: dict[str, Any] | BaseException = referee.play(
+                            j.seed, settings
+                        ).to_dict()
+                    except Exception as exc:  # a referee bug: report it, play the next game
+                        result = exc
+                    finished(spec, result)
             else:
                 play_games(specs, job, min(args.jobs, len(specs)), finished)
         finally:
