@@ -277,7 +277,7 @@ def test_a_league_refuses_an_edited_bot_and_drops_a_removed_one(tmp_path):
         f"--fresh to start over in {f.out} (deletes its stored games), or choose another --output"
     )
     f.write(**{"games: 2": "games: 6\nformat: league"})
-    code, out, err = f.run()
+    code, _, err = f.run()
     assert code == 0, err
     assert "stored games are not in this tournament any more" in err
     assert sorted(r["bot"] for r in f.board()["leaderboard"]) == ["a", "b"]
