@@ -16,8 +16,8 @@ from typing import Any
 
 import yaml
 
-from arena.errors import ConfigError, UnknownGame
-from arena.game import GameInfo
+from arena.errors import ConfigError, InvalidSetting, UnknownGame
+from arena.game import Game, GameInfo
 from arena.plugins import Registry
 from arena.schedule import MAX_GAMES, schedule_size
 from arena.stats import SPRT_MODELS, Sprt
@@ -274,6 +274,29 @@ def check_settings(info: GameInfo, given: dict[str, Any], error: Any = None) -> 
     return merged
 
 
+def game_settings(
+    game: type[Game[Any]], given: dict[str, Any], error: Any = None
+) -> dict[str, Any]:
+    """:func:`check_settings`, then the game's own :meth:`~arena.game.Game.check_settings`.
+
+    ``error(key, message)`` builds the :class:`ConfigError` (with file and line); without
+    it the message names the key alone.
+    """
+    merged = check_settings(game.info, given, error)
+
+    def fail(key: str, message: str) -> ConfigError:
+        return error(key, message) if error else ConfigError(f"{key}: {message}")
+
+    try:
+        game().check_settings(merged)
+    except InvalidSetting as bad:
+        raise fail(f"settings.{bad.key}", bad.message) from None
+    except Exception as exc:  # a plugin's bug: still one clear message, no traceback
+        message = f"{game.info.id} could not check its settings: {type(exc).__name__}: {exc}"
+        raise fail("settings", message) from None
+    return merged
+
+
 def _same_kind(default: Any, value: Any) -> bool:
     if isinstance(default, bool) or isinstance(value, bool):
         return isinstance(default, bool) and isinstance(value, bool)
@@ -346,9 +369,10 @@ def load_tournament(path: Path, registry: Registry) -> TournamentConfig:
 
     game_id = data["game"]
     try:
-        info = registry.get(str(game_id)).info
+        game_cls = registry.get(str(game_id))
     except UnknownGame as exc:
         raise doc.error("game", str(exc)) from None
+    info = game_cls.info
     fmt = data.get("format", "round-robin")
     if fmt not in FORMATS:
         raise doc.error("format", f"unknown format {fmt!r} (known: {', '.join(FORMATS)})")
@@ -369,8 +393,8 @@ def load_tournament(path: Path, registry: Registry) -> TournamentConfig:
         if not settings[k]:
             raise doc.error(f"settings.{k}", "an empty list of values")
     variants = [
-        check_settings(info, dict(choice), doc.error) for choice in itertools.product(*axes)
-    ] or [check_settings(info, {}, doc.error)]
+        game_settings(game_cls, dict(choice), doc.error) for choice in itertools.product(*axes)
+    ] or [game_settings(game_cls, {}, doc.error)]
     merged = variants[0]
 
     bots = _load_bots(doc, data.get("bots"), path.parent)

@@ -19,8 +19,30 @@ class UnknownGame(ConfigError):
     """A game id that no installed plugin registers."""
 
 
+class InvalidSetting(ConfigError):
+    """A game setting the game cannot play with, raised by ``Game.check_settings``.
+
+    ``key`` names the setting and ``message`` says why, e.g.
+    ``InvalidSetting("max_turns", "must be between 1 and 10000, not -5")``; the core adds
+    the file and the line (or the command-line option) before showing it.
+    """
+
+    def __init__(self, key: str, message: str) -> None:
+        super().__init__(f"{key}: {message}")
+        self.key = key
+        self.message = message
+
+
 class PluginError(ArenaError):
     """A plugin that breaks the game contract (duplicate id, bad metadata)."""
+
+
+class ExternalProcessError(ArenaError):
+    """A helper process a game relies on (e.g. an official referee) failed or spoke garbage.
+
+    Not a bot's fault: the game cannot go on, and the core reports it as a game that
+    failed in the referee (the tournament goes on).
+    """
 
 
 class AnswerError(ArenaError):

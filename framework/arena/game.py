@@ -25,6 +25,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Literal, TypeVar
 
+from arena.errors import InvalidSetting
+
 State = TypeVar("State")
 Framing = Literal["lines", "tokens"]
 
@@ -156,6 +158,32 @@ class Outcome:
         return Outcome(ranks, tuple(float(s) for s in scores), reason)
 
 
+def check_range(
+    settings: Mapping[str, Any],
+    key: str,
+    low: float | None = None,
+    high: float | None = None,
+) -> None:
+    """Raise :class:`InvalidSetting` unless ``settings[key]`` lies in ``[low, high]``.
+
+    For :meth:`Game.check_settings`; ``None`` leaves that end open. ``None`` values (a
+    setting whose default is "unset") are accepted.
+    """
+    value = settings.get(key)
+    if value is None:
+        return
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise InvalidSetting(key, f"must be a number, not {value!r}")
+    if (low is not None and value < low) or (high is not None and value > high):
+        if low is not None and high is not None:
+            span = f"between {low} and {high}"
+        elif low is not None:
+            span = f"at least {low}"
+        else:
+            span = f"at most {high}"
+        raise InvalidSetting(key, f"must be {span}, not {value!r}")
+
+
 def standing_moves(
     game: Game[Any], state: Any, actions: Mapping[int, Any], forfeited: bool
 ) -> dict[int, Any]:
@@ -240,6 +268,15 @@ class Game(ABC, Generic[State]):
         original applies the others' moves of that turn (stc) returns ``moves``.
         """
         return dict(moves) if set(moves) == set(self.to_act(state)) else {}
+
+    def check_settings(self, settings: Mapping[str, Any]) -> None:
+        """Refuse settings the game cannot be played with: raise :class:`InvalidSetting`.
+
+        Called by the core before any game (``arena run``, ``arena match``, :func:`arena.play`)
+        with every key of ``info.settings``: the defaults overridden by the user, unknown
+        keys and wrong types already refused. Check ranges and combinations here, e.g.
+        ``check_range(settings, "max_turns", 1, 10_000)``; never do I/O. Default: accept.
+        """
 
     def clock_ms(self, state: State, seat: int, first_turn: bool) -> int:
         """The seat's time budget for this step in ms (default: ``info`` first/later turn)."""

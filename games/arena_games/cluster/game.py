@@ -6,7 +6,19 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from arena import Answer, Game, GameInfo, Ignore, IllegalMove, Incomplete, Move, Outcome, Reply
+from arena import (
+    Answer,
+    Game,
+    GameInfo,
+    Ignore,
+    IllegalMove,
+    Incomplete,
+    InvalidSetting,
+    Move,
+    Outcome,
+    Reply,
+    check_range,
+)
 from arena_games.cluster import protocol, rules
 from arena_games.cluster.rules import EMPTY, ChooseColor, Drop, Rotate, State
 
@@ -35,6 +47,26 @@ class ClusterGame(Game[State]):
         description="Hex connect-four with a bag of chips and rotatable gravity (42 cluster).",
         renderer="viewer.js",
     )
+
+    def check_settings(self, settings: Mapping[str, Any]) -> None:
+        """Every setting within what the rules allow and a game can finish in.
+
+        ``colors`` even, 2-16; ``grid_size`` 2-20; ``win_length`` from 2 to the longest
+        line of the hexagon (``2 * grid_size - 1``); ``chips_per_color`` None or 1-10000;
+        ``timeout`` 0.001-60 s; ``wall_chance`` at least 0 and below 1.
+        """
+        check_range(settings, "colors", 2, 16)
+        if settings["colors"] % 2:
+            raise InvalidSetting(
+                "colors", f"must be even (half per player), not {settings['colors']}"
+            )
+        check_range(settings, "grid_size", 2, 20)
+        check_range(settings, "win_length", 2, 2 * settings["grid_size"] - 1)
+        check_range(settings, "chips_per_color", 1, 10_000)
+        check_range(settings, "timeout", 0.001, 60)
+        check_range(settings, "wall_chance", 0.0, 1.0)
+        if settings["wall_chance"] >= 1.0:
+            raise InvalidSetting("wall_chance", "must be below 1 (some cells must stay free)")
 
     def start(self, seed: int, players: int, settings: Mapping[str, Any]) -> State:
         """A fresh game; walls and chip draws follow ``seed``."""

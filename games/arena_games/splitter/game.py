@@ -6,10 +6,11 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from arena import Answer, Game, GameInfo, Ignore, IllegalMove, Move, Outcome
+from arena import Answer, Game, GameInfo, Ignore, IllegalMove, InvalidSetting, Move, Outcome
 from arena_games.splitter import protocol
 from arena_games.splitter.rules import (
     HEART,
+    LAYOUTS,
     NONE,
     STAR,
     Placement,
@@ -45,6 +46,12 @@ class SplitterGame(Game[SplitterState]):
         ),
         renderer="viewer.js",
     )
+
+    def check_settings(self, settings: Mapping[str, Any]) -> None:
+        """``layout`` names one of the original sheets (1 or 2)."""
+        if settings["layout"] not in LAYOUTS:
+            known = " or ".join(str(k) for k in sorted(LAYOUTS))
+            raise InvalidSetting("layout", f"must be {known}, not {settings['layout']!r}")
 
     def start(self, seed: int, players: int, settings: Mapping[str, Any]) -> SplitterState:
         """A fresh sheet (``settings['layout']``: 1 or 2) and every round's dice from ``seed``."""

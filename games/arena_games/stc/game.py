@@ -7,10 +7,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from arena import Game, GameInfo, Move, Outcome
+from arena import Game, GameInfo, Move, Outcome, check_range
 from arena_games.stc import rules
 from arena_games.stc.protocol import build_prompt, grid_rows, parse_answer
 from arena_games.stc.rules import StcState
+
+MAX_TURNS_LIMIT = 10_000
+"""Longest game a tournament may ask for (the original plays 200 turns)."""
 
 
 class StcGame(Game[StcState]):
@@ -27,6 +30,10 @@ class StcGame(Game[StcState]):
         description="CodinGame's Smash The Code: group 4+ blocks, chain them, bury the opponent.",
         renderer="viewer.js",
     )
+
+    def check_settings(self, settings: Mapping[str, Any]) -> None:
+        """``max_turns`` between 1 and 10000."""
+        check_range(settings, "max_turns", 1, MAX_TURNS_LIMIT)
 
     def start(self, seed: int, players: int, settings: Mapping[str, Any]) -> StcState:
         """Empty grids; the pair queue is ``java.util.Random(seed)``, as on CodinGame."""
