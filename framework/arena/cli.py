@@ -115,6 +115,17 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=FORMATS, default="table")
     p.set_defaults(func=cmd_leaderboard)
 
+    p = sub.add_parser(
+        "new-game",
+        help="write a new game plugin package (game, bot, tournament, tests)",
+        description="Write a complete game plugin package in DIR (default ./NAME): a small "
+        "playable game to change into yours, a random bot, a tournament file, a README and "
+        "tests using arena.testing. `pip install -e DIR` makes `arena games` list it.",
+    )
+    p.add_argument("name", help="the game id: lower-case letters, digits and '_'")
+    p.add_argument("--dir", type=Path, help="where to write it (default ./NAME); must be empty")
+    p.set_defaults(func=cmd_new_game)
+
     p = sub.add_parser("export", help="write a stored game in another tool's format")
     p.add_argument("game_id", help="game id (see the output's games table) or a replay.json path")
     p.add_argument("--format", required=True, help="e.g. codeclash (chess5)")
@@ -150,6 +161,16 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _registry() -> Any:
+    """The installed games; broken plugins and skipped games are reported once, on stderr."""
+    from arena.plugins import load_registry
+
+    registry = load_registry()
+    for problem in registry.problems():
+        print(f"arena: warning: {problem}", file=sys.stderr)
+    return registry
+
+
 # -- arena games ----------------------------------------------------------------
 
 
@@ -158,9 +179,8 @@ def cmd_games(args: argparse.Namespace, extra: list[str]) -> int:
     from tabulate import tabulate
 
     from arena.config import players_text
-    from arena.plugins import load_registry
 
-    registry = load_registry()
+    registry = _registry()
     rows = []
     for gid, entry in sorted(registry.games.items()):
         info = entry.game.info
@@ -186,8 +206,6 @@ def cmd_games(args: argparse.Namespace, extra: list[str]) -> int:
     headers = ["id", "game", "rules", "players", "clock ms (first/turn)", "protocol"]
     headers += ["settings", "package"]
     print(tabulate(rows, headers=headers, disable_numparse=True))
-    for name, why in sorted(registry.broken.items()):
-        print(f"arena: plugin {name!r} failed to load: {why}", file=sys.stderr)
     return EXIT_OK
 
 
@@ -204,7 +222,7 @@ def _setting_options(game: type[Game[Any]], extra: list[str]) -> dict[str, Any]:
     if unknown:
         known = ", ".join(f"--{k}" for k in info.settings) or "none"
         raise ConfigError(f"unknown option {unknown[0]!r} for {info.id} (game settings: {known})")
-    from arena.config import check_settings, compose_yaml
+    from arena.config import compose_yaml, game_settings
 
     given = {}
     for key, text in vars(parsed).items():
@@ -212,7 +230,12 @@ def _setting_options(game: type[Game[Any]], extra: list[str]) -> dict[str, Any]:
             node = compose_yaml(text, f"--{key}")
             given[key] = None if node is None else yaml.SafeLoader(text).construct_document(node)
 
-    return check_settings(info, given)
+    def error(key: str, message: str) -> ConfigError:
+        if key.startswith("settings."):
+            return ConfigError(f"{info.id}: --{key.removeprefix('settings.')}: {message}")
+        return ConfigError(f"{info.id}: {message}")
+
+    return game_settings(game, given, error)
 
 
 def cmd_match(args: argparse.Namespace, extra: list[str]) -> int:
@@ -221,13 +244,12 @@ def cmd_match(args: argparse.Namespace, extra: list[str]) -> int:
 
     from arena.botproc import resolve_sandbox
     from arena.config import players_text
-    from arena.plugins import load_registry
     from arena.referee import GameRecord, Referee
     from arena.schedule import MAX_GAMES, GameSpec, round_robin
     from arena.store import make_output_folder
     from arena.tournament import Job, play_games
 
-    registry = load_registry()
+    registry = _registry()
     game_cls = registry.get(args.game)
     info = game_cls.info
     settings = _setting_options(game_cls, extra)
@@ -423,18 +445,39 @@ def _verbose_observer(game: Game[Any], names: Sequence[str]) -> Any:
     return observe
 
 
+# -- arena new-game ---------------------------------------------------------------
+
+
+def cmd_new_game(args: argparse.Namespace, extra: list[str]) -> int:
+    """Write a new game plugin package from the templates shipped with arena."""
+    from arena.scaffold import write_plugin
+
+    target = args.dir if args.dir is not None else Path(args.name)
+    installed = _registry().games
+    if args.name.replace("_", "-") in installed or args.name in installed:
+        raise ConfigError(f"game id {args.name!r} is already installed (see `arena games`)")
+    written = write_plugin(args.name, target)
+    print(f"wrote {len(written)} files in {target}:")
+    for path in written:
+        print(f"  {path.relative_to(target)}")
+    print(
+        f"\nnext:\n  python3 -m pip install -e {target}\n  arena games\n"
+        f"  cd {target} && python3 -m pytest && arena run tournaments/{args.name}.yaml"
+    )
+    return EXIT_OK
+
+
 # -- arena run / leaderboard / export --------------------------------------------
 
 
 def cmd_run(args: argparse.Namespace, extra: list[str]) -> int:
     """Run or resume a tournament file and print its leaderboard (only it, on stdout)."""
     from arena.config import load_tournament, too_many_games, where
-    from arena.plugins import load_registry
     from arena.schedule import MAX_GAMES, schedule_size
     from arena.store import make_output_folder
     from arena.tournament import run_tournament
 
-    registry = load_registry()
+    registry = _registry()
     config = load_tournament(args.file, registry)
     for key in ("games", "concurrency"):
         value = getattr(args, key)
@@ -489,12 +532,11 @@ def _print_board(text: str) -> None:
 
 def cmd_export(args: argparse.Namespace, extra: list[str]) -> int:
     """Write one stored game in another tool's format."""
-    from arena.plugins import load_registry
     from arena.replay import find_replay, load_replay
 
     path = find_replay(args.game_id, args.source)
     replay = load_replay(path)
-    game = load_registry().create(replay["game"])
+    game = _registry().create(replay["game"])
     if args.format not in game.info.exports:
         known = ", ".join(game.info.exports) or "none"
         raise ConfigError(f"{game.info.id} cannot export {args.format!r} (formats: {known})")
@@ -527,11 +569,10 @@ def cmd_list(args: argparse.Namespace, extra: list[str]) -> int:
 def cmd_show(args: argparse.Namespace, extra: list[str]) -> int:
     """Print one stored game turn by turn."""
     from arena.listing import show_game
-    from arena.plugins import load_registry
     from arena.replay import find_replay, load_replay
 
     replay = load_replay(find_replay(args.game_id, args.source))
-    game = load_registry().create(str(replay["game"]))
+    game = _registry().create(str(replay["game"]))
     for line in show_game(game, replay, args.step, args.input):
         print(line)
     return EXIT_OK

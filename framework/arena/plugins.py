@@ -1,18 +1,32 @@
-"""Finding games: a pluggy manager loading the ``arena`` entry-point group."""
+"""Finding games: a pluggy manager loading the ``arena`` entry-point group.
+
+One bad plugin never takes the others down: a plugin that fails to import, whose hook
+raises, or that returns something other than game classes is recorded in
+:attr:`Registry.broken`; a game that breaks the contract or reuses an id already taken is
+skipped and recorded in :attr:`Registry.skipped`. When two packages claim one game id the
+first one loaded keeps it: arena's own games first, then packages by name.
+Commands print these once as warnings and go on with every other game.
+"""
 
 from __future__ import annotations
 
 import importlib.metadata
+import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import cast
+from typing import Any, cast
 
 import pluggy
 
 from arena import hookspecs
-from arena.errors import PluginError, UnknownGame
-from arena.game import Game
+from arena.errors import UnknownGame
+from arena.game import Game, GameInfo
 
 ENTRY_POINT_GROUP = "arena"
+ARENA_DIST = "bot-arena"
+"""arena's own distribution: its games are loaded first."""
+GAME_ID = re.compile(r"[a-z0-9][a-z0-9_-]*\Z")
+"""What a game id may look like: lower-case letters, digits, ``-`` and ``_``."""
 
 
 @dataclass(frozen=True)
@@ -26,10 +40,11 @@ class GameEntry:
 
 @dataclass
 class Registry:
-    """The installed games by id, plus the plugins that failed to load (with why)."""
+    """The installed games by id, plus the plugins and games that could not be used (and why)."""
 
     games: dict[str, GameEntry] = field(default_factory=dict)
     broken: dict[str, str] = field(default_factory=dict)
+    skipped: list[str] = field(default_factory=list)
 
     def get(self, game_id: str) -> type[Game[object]]:
         """The game class registered under ``game_id``; :class:`UnknownGame` if none."""
@@ -43,58 +58,110 @@ class Registry:
         """A fresh instance of the game registered under ``game_id``."""
         return self.get(game_id)()
 
+    def problems(self) -> list[str]:
+        """One line per broken plugin and skipped game, for warnings."""
+        lines = [f"plugin {name!r} failed to load: {why}" for name, why in self.broken.items()]
+        return lines + self.skipped
+
 
 def get_plugin_manager(load_entry_points: bool = True) -> pluggy.PluginManager:
     """A plugin manager with arena's hookspecs and every ``arena`` entry point registered.
 
-    A plugin that fails to import is skipped (recorded on ``pm.arena_broken``) so one
-    broken third-party package cannot take down the others.
+    A plugin that fails to import or to register is skipped (recorded on
+    ``pm.arena_broken``) so one broken third-party package cannot take down the others.
     """
     pm = pluggy.PluginManager(hookspecs.PROJECT)
     pm.add_hookspecs(hookspecs)
     broken: dict[str, str] = {}
     pm.arena_dists = {}  # type: ignore[attr-defined]
     if load_entry_points:
-        for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
-            if pm.get_plugin(ep.name) is not None:
-                continue
+        for ep in _entry_points():
+            if pm.get_plugin(ep.name) is not None or ep.name in broken:
+                continue  # two packages naming a plugin alike: the first one is used
             try:
                 module = ep.load()
+                pm.register(module, name=ep.name)
+                pm.check_pending()  # an unknown arena_* hook in the module
             except Exception as exc:  # a broken plugin must not break arena
                 broken[ep.name] = f"{type(exc).__name__}: {exc}"
+                if pm.has_plugin(ep.name):
+                    pm.unregister(name=ep.name)
                 continue
-            pm.register(module, name=ep.name)
             dist = ep.dist.name if ep.dist is not None else "?"
             pm.arena_dists[ep.name] = dist  # type: ignore[attr-defined]
     pm.arena_broken = broken  # type: ignore[attr-defined]
-    pm.check_pending()
     return pm
+
+
+def _entry_points() -> list[importlib.metadata.EntryPoint]:
+    """The ``arena`` entry points in a stable order: arena's own, then by package name.
+
+    The order decides which game keeps an id two packages claim, so it must not depend
+    on how the file system lists installed packages.
+    """
+
+    def key(ep: importlib.metadata.EntryPoint) -> tuple[bool, str, str]:
+        dist = ep.dist.name if ep.dist is not None else ""
+        return (dist != ARENA_DIST, dist.lower(), ep.name)
+
+    return sorted(importlib.metadata.entry_points(group=ENTRY_POINT_GROUP), key=key)
 
 
 def _dists(pm: pluggy.PluginManager) -> dict[str, str]:
     return getattr(pm, "arena_dists", {})
 
 
+def contract_problem(game: Any) -> str | None:
+    """Why ``game`` cannot be registered (not a Game class, bad ``info``), or None."""
+    if not isinstance(game, type) or not issubclass(game, Game):
+        return f"{game!r} is not a subclass of arena.Game"
+    info = getattr(game, "info", None)
+    if not isinstance(info, GameInfo):
+        return f"game class {game.__name__} has no `info` (an arena.GameInfo)"
+    if not isinstance(info.id, str) or not GAME_ID.match(info.id):
+        return f"game id {info.id!r} must be lower-case letters, digits, '-' or '_'"
+    if getattr(game, "__abstractmethods__", None):
+        missing = ", ".join(sorted(game.__abstractmethods__))
+        return f"game {info.id!r} does not implement {missing}"
+    if not 1 <= info.min_players <= info.max_players:
+        return f"game {info.id!r} has bad player counts {info.min_players}-{info.max_players}"
+    if info.first_turn_ms <= 0 or info.turn_ms <= 0:
+        return f"game {info.id!r} has a clock that is not positive"
+    version = info.version
+    if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+        return f"game {info.id!r} has bad version {version!r}"
+    return None
+
+
 def load_registry(pm: pluggy.PluginManager | None = None) -> Registry:
-    """Collect every game the plugins register, checking ids are unique and valid."""
+    """Collect every game the plugins register; broken plugins and bad games are set aside.
+
+    Plugins are asked in the order they were loaded (arena's own first, then packages by
+    name); the first game to claim an id keeps it.
+    """
     pm = pm or get_plugin_manager()
     registry = Registry(broken=dict(getattr(pm, "arena_broken", {})))
     # Call each implementation on its own so every game is tied to the plugin giving it.
     for impl in pm.hook.arena_register_games.get_hookimpls():
         name = impl.plugin_name
-        games = cast(list[type[Game[object]]], impl.function())
+        try:
+            games: list[Any] = list(cast(Iterable[Any], impl.function()))
+        except Exception as exc:  # a plugin's own bug must not break arena
+            registry.broken[name] = f"arena_register_games raised {type(exc).__name__}: {exc}"
+            continue
+        package = _dists(pm).get(name, name)
         for game in games:
-            info = getattr(game, "info", None)
-            if info is None:
-                raise PluginError(f"plugin {name!r}: game class {game!r} has no `info`")
-            if not 1 <= info.min_players <= info.max_players:
-                raise PluginError(f"plugin {name!r}: game {info.id!r} has bad player counts")
-            version = info.version
-            if isinstance(version, bool) or not isinstance(version, int) or version < 1:
-                raise PluginError(f"plugin {name!r}: game {info.id!r} has bad version {version!r}")
-            if info.id in registry.games:
-                other = registry.games[info.id].plugin
-                raise PluginError(f"game id {info.id!r} registered by {other!r} and {name!r}")
-            package = _dists(pm).get(name, name)
-            registry.games[info.id] = GameEntry(game, package, name)
+            problem = contract_problem(game)
+            if problem is not None:
+                registry.skipped.append(f"plugin {name!r} ({package}): {problem}; skipped")
+                continue
+            gid = game.info.id
+            if gid in registry.games:
+                first = registry.games[gid]
+                registry.skipped.append(
+                    f"game id {gid!r} registered by {first.plugin!r} ({first.package}) "
+                    f"and {name!r} ({package}): keeping {first.plugin!r}"
+                )
+                continue
+            registry.games[gid] = GameEntry(game, package, name)
     return registry
