@@ -26,6 +26,7 @@ from arena.botproc import (
     wait_readable,
 )
 from arena.errors import AnswerError
+from arena.external import helper_scope
 from arena.framing import UnitReader
 from arena.game import FileTransport, Game, Ignore, Incomplete, Move, Reply, standing_moves
 from arena.viewdiff import diff, normalize
@@ -147,6 +148,12 @@ class Referee:
                 f"{self.info.id} is for {self.info.min_players}-{self.info.max_players} players"
             )
         self.game_dir.mkdir(parents=True, exist_ok=True)
+        # Helper processes a game opens (arena.ExternalProcess) end with the game.
+        with helper_scope(self.game_dir):
+            return self._play(seed, settings)
+
+    def _play(self, seed: int, settings: Mapping[str, Any]) -> GameRecord:
+        n = len(self.bots)
         started = time.perf_counter()
         seats = [
             SeatRecord(bot=b.name, stderr=self.stderr_path(i).name) for i, b in enumerate(self.bots)

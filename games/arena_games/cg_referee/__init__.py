@@ -1,0 +1,1 @@
+"""cg-referee: play through any CodinGame-style referee process (cg-brutaltester protocol)."""
