@@ -1,66 +1,120 @@
-"""Every registered game: random legal play ends, ranks make sense, the seed replays exactly."""
+"""Every installed game passes arena's conformance kit (``arena.testing``), ours and others'.
+
+Third-party games installed next to arena are checked too; only arena's own games must
+come from the ``bot-arena`` distribution. A game whose default settings are refused (it
+needs a setting, like cg-referee's referee command) is checked with the settings below,
+or skipped.
+"""
 
 from __future__ import annotations
 
-import json
-import random
+import sys
 
 import pytest
 
+from arena.errors import ConfigError
 from arena.plugins import load_registry
-from arena.testing import playthrough, replay
+from arena.testing import (
+    check_bad_settings,
+    check_contract,
+    check_forfeit_ranks_last,
+    check_fuzzed_answers,
+    check_replays,
+    check_settings_accepted,
+    player_counts,
+)
+from conftest import REPO
 
 REGISTRY = load_registry()
+BUILTIN = {"stc", "splitter", "blocking", "chess5", "cluster", "cg-referee"}
+STICKS = REPO / "examples" / "cg-referee" / "sticks_referee.py"
+SETTINGS = {
+    "cg-referee": {"referee": f"{sys.executable} {STICKS}", "random_answers": "1|2|3"},
+}
+BAD_SETTINGS = {
+    "stc": [{"max_turns": -5}, {"max_turns": 0}, {"max_turns": 1_000_000_000_000}],
+    "splitter": [{"layout": 0}, {"layout": 3}],
+    "cluster": [
+        {"colors": 3},
+        {"colors": 0},
+        {"grid_size": 1},
+        {"grid_size": 10**6},
+        {"win_length": 12},
+        {"chips_per_color": 0},
+        {"timeout": 0.0},
+        {"wall_chance": 1.0},
+    ],
+    "cg-referee": [
+        {"referee": ""},
+        {"referee": "no-such-program-anywhere --flag"},
+        {"referee_timeout_ms": 0},
+        {"params": {"seed": 3}},
+    ],
+}
+
+
+def settings_for(game_id: str) -> dict:
+    """The settings a game is checked with; skip a third-party game that needs some."""
+    try:
+        return check_settings_accepted(REGISTRY.get(game_id), SETTINGS.get(game_id, {}))
+    except AssertionError as exc:
+        if game_id in BUILTIN:
+            raise
+        pytest.skip(f"{game_id} needs settings to be played: {exc}")
+
+
 CASES = [
     (gid, players)
     for gid, entry in sorted(REGISTRY.games.items())
-    for players in range(entry.game.info.min_players, entry.game.info.max_players + 1)
+    for players in player_counts(entry.game)
 ]
 
 
 def test_every_builtin_game_is_registered_through_the_entry_point_group():
-    assert REGISTRY.broken == {}
-    assert {"stc", "splitter", "blocking", "chess5", "cluster"} <= set(REGISTRY.games)
+    assert not REGISTRY.broken
+    assert set(REGISTRY.games) >= BUILTIN
     for gid, entry in REGISTRY.games.items():
         assert entry.game.info.id == gid
-        assert entry.package == "bot-arena"
+        if gid in BUILTIN:
+            assert entry.package == "bot-arena"
         assert entry.game.__doc__, f"{gid}: undocumented game class"
+
+
+@pytest.mark.parametrize("game_id", sorted(REGISTRY.games))
+def test_every_game_keeps_the_contract_and_refuses_bad_settings(game_id):
+    game = REGISTRY.get(game_id)
+    check_contract(game)
+    settings_for(game_id)
+    check_bad_settings(game, BAD_SETTINGS.get(game_id, []))
 
 
 @pytest.mark.parametrize(("game_id", "players"), CASES)
 def test_random_games_end_and_replay_identically_from_their_seed(game_id, players):
-    game = REGISTRY.create(game_id)
+    settings = settings_for(game_id)
     for seed in (1, 2):
-        first = playthrough(game, seed, players, {}, random.Random(seed))
-        assert first.outcome is not None
-        assert len(first.outcome.ranks) == players == len(first.outcome.scores)
-        assert min(first.outcome.ranks) == 0
-        assert all(0 <= r < players for r in first.outcome.ranks)
-        again = replay(REGISTRY.create(game_id), first)
-        assert again.prompts == first.prompts
-        assert again.outcome == first.outcome
-        # The same seed and answers give the same game; views are JSON for replays.
-        state = game.start(seed, players, first.settings)
-        json.dumps(game.view(state))
+        check_replays(REGISTRY.get(game_id), seed, players, settings)
 
 
 @pytest.mark.parametrize(("game_id", "players"), CASES)
 def test_a_forfeit_ranks_the_seat_last(game_id, players):
-    game = REGISTRY.create(game_id)
-    state = game.start(5, players, dict(game.info.settings))
-    seat = next(iter(game.to_act(state)))
-    state = game.eliminate(state, seat)
-    assert seat not in game.to_act(state)
-    rng = random.Random(5)
-    steps = 0
-    while seats := list(game.to_act(state)):
-        steps += 1
-        assert steps < 20_000
-        moves = {}
-        for s in seats:
-            answer = game.interpret(state, s, game.random_answer(state, s, rng))
-            moves[s] = answer.action  # type: ignore[union-attr]
-        state = game.apply(state, moves)
-    outcome = game.outcome(state)
-    others = [r for i, r in enumerate(outcome.ranks) if i != seat]
-    assert all(outcome.ranks[seat] >= r for r in others)
+    check_forfeit_ranks_last(REGISTRY.get(game_id), 5, players, settings_for(game_id))
+
+
+@pytest.mark.parametrize(("game_id", "players"), CASES)
+def test_fuzzed_answers_are_refused_cleanly_or_accepted(game_id, players):
+    check_fuzzed_answers(REGISTRY.get(game_id), 3, players, settings_for(game_id), examples=150)
+
+
+def test_a_bad_setting_in_a_tournament_file_names_file_key_and_line(tmp_path):
+    from arena.config import load_tournament
+
+    path = tmp_path / "t.yaml"
+    path.write_text(
+        "game: stc\nsettings:\n  max_turns: -5\nbots:\n"
+        "  - cmd: python3 bots/stc/greedy.py\n  - cmd: python3 bots/stc/enemy.py\n"
+    )
+    with pytest.raises(ConfigError) as info:
+        load_tournament(path, REGISTRY)
+    assert str(info.value) == (
+        f"{path}: settings.max_turns (line 3): must be between 1 and 10000, not -5"
+    )

@@ -1,20 +1,42 @@
-"""Helpers for testing game plugins: random playthroughs and replay checks.
+"""The conformance kit: the checks arena runs on every game, for any game plugin's tests.
 
-Third-party game authors can run the same conformance checks arena runs on its own
-games: ``playthrough`` plays a game with the game's own :meth:`~arena.game.Game.random_answer`,
-recording every prompt, and ``replay`` plays the recorded answers again from the seed.
+One line in a plugin's tests runs them all::
+
+    from arena.testing import check_game
+
+    def test_my_game_conforms():
+        check_game(MyGame, bad_settings=[{"size": 0}, {"size": 10**12}])
+
+It checks that random playthroughs (the game's own
+:meth:`~arena.game.Game.random_answer`) end and make sense, that the same seed and answers
+replay identically, that a forfeiting seat ranks last, that views are JSON and prompts
+end in newlines, that bad settings are refused with :class:`~arena.errors.InvalidSetting`
+before any game, and that answers fuzzed with hypothesis never make
+:meth:`~arena.game.Game.interpret` raise anything but
+:class:`~arena.errors.InvalidAnswer` or :class:`~arena.errors.IllegalMove`. Each check is
+also a function of its own. A failure is an :class:`AssertionError` naming the game, the
+seed and what went wrong. Fuzzing needs hypothesis (``pip install 'bot-arena[testing]'``).
 """
 
 from __future__ import annotations
 
+import json
+import math
 import random
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from arena.game import Game, Move, Outcome
+from arena.errors import AnswerError, ConfigError
+from arena.external import helper_scope
+from arena.game import FileTransport, Game, Ignore, Move, Outcome, Reply
 
 MAX_STEPS = 20_000
+"""A random game still running after this many steps fails the check: it may never end."""
+FUZZ_STATES = 40
+"""Positions of a random game that fuzzed answers are tried in."""
+
+GameLike = type[Game[Any]] | Game[Any]
 
 
 @dataclass
@@ -26,42 +48,113 @@ class Playthrough:
     settings: dict[str, Any]
     prompts: list[dict[int, str]] = field(default_factory=list)
     answers: list[dict[int, str]] = field(default_factory=list)
+    views: list[Any] = field(default_factory=list)
     outcome: Outcome | None = None
     turns: int = 0
 
 
+def _instance(game: GameLike) -> Game[Any]:
+    return game() if isinstance(game, type) else game
+
+
+def _name(game: Game[Any]) -> str:
+    return str(getattr(getattr(game, "info", None), "id", type(game).__name__))
+
+
+def _check_outcome(gid: str, outcome: Any, players: int) -> None:
+    assert isinstance(outcome, Outcome), f"{gid}: outcome() returned {outcome!r}"
+    assert len(outcome.ranks) == players == len(outcome.scores), (
+        f"{gid}: outcome has {len(outcome.ranks)} ranks and {len(outcome.scores)} scores "
+        f"for {players} players"
+    )
+    assert all(isinstance(r, int) and 0 <= r < players for r in outcome.ranks), (
+        f"{gid}: ranks {outcome.ranks} are not places 0..{players - 1}"
+    )
+    assert min(outcome.ranks) == 0, f"{gid}: nobody ranks first in {outcome.ranks}"
+    assert all(math.isfinite(float(s)) for s in outcome.scores), f"{gid}: scores {outcome.scores}"
+
+
+def _json(gid: str, what: str, value: Any) -> Any:
+    try:
+        return json.loads(json.dumps(value))
+    except (TypeError, ValueError) as exc:
+        raise AssertionError(f"{gid}: {what} is not JSON: {exc}") from None
+
+
 def playthrough(
-    game: Game[Any], seed: int, players: int, settings: Mapping[str, Any], rng: random.Random
+    game: GameLike,
+    seed: int,
+    players: int,
+    settings: Mapping[str, Any],
+    rng: random.Random,
 ) -> Playthrough:
-    """Play one game with random legal answers; raise AssertionError if the game misbehaves."""
+    """Play one game with random legal answers, checking every step; raise AssertionError.
+
+    Checks: the seats to act are valid, prompts are text (ending in a newline for line
+    protocols), clocks are positive, views are JSON, every random answer is a
+    :class:`~arena.game.Move`, the game ends within :data:`MAX_STEPS` steps, and its
+    outcome ranks every seat.
+    """
+    game = _instance(game)
+    gid = _name(game)
+    lines = not isinstance(game.info.transport, FileTransport)
     merged = {**game.info.settings, **settings}
     state = game.start(seed, players, merged)
     record = Playthrough(seed, players, merged)
+    first = [True] * players
     while seats := list(game.to_act(state)):
-        assert len(record.prompts) < MAX_STEPS, f"{game.info.id}: no end after {MAX_STEPS} steps"
-        assert len(set(seats)) == len(seats) and all(0 <= s < players for s in seats)
+        where = f"{gid} (seed {seed}, {players} players, step {len(record.prompts) + 1})"
+        assert len(record.prompts) < MAX_STEPS, f"{gid}: no end after {MAX_STEPS} steps"
+        assert len(set(seats)) == len(seats) and all(
+            isinstance(s, int) and 0 <= s < players for s in seats
+        ), f"{where}: bad seats to act {seats}"
         prompts, answers, moves = {}, {}, {}
         for seat in seats:
-            prompts[seat] = game.prompt(state, seat)
+            prompt = game.prompt(state, seat)
+            assert isinstance(prompt, str), f"{where}: prompt is {type(prompt).__name__}"
+            if lines:
+                assert prompt == "" or prompt.endswith("\n"), (
+                    f"{where}: prompt for seat {seat} does not end in a newline: {prompt[-40:]!r}"
+                )
+            ms = game.clock_ms(state, seat, first[seat])
+            first[seat] = False
+            assert isinstance(ms, int) and ms > 0, f"{where}: clock_ms is {ms!r}"
+            need = game.answer_lines(state, seat)
+            assert isinstance(need, int) and need >= 1, f"{where}: answer_lines is {need!r}"
+            prompts[seat] = prompt
             answers[seat] = game.random_answer(state, seat, rng)
-            answer = game.interpret(state, seat, answers[seat])
-            assert isinstance(answer, Move), f"random_answer gave a non-move: {answers[seat]!r}"
+            try:
+                answer = game.interpret(state, seat, answers[seat])
+            except AnswerError as exc:
+                raise AssertionError(f"{where}: random_answer was refused: {exc}") from None
+            assert isinstance(answer, Move), (
+                f"{where}: random_answer gave a non-move {answers[seat]!r} ({answer!r})"
+            )
             moves[seat] = answer.action
         record.prompts.append(prompts)
         record.answers.append(answers)
         state = game.apply(state, moves)
+        record.views.append(
+            _json(gid, f"view() after step {len(record.prompts)}", game.view(state))
+        )
+        assert isinstance(game.render(state), str), f"{gid}: render() is not text"
     record.outcome = game.outcome(state)
+    _check_outcome(gid, record.outcome, players)
     record.turns = game.turn_number(state)
     return record
 
 
-def replay(game: Game[Any], recorded: Playthrough) -> Playthrough:
+def replay(game: GameLike, recorded: Playthrough) -> Playthrough:
     """Play ``recorded``'s answers again from its seed, recording the prompts anew."""
+    game = _instance(game)
     state = game.start(recorded.seed, recorded.players, recorded.settings)
     again = Playthrough(recorded.seed, recorded.players, recorded.settings)
     for answers in recorded.answers:
         seats = list(game.to_act(state))
-        assert sorted(seats) == sorted(answers), "a different seat is to act on replay"
+        assert sorted(seats) == sorted(answers), (
+            f"{_name(game)} (seed {recorded.seed}): step {len(again.prompts) + 1} asks seats "
+            f"{seats} on replay, {sorted(answers)} the first time"
+        )
         again.prompts.append({seat: game.prompt(state, seat) for seat in seats})
         again.answers.append(dict(answers))
         moves = {}
@@ -70,7 +163,312 @@ def replay(game: Game[Any], recorded: Playthrough) -> Playthrough:
             assert isinstance(answer, Move)
             moves[seat] = answer.action
         state = game.apply(state, moves)
+        again.views.append(json.loads(json.dumps(game.view(state))))
     assert not game.to_act(state), "the replayed game did not end where the original did"
     again.outcome = game.outcome(state)
     again.turns = game.turn_number(state)
     return again
+
+
+def check_replays(
+    game: GameLike, seed: int, players: int, settings: Mapping[str, Any] | None = None
+) -> Playthrough:
+    """A random game, then the same seed and answers again: every prompt, view and the
+    outcome must be identical (all randomness comes from the seed)."""
+    game = _instance(game)
+    gid = _name(game)
+    with helper_scope(None):
+        first = playthrough(game, seed, players, settings or {}, random.Random(seed))
+        again = replay(type(game)(), first)
+    for step, (a, b) in enumerate(zip(first.prompts, again.prompts, strict=True), start=1):
+        for seat in a:
+            assert a[seat] == b[seat], (
+                f"{gid} (seed {seed}): step {step} prompt for seat {seat} differs on replay "
+                f"(randomness not from the seed?):\n{a[seat][:300]!r}\n{b[seat][:300]!r}"
+            )
+    assert first.views == again.views, f"{gid} (seed {seed}): views differ on replay"
+    assert first.outcome == again.outcome, (
+        f"{gid} (seed {seed}): outcome {first.outcome} then {again.outcome} on replay"
+    )
+    return first
+
+
+def _play_on(game: Game[Any], state: Any, rng: random.Random) -> Any:
+    steps = 0
+    while seats := list(game.to_act(state)):
+        steps += 1
+        assert steps < MAX_STEPS, f"{_name(game)}: no end after {MAX_STEPS} steps"
+        moves = {}
+        for s in seats:
+            answer = game.interpret(state, s, game.random_answer(state, s, rng))
+            assert isinstance(answer, Move)
+            moves[s] = answer.action
+        state = game.apply(state, moves)
+    return state
+
+
+def check_forfeit_ranks_last(
+    game: GameLike, seed: int, players: int, settings: Mapping[str, Any] | None = None
+) -> None:
+    """A seat eliminated on its first turn, and one eliminated half-way through a game,
+    never acts again and ranks below every seat that did not forfeit."""
+    game = _instance(game)
+    gid = _name(game)
+    merged = {**game.info.settings, **(settings or {})}
+    with helper_scope(None):
+        length = len(playthrough(game, seed, players, merged, random.Random(seed)).prompts)
+    for after in sorted({0, length // 2}):
+        with helper_scope(None):
+            rng = random.Random(seed)
+            state = game.start(seed, players, merged)
+            for _ in range(after):  # play the same random game up to the forfeit
+                seats = list(game.to_act(state))
+                moves = {}
+                for s in seats:
+                    answer = game.interpret(state, s, game.random_answer(state, s, rng))
+                    assert isinstance(answer, Move)
+                    moves[s] = answer.action
+                state = game.apply(state, moves)
+            seats = list(game.to_act(state))
+            if not seats:
+                continue
+            seat = seats[0]
+            where = f"{gid} (seed {seed}, {players} players, seat {seat} out at step {after + 1})"
+            state = game.eliminate(state, seat)
+            assert seat not in game.to_act(state), f"{where}: the seat is asked to act again"
+            state = _play_on(game, state, rng)
+            outcome = game.outcome(state)
+            _check_outcome(gid, outcome, players)
+            others = [r for i, r in enumerate(outcome.ranks) if i != seat]
+            assert all(outcome.ranks[seat] > r for r in others), (
+                f"{where}: the forfeiting seat ranks {outcome.ranks[seat]}, others {others}"
+            )
+
+
+def check_settings_accepted(
+    game: GameLike, settings: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """The defaults overridden by ``settings`` pass the core's checks and the game's own;
+    return them merged (what ``start`` receives)."""
+    from arena.config import game_settings
+
+    cls = type(_instance(game))
+    try:
+        return game_settings(cls, dict(settings or {}))
+    except ConfigError as exc:
+        given = dict(settings or {})
+        raise AssertionError(f"{cls.info.id}: settings {given} refused: {exc}") from None
+
+
+def check_bad_settings(game: GameLike, bad: Iterable[Mapping[str, Any]]) -> None:
+    """Each mapping of ``bad`` is refused before any game with one clear message.
+
+    Wrong types and unknown keys are the core's to refuse; ranges and combinations the
+    game's (:meth:`~arena.game.Game.check_settings` raising
+    :class:`~arena.errors.InvalidSetting` that names a setting).
+    """
+    from arena.config import game_settings
+
+    cls = type(_instance(game))
+    for settings in bad:
+        try:
+            game_settings(cls, dict(settings))
+        except ConfigError as exc:
+            assert str(exc).strip(), f"{cls.info.id}: settings {dict(settings)} refused silently"
+            continue
+        raise AssertionError(f"{cls.info.id}: bad settings {dict(settings)} were accepted")
+
+
+def _tokens(text: str) -> list[str]:
+    out = text.replace("\n", " ").replace(",", " , ").replace(":", " : ").split()
+    return out[:40]
+
+
+HOSTILE = [
+    "", " ", "\t", "-", "-1", "0", "1", "2", "-0", "007", "1.5", "1e9", "nan", "inf",
+    "99999999999999999999", "-99999999999999999999", "²", "٣", "é", "\x00", "\x7f", "\ufeff",
+    "{", "}", "[", "]", '"', "'", ",", ":", "null", "true", "false", "{}", "[]", '""', "#",
+]  # fmt: skip
+"""Tokens fuzzed answers are made of, besides pieces of legal answers."""
+
+
+def _json_mutants(legal: str) -> list[str]:
+    """Legal JSON answers with one value replaced by something hostile."""
+    try:
+        doc = json.loads(legal)
+    except ValueError:
+        return []
+    hostile: list[Any] = [None, -1, 10**20, 1.5, "", "x", [], {}, [0], True, [[0, 0]], "fog"]
+    out = []
+
+    def walk(node: Any, path: tuple[Any, ...]) -> Iterator[tuple[Any, ...]]:
+        yield path
+        if isinstance(node, dict):
+            for k, v in node.items():
+                yield from walk(v, (*path, k))
+        elif isinstance(node, list):
+            for i, v in enumerate(node):
+                yield from walk(v, (*path, i))
+
+    for path in list(walk(doc, ()))[:30]:
+        for value in hostile:
+            copy = json.loads(legal)
+            if not path:
+                out.append(json.dumps(value))
+                continue
+            parent = copy
+            for key in path[:-1]:
+                parent = parent[key]
+            parent[path[-1]] = value
+            out.append(json.dumps(copy))
+        if path and isinstance(doc, dict) and len(path) == 1:
+            copy = json.loads(legal)
+            del copy[path[0]]
+            out.append(json.dumps(copy))
+    return out
+
+
+def check_fuzzed_answers(
+    game: GameLike,
+    seed: int,
+    players: int,
+    settings: Mapping[str, Any] | None = None,
+    examples: int = 200,
+) -> None:
+    """Answers fuzzed with hypothesis, in positions of a random game, never make
+    ``interpret`` raise anything but InvalidAnswer or IllegalMove, nor return anything
+    but a Move, Reply or Ignore.
+
+    The answers mix random text, legal answers cut, spliced and retokenised, hostile
+    tokens (huge numbers, unicode digits, NUL, JSON punctuation) and, for JSON answers,
+    legal ones with a value replaced. Examples are derandomized: every run tries the same.
+    """
+    try:
+        from hypothesis import HealthCheck, given
+        from hypothesis import settings as fuzz_settings
+        from hypothesis import strategies as st
+    except ImportError:  # pragma: no cover - depends on the environment
+        raise ImportError(
+            "arena.testing's answer fuzzing needs hypothesis: pip install 'bot-arena[testing]'"
+        ) from None
+    game = _instance(game)
+    gid = _name(game)
+    lines = not isinstance(game.info.transport, FileTransport)
+    merged = {**game.info.settings, **(settings or {})}
+    samples: list[tuple[Any, int, str, int]] = []
+    with helper_scope(None):
+        rng = random.Random(seed)
+        state = game.start(seed, players, merged)
+        while seats := list(game.to_act(state)):
+            assert len(samples) < MAX_STEPS * 4, f"{gid}: no end after {MAX_STEPS} steps"
+            moves = {}
+            for seat in seats:
+                legal = game.random_answer(state, seat, rng)
+                samples.append((state, seat, legal, game.answer_lines(state, seat)))
+                answer = game.interpret(state, seat, legal)
+                assert isinstance(answer, Move)
+                moves[seat] = answer.action
+            state = game.apply(state, moves)
+    if len(samples) > FUZZ_STATES:
+        stride = len(samples) / FUZZ_STATES
+        samples = [samples[int(i * stride)] for i in range(FUZZ_STATES)]
+    pieces = sorted({t for _, _, legal, _ in samples for t in _tokens(legal)} | set(HOSTILE))
+    mutants = sorted({m for _, _, legal, _ in samples[:5] for m in _json_mutants(legal)})
+
+    def one_line(text: str) -> str:
+        return text.replace("\n", " ").rstrip("\r") if lines else text
+
+    token_line = st.lists(st.sampled_from(pieces), max_size=8).map(" ".join)
+    free_text = st.text(max_size=40)
+
+    @st.composite
+    def answers(draw: Any, legal: str, need: int) -> str:
+        kind = draw(st.integers(0, 4 if mutants else 3))
+        if kind == 0:
+            text = draw(free_text)
+        elif kind == 1:
+            text = draw(token_line)
+        elif kind == 2:  # a legal answer cut and spliced with something else
+            cut = draw(st.integers(0, len(legal)))
+            text = legal[:cut] + draw(st.one_of(st.sampled_from(pieces), free_text))
+            text += legal[cut + draw(st.integers(0, 3)) :]
+        elif kind == 3:  # a legal answer with one token replaced
+            tokens = legal.split(" ")
+            i = draw(st.integers(0, max(0, len(tokens) - 1)))
+            tokens[i] = draw(st.sampled_from(pieces))
+            text = " ".join(tokens)
+        else:
+            text = draw(st.sampled_from(mutants))
+        if lines and need > 1:
+            rest = draw(st.lists(token_line, min_size=need - 1, max_size=need - 1))
+            return "\n".join([one_line(text), *rest])
+        return one_line(text)
+
+    @fuzz_settings(
+        max_examples=examples,
+        deadline=None,
+        derandomize=True,
+        database=None,
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(st.data())
+    def fuzz(data: Any) -> None:
+        state, seat, legal, need = data.draw(st.sampled_from(samples), label="position")
+        text = data.draw(answers(legal, need), label="answer")
+        try:
+            answer = game.interpret(state, seat, text)
+        except AnswerError:
+            return
+        except Exception as exc:
+            raise AssertionError(
+                f"{gid}: interpret raised {type(exc).__name__}: {exc} for the answer {text!r} "
+                f"(seat {seat}; a legal answer there: {legal!r})"
+            ) from None
+        assert isinstance(answer, Move | Reply | Ignore), (
+            f"{gid}: interpret returned {answer!r} for {text!r}"
+        )
+
+    fuzz()
+
+
+def check_contract(game: GameLike) -> None:
+    """The class is a complete :class:`~arena.game.Game` with valid ``info`` that a
+    plugin may register, and its default settings are JSON."""
+    from arena.plugins import contract_problem
+
+    cls = type(_instance(game))
+    problem = contract_problem(cls)
+    assert problem is None, problem
+    _json(cls.info.id, "info.settings", dict(cls.info.settings))
+
+
+def player_counts(game: GameLike, limit: int = 4) -> list[int]:
+    """The player counts a game is checked with: each from min to max (at most ``limit``)."""
+    info = _instance(game).info
+    return list(range(info.min_players, min(info.max_players, info.min_players + limit - 1) + 1))
+
+
+def check_game(
+    game: GameLike,
+    *,
+    settings: Mapping[str, Any] | None = None,
+    bad_settings: Iterable[Mapping[str, Any]] = (),
+    players: Sequence[int] | None = None,
+    seeds: Sequence[int] = (1, 2),
+    fuzz_examples: int = 200,
+) -> None:
+    """Run every conformance check on ``game`` (a Game class or instance).
+
+    ``settings`` are played with (the defaults otherwise); each of ``bad_settings`` must be
+    refused; ``players`` defaults to every count the game allows (four at most); each
+    count plays every seed of ``seeds``. Raises AssertionError on the first problem.
+    """
+    check_contract(game)
+    merged = check_settings_accepted(game, settings)
+    check_bad_settings(game, bad_settings)
+    for count in players or player_counts(game):
+        for seed in seeds:
+            check_replays(game, seed, count, merged)
+        check_forfeit_ranks_last(game, seeds[0], count, merged)
+        if fuzz_examples:
+            check_fuzzed_answers(game, seeds[0], count, merged, fuzz_examples)
