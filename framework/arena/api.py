@@ -1,0 +1,211 @@
+"""arena from Python: play one game, or run a tournament file (the CLI's ``match`` and ``run``).
+
+In the habit of kaggle-environments' ``env.run``::
+
+    import arena
+    result = arena.play("stc", ["python3 bots/stc/greedy.py", "python3 bots/stc/enemy.py"],
+                        seed=7, settings={"max_turns": 50})
+    result.ranks, result.scores, result.reason, result.forfeits
+
+    board = arena.run("tournaments/stc.yaml", games=4).leaderboard
+    print(board.render("markdown"))
+
+Bad input (an unknown game, a bad setting or command, a bad tournament file) raises
+:class:`~arena.errors.ConfigError` with the same message the CLI prints, before any game.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from arena.errors import ConfigError
+from arena.game import Game
+
+
+@dataclass
+class PlayResult:
+    """One game played by :func:`play`, seat by seat in the order the commands were given.
+
+    ``ranks[i]`` is seat i's place (0 first, equal ranks draw), ``scores[i]`` its score in
+    the game's unit, ``forfeits[i]`` None or why it lost on the spot (``timeout``,
+    ``crash``, ``invalid``, ``illegal``) with ``details[i]`` saying more. ``replay`` is the
+    stored replay (see docs/architecture.md); ``replay_path`` its file when ``output`` was
+    given. ``record`` is everything the store keeps about the game.
+    """
+
+    game: str
+    seed: int
+    settings: dict[str, Any]
+    bots: list[str]
+    ranks: list[int]
+    scores: list[float]
+    reason: str
+    turns: int
+    forfeits: list[str | None]
+    details: list[str]
+    replay: dict[str, Any]
+    replay_path: Path | None
+    record: Any
+
+    @property
+    def winners(self) -> list[str]:
+        """The bots ranked first (several for a draw)."""
+        return [bot for bot, rank in zip(self.bots, self.ranks, strict=True) if rank == 0]
+
+
+def _game_class(game: str | type[Game[Any]]) -> type[Game[Any]]:
+    if isinstance(game, type):
+        from arena.plugins import contract_problem
+
+        problem = contract_problem(game)
+        if problem is not None:
+            raise ConfigError(problem)
+        return game
+    from arena.plugins import load_registry
+
+    return load_registry().get(game)
+
+
+def _argv(command: str | Sequence[str], seat: int) -> tuple[str, ...]:
+    from arena.config import resolve_command
+
+    if isinstance(command, str):
+        argv = resolve_command(command, Path.cwd())
+        if isinstance(argv, str):
+            raise ConfigError(f"bot {seat + 1} {command!r}: {argv}")
+        return argv
+    if not command:
+        raise ConfigError(f"bot {seat + 1}: empty command")
+    return tuple(str(part) for part in command)
+
+
+def play(
+    game: str | type[Game[Any]],
+    commands: Sequence[str | Sequence[str]],
+    *,
+    seed: int = 1,
+    settings: Mapping[str, Any] | None = None,
+    names: Sequence[str] | None = None,
+    output: str | Path | None = None,
+    sandbox: str = "auto",
+    memory_mb: int | None = None,
+) -> PlayResult:
+    """Play one game between bot ``commands`` (seat order) and return how it ended.
+
+    ``game`` is a game id (see ``arena games``) or a :class:`~arena.game.Game` class (a
+    plugin's tests can play before the package is installed). A command is a command line
+    (split like a shell would, file paths resolved against the current folder) or an
+    argument list. ``settings`` override the game's defaults and are checked like the
+    CLI's (:meth:`~arena.game.Game.check_settings`). ``output`` keeps the replay and each
+    bot's stderr in that folder; without it they live in a temporary folder removed once
+    the game is over (``replay`` still holds the replay). ``sandbox`` is ``auto``,
+    ``bwrap`` or ``none``, as in tournament files.
+    """
+    from arena.botproc import resolve_sandbox
+    from arena.config import SANDBOXES, game_settings
+    from arena.referee import BotSpec, Referee
+
+    game_cls = _game_class(game)
+    info = game_cls.info
+    merged = game_settings(game_cls, dict(settings or {}))
+    if not info.min_players <= len(commands) <= info.max_players:
+        span = f"{info.min_players}-{info.max_players}"
+        raise ConfigError(f"{info.id} is played by {span} bots; {len(commands)} commands given")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ConfigError(f"seed must be a whole number, not {seed!r}")
+    if sandbox not in SANDBOXES:
+        raise ConfigError(f"sandbox must be one of {', '.join(SANDBOXES)}, not {sandbox!r}")
+    bots: list[BotSpec] = []
+    for i, command in enumerate(commands):
+        argv = _argv(command, i)
+        name = names[i] if names is not None and i < len(names) else Path(argv[-1]).stem
+        while any(b.name == name for b in bots):
+            name += "'"
+        bots.append(BotSpec(name, argv))
+    root = Path(output) if output is not None else Path(tempfile.mkdtemp(prefix="arena-play-"))
+    try:
+        referee = Referee(game_cls(), bots, root, resolve_sandbox(sandbox, memory_mb))
+        record = referee.play(seed, merged)
+        replay_path = root / record.replay
+        replay = json.loads(replay_path.read_text())
+    finally:
+        if output is None:
+            shutil.rmtree(root, ignore_errors=True)
+    return PlayResult(
+        game=info.id,
+        seed=seed,
+        settings=merged,
+        bots=[b.name for b in bots],
+        ranks=[s.rank for s in record.seats],
+        scores=[s.score for s in record.seats],
+        reason=record.reason,
+        turns=record.turns,
+        forfeits=[s.forfeit for s in record.seats],
+        details=[s.detail for s in record.seats],
+        replay=replay,
+        replay_path=replay_path if output is not None else None,
+        record=record,
+    )
+
+
+@dataclass
+class TournamentResult:
+    """What :func:`run` did: games played now, found already stored, failed; the leaderboard.
+
+    ``leaderboard.rows()`` gives one dict per bot, best first; ``leaderboard.render(fmt)``
+    the text the CLI prints (``table``, ``markdown``, ``json``, ``csv``).
+    """
+
+    name: str
+    output: Path
+    played: int
+    resumed: int
+    failed: int
+    interrupted: bool
+    leaderboard: Any
+
+
+def run(
+    path: str | Path,
+    *,
+    games: int | None = None,
+    concurrency: int | None = None,
+    seed: int | None = None,
+    output: str | Path | None = None,
+    progress: bool = False,
+) -> TournamentResult:
+    """Run (or resume) a tournament file, like ``arena run``; return its results.
+
+    The keyword arguments override the file's keys of the same name. Games already stored
+    in the output folder are not played again.
+    """
+    from arena.config import load_tournament
+    from arena.plugins import load_registry
+    from arena.tournament import run_tournament
+
+    config = load_tournament(Path(path), load_registry())
+    for key, value in (("games", games), ("concurrency", concurrency)):
+        if value is not None:
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ConfigError(f"{key} must be at least 1, not {value!r}")
+            setattr(config, key, value)
+    if seed is not None:
+        config.seed = seed
+    if output is not None:
+        config.output = Path(output)
+    summary = run_tournament(config, progress=progress)
+    return TournamentResult(
+        name=config.name,
+        output=config.output,
+        played=summary.played,
+        resumed=summary.resumed,
+        failed=summary.failed,
+        interrupted=summary.interrupted,
+        leaderboard=summary.leaderboard,
+    )
