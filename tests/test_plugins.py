@@ -107,7 +107,7 @@ def test_broken_plugins_are_reported_and_every_other_game_still_plays(tmp_path):
     ]
     ids = {line.split()[0] for line in listed.stdout.splitlines()[2:]}
     assert {"stc", "count", "nag"} <= ids and "hooky" not in ids
-    bot = f"{sys.executable} -c \"while True: input(); print(7, flush=True)\""
+    bot = f'{sys.executable} -c "while True: input(); print(7, flush=True)"'
     played = arena_with(tmp_path, "match", "count", bot, bot)
     assert played.returncode == 0, played.stderr
     assert "game 1 seed 1, 0 turns" in played.stdout and "(14)" in played.stdout
@@ -122,7 +122,7 @@ def test_a_plugin_failing_on_its_settings_gets_one_line_and_no_traceback(tmp_pat
         "strict_game",
         toy("strict", start='raise ValueError("turns must be even")'),
     )
-    bot = f"{sys.executable} -c \"while True: input(); print(1, flush=True)\""
+    bot = f'{sys.executable} -c "while True: input(); print(1, flush=True)"'
     played = arena_with(tmp_path, "match", "strict", bot, bot)
     assert played.returncode == 1
     assert played.stderr == (
@@ -139,6 +139,5 @@ def test_a_check_settings_that_crashes_is_still_one_clear_message(tmp_path):
     played = arena_with(tmp_path, "match", "crashy", bot, bot)
     assert played.returncode == 2
     assert played.stderr == (
-        "arena: crashy: crashy could not check its settings: "
-        "ZeroDivisionError: division by zero\n"
+        "arena: crashy: crashy could not check its settings: ZeroDivisionError: division by zero\n"
     )
