@@ -92,6 +92,22 @@ def test_a_good_file_loads_with_defaults_and_absolute_bot_paths(tmp_path, monkey
             "concurrency: 1\nplayers: 3",
             "t.yaml: players (line 7): stc is played by 2 players, not 3",
         ),
+        # The game's own check (Game.check_settings), before any game.
+        (
+            "  max_turns: 10",
+            "  max_turns: -5",
+            "t.yaml: settings.max_turns (line 8): must be between 1 and 10000, not -5",
+        ),
+        (
+            "  max_turns: 10",
+            "  max_turns: 1000000000000",
+            "t.yaml: settings.max_turns (line 8): must be between 1 and 10000, not 1000000000000",
+        ),
+        (
+            "  max_turns: 10",
+            "  max_turns: [10, 0]",
+            "t.yaml: settings.max_turns (line 8): must be between 1 and 10000, not 0",
+        ),
     ],
 )
 def test_each_mistake_names_file_key_and_line(tmp_path, monkeypatch, old, new, message):
@@ -136,3 +152,26 @@ def test_a_list_of_setting_values_plays_every_variant(tmp_path, monkeypatch):
     assert config.variants == [{"max_turns": 10}, {"max_turns": 20}]
     bad = GOOD.format(out=tmp_path / "o").replace("  max_turns: 10", "  max_turns: [10, x]")
     assert "settings.max_turns (line 8): must be int, not 'x'" in error_of(write(tmp_path, bad))
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["stc", "--max_turns", "-5"], "arena: stc: --max_turns: must be between 1 and 10000, not -5"),
+        (["stc", "--max-turns", "1000000000000"], "arena: stc: --max_turns: must be between 1 and 10000, not 1000000000000"),
+        (["stc", "--max_turns", "ten"], "arena: stc: --max_turns: must be int, not 'ten'"),
+        (["splitter", "--layout", "3"], "arena: splitter: --layout: must be 1 or 2, not 3"),
+        (["cluster", "--colors", "5"], "arena: cluster: --colors: must be even (half per player), not 5"),
+        (["cluster", "--grid_size", "4", "--win_length", "8"], "arena: cluster: --win_length: must be between 2 and 7, not 8"),
+    ],
+)  # fmt: skip
+def test_match_refuses_bad_settings_in_one_line_before_any_game(tmp_path, args, message):
+    game, *options = args
+    bots = {"splitter": 1}.get(game, 2) * ["python3 bots/stc/random_bot.py"]
+    result = subprocess.run(
+        [sys.executable, "-m", "arena", "match", game, *bots, *options, "--output", str(tmp_path / "m")],
+        capture_output=True, text=True, cwd=REPO,
+    )  # fmt: skip
+    assert result.returncode == 2
+    assert result.stderr == message + "\n"
+    assert not (tmp_path / "m").exists()

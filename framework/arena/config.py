@@ -265,11 +265,19 @@ def check_settings(info: GameInfo, given: dict[str, Any], error: Any = None) -> 
         if key not in info.settings:
             known = ", ".join(sorted(info.settings)) or "none"
             message = f"unknown setting for {info.id} (known: {known})"
-            raise error(f"settings.{key}", message) if error else ConfigError(f"{key}: {message}")
+            raise (
+                error(f"settings.{key}", message)
+                if error
+                else ConfigError(f"settings.{key}: {message}")
+            )
         default = info.settings[key]
         if default is not None and not _same_kind(default, value):
             message = f"must be {type(default).__name__}, not {value!r}"
-            raise error(f"settings.{key}", message) if error else ConfigError(f"{key}: {message}")
+            raise (
+                error(f"settings.{key}", message)
+                if error
+                else ConfigError(f"settings.{key}: {message}")
+            )
         merged[key] = value
     return merged
 
