@@ -92,6 +92,20 @@ def test_answers_of_several_lines_are_read_whole_and_passed_on(tmp_path):
     assert result.scores == [14.0, 1.0]  # 5: takes 1, 1; the last 3 (+10)
 
 
+def test_an_answer_missing_lines_times_out_on_one_clock(tmp_path):
+    cmd, transcript = referee_cmd(tmp_path)
+    half = tmp_path / "half.py"
+    half.write_text("input()\ninput()\nprint(1, flush=True)\nimport time\ntime.sleep(5)\n")
+    settings = {"referee": cmd, "params": {"lines": 2, "first_ms": 400}}
+    result = arena.play(
+        "cg-referee", [f"{sys.executable} {half}", SMART], seed=1, settings=settings
+    )
+    assert result.forfeits == ["timeout", None]
+    assert result.details[0] == "no answer within 400 ms"
+    assert result.replay["steps"][0]["io"]["0"]["lines"] == ["1"]
+    assert b"[[SET_PLAYER_OUTPUT]" not in transcript.read_bytes()
+
+
 def write_bot(tmp_path: Path, name: str, body: str) -> str:
     path = tmp_path / f"{name}.py"
     path.write_text(textwrap.dedent(body))
