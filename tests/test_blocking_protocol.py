@@ -132,7 +132,9 @@ def test_every_seat_first_prompt_has_init_once() -> None:
     "text",
     ["", "hello", "0 0", "0 0 A00", "0 0 A0011", "a 0 A001", "-1 0 A001", "13 0 A001",
      "0 13 A001", "0 0 V001", "0 0 a001", "0 0 A201", "0 0 A041", "0 0 A002", "0 0 Q006",
-     "0 0 A000", "0 0 A001 extra"],
+     "0 0 A000", "0 0 A001 extra",
+     # Digits str.isdigit() accepts but int() refuses: found by arena.testing's fuzzing.
+     "² 0 J135", "0 ³ A001"],
 )  # fmt: skip
 def test_malformed_answers_are_invalid(text: str) -> None:
     with pytest.raises(InvalidAnswer):

@@ -66,7 +66,8 @@ def parse_answer(text: str) -> Answer:
     if len(parts) != 3:
         raise InvalidAnswer("expected 'x y Lfrk' (e.g. '0 0 A001')", text)
     sx, sy, shape = parts
-    if not (sx.isdigit() and sy.isdigit()):
+    # isdecimal, not isdigit: "²" is a digit int() refuses; "٣" is 3, as Java reads it.
+    if not (sx.isdecimal() and sy.isdecimal()):
         raise InvalidAnswer("x and y must be whole numbers", text)
     x, y = int(sx), int(sy)
     if not (0 <= x < SIZE and 0 <= y < SIZE):
