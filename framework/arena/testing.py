@@ -29,12 +29,15 @@ from typing import Any
 
 from arena.errors import AnswerError, ConfigError
 from arena.external import helper_scope
-from arena.game import FileTransport, Game, Ignore, Move, Outcome, Reply
+from arena.framing import C_SPACE
+from arena.game import FileTransport, Game, Ignore, Incomplete, Move, Outcome, Reply
 
 MAX_STEPS = 20_000
 """A random game still running after this many steps fails the check: it may never end."""
 FUZZ_STATES = 40
 """Positions of a random game that fuzzed answers are tried in."""
+SWEEP_STATES = 8
+"""Positions where every hostile token is tried alone and in place of each legal token."""
 
 GameLike = type[Game[Any]] | Game[Any]
 
@@ -119,8 +122,6 @@ def playthrough(
             ms = game.clock_ms(state, seat, first[seat])
             first[seat] = False
             assert isinstance(ms, int) and ms > 0, f"{where}: clock_ms is {ms!r}"
-            need = game.answer_lines(state, seat)
-            assert isinstance(need, int) and need >= 1, f"{where}: answer_lines is {need!r}"
             prompts[seat] = prompt
             answers[seat] = game.random_answer(state, seat, rng)
             try:
@@ -258,7 +259,10 @@ def check_forfeit_ranks_last(
             outcome = game.outcome(state)
             _check_outcome(gid, outcome, players)
             others = [r for i, r in enumerate(outcome.ranks) if i != seat]
-            assert all(outcome.ranks[seat] > r for r in others), (
+            # A game ranking forfeits itself (Outcome.forfeits_ranked) may tie the seat with
+            # the last of the others; never above any of them.
+            mine, tie = outcome.ranks[seat], outcome.forfeits_ranked
+            assert all(mine > r or (tie and mine == r) for r in others), (
                 f"{where}: the forfeiting seat ranks {outcome.ranks[seat]}, others {others}"
             )
 
@@ -346,6 +350,15 @@ def _json_mutants(legal: str) -> list[str]:
     return out
 
 
+def _units(text: str, framing: str | None) -> list[str]:
+    """What the core would hand ``interpret`` one at a time for this output."""
+    if framing is None:  # a FileTransport game reads the whole file
+        return [text]
+    if framing == "tokens":
+        return [word for word in C_SPACE.split(text) if word]
+    return [line.rstrip("\r") for line in text.split("\n")]
+
+
 def check_fuzzed_answers(
     game: GameLike,
     seed: int,
@@ -355,11 +368,13 @@ def check_fuzzed_answers(
 ) -> None:
     """Answers fuzzed with hypothesis, in positions of a random game, never make
     ``interpret`` raise anything but InvalidAnswer or IllegalMove, nor return anything
-    but a Move, Reply or Ignore.
+    but a Move, Reply, Ignore or Incomplete.
 
     The answers mix random text, legal answers cut, spliced and retokenised, hostile
     tokens (huge numbers, unicode digits, NUL, JSON punctuation) and, for JSON answers,
-    legal ones with a value replaced. Examples are derandomized: every run tries the same.
+    legal ones with a value replaced. They reach ``interpret`` as the core would pass
+    them: line by line or word by word (``GameInfo.framing``), the command growing while
+    the game answers Incomplete. Examples are derandomized: every run tries the same.
     """
     try:
         from hypothesis import HealthCheck, given
@@ -371,9 +386,11 @@ def check_fuzzed_answers(
         ) from None
     game = _instance(game)
     gid = _name(game)
-    lines = not isinstance(game.info.transport, FileTransport)
+    file_game = isinstance(game.info.transport, FileTransport)
+    framing = None if file_game else game.info.framing
+    separator = " " if framing == "tokens" else "\n"
     merged = {**game.info.settings, **(settings or {})}
-    samples: list[tuple[Any, int, str, int]] = []
+    samples: list[tuple[Any, int, str]] = []
     with helper_scope(None):
         rng = random.Random(seed)
         state = game.start(seed, players, merged)
@@ -382,7 +399,7 @@ def check_fuzzed_answers(
             moves = {}
             for seat in seats:
                 legal = game.random_answer(state, seat, rng)
-                samples.append((state, seat, legal, game.answer_lines(state, seat)))
+                samples.append((state, seat, legal))
                 answer = game.interpret(state, seat, legal)
                 assert isinstance(answer, Move)
                 moves[seat] = answer.action
@@ -390,37 +407,64 @@ def check_fuzzed_answers(
     if len(samples) > FUZZ_STATES:
         stride = len(samples) / FUZZ_STATES
         samples = [samples[int(i * stride)] for i in range(FUZZ_STATES)]
-    pieces = sorted({t for _, _, legal, _ in samples for t in _tokens(legal)} | set(HOSTILE))
-    mutants = sorted({m for _, _, legal, _ in samples[:5] for m in _json_mutants(legal)})
-
-    def one_line(text: str) -> str:
-        return text.replace("\n", " ").rstrip("\r") if lines else text
-
+    pieces = sorted({t for _, _, legal in samples for t in _tokens(legal)} | set(HOSTILE))
+    mutants = sorted({m for _, _, legal in samples[:5] for m in _json_mutants(legal)})
     token_line = st.lists(st.sampled_from(pieces), max_size=8).map(" ".join)
     free_text = st.text(max_size=40)
 
     @st.composite
-    def answers(draw: Any, legal: str, need: int) -> str:
-        kind = draw(st.integers(0, 4 if mutants else 3))
+    def outputs(draw: Any, legal: str) -> str:
+        kind = draw(st.integers(0, 6 if mutants else 5))
         if kind == 0:
-            text = draw(free_text)
-        elif kind == 1:
-            text = draw(token_line)
-        elif kind == 2:  # a legal answer cut and spliced with something else
+            return str(draw(free_text))
+        if kind == 1:
+            return str(draw(token_line))
+        if kind == 5:  # one token alone (a bare "²" or "-1")
+            return str(draw(st.sampled_from(pieces)))
+        if kind == 2:  # a legal answer cut and spliced with something else
             cut = draw(st.integers(0, len(legal)))
             text = legal[:cut] + draw(st.one_of(st.sampled_from(pieces), free_text))
-            text += legal[cut + draw(st.integers(0, 3)) :]
-        elif kind == 3:  # a legal answer with one token replaced
+            return text + legal[cut + draw(st.integers(0, 3)) :]
+        if kind == 3:  # a legal answer with one token replaced
             tokens = legal.split(" ")
             i = draw(st.integers(0, max(0, len(tokens) - 1)))
             tokens[i] = draw(st.sampled_from(pieces))
-            text = " ".join(tokens)
-        else:
-            text = draw(st.sampled_from(mutants))
-        if lines and need > 1:
-            rest = draw(st.lists(token_line, min_size=need - 1, max_size=need - 1))
-            return "\n".join([one_line(text), *rest])
-        return one_line(text)
+            return " ".join(tokens)
+        if kind == 4:  # several lines of tokens
+            return "\n".join(draw(st.lists(token_line, min_size=2, max_size=4)))
+        return str(draw(st.sampled_from(mutants)))
+
+    def feed(state: Any, seat: int, legal: str, output: str) -> None:
+        """Hand ``output`` to interpret as the core would; fail on anything but the contract."""
+        command: list[str] = []
+        for unit in _units(output, framing):
+            command.append(unit)
+            text = separator.join(command)
+            try:
+                answer = game.interpret(state, seat, text)
+            except AnswerError:
+                return
+            except Exception as exc:
+                raise AssertionError(
+                    f"{gid}: interpret raised {type(exc).__name__}: {exc} for the answer "
+                    f"{text!r} (seat {seat}; a legal answer there: {legal!r})"
+                ) from None
+            assert isinstance(answer, Move | Reply | Ignore | Incomplete), (
+                f"{gid}: interpret returned {answer!r} for {text!r}"
+            )
+            if isinstance(answer, Move):
+                return
+            if not isinstance(answer, Incomplete):
+                command = []  # a reply or an ignored unit: the next command starts afresh
+
+    # First a sweep: every hostile token alone and in place of each token of a legal
+    # answer, in a few positions; then hypothesis explores the rest.
+    for state, seat, legal in samples[:: max(1, len(samples) // SWEEP_STATES)]:
+        tokens = legal.split(" ")
+        for token in HOSTILE:
+            feed(state, seat, legal, token)
+            for i in range(min(len(tokens), 8)):
+                feed(state, seat, legal, " ".join([*tokens[:i], token, *tokens[i + 1 :]]))
 
     @fuzz_settings(
         max_examples=examples,
@@ -432,20 +476,8 @@ def check_fuzzed_answers(
     )
     @given(st.data())
     def fuzz(data: Any) -> None:
-        state, seat, legal, need = data.draw(st.sampled_from(samples), label="position")
-        text = data.draw(answers(legal, need), label="answer")
-        try:
-            answer = game.interpret(state, seat, text)
-        except AnswerError:
-            return
-        except Exception as exc:
-            raise AssertionError(
-                f"{gid}: interpret raised {type(exc).__name__}: {exc} for the answer {text!r} "
-                f"(seat {seat}; a legal answer there: {legal!r})"
-            ) from None
-        assert isinstance(answer, Move | Reply | Ignore), (
-            f"{gid}: interpret returned {answer!r} for {text!r}"
-        )
+        state, seat, legal = data.draw(st.sampled_from(samples), label="position")
+        feed(state, seat, legal, data.draw(outputs(legal), label="output"))
 
     fuzz()
 
