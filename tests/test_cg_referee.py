@@ -51,14 +51,15 @@ def processes_running(marker: Path) -> list[int]:
 
 def test_a_game_sends_the_referee_exactly_the_protocol_and_ranks_by_its_scores(tmp_path):
     cmd, transcript = referee_cmd(tmp_path)
-    settings = {"referee": cmd, "params": {"sticks": 10}}
+    # Generous clocks (turn_ms): this test is about bytes, not time.
+    settings = {"referee": cmd, "params": {"sticks": 10, "turn_ms": 2000}}
     result = arena.play(
         "cg-referee", [SMART, SMART], seed=7, settings=settings, output=tmp_path / "g"
     )
     # 10 sticks, both bots leave a multiple of 4: seat 0 takes 2, 3, 3 and the last stick
     # (+10), seat 1 takes 1, 1. The referee ends the game on reading the last output.
     assert transcript.read_bytes() == (
-        b"[[INIT] 3]\n2\nseed=7\nsticks=10\n[[GET_GAME_INFO] 0]\n"
+        b"[[INIT] 4]\n2\nseed=7\nsticks=10\nturn_ms=2000\n[[GET_GAME_INFO] 0]\n"
         b"[[SET_PLAYER_OUTPUT] 1]\n2\n[[GET_GAME_INFO] 0]\n"
         b"[[SET_PLAYER_OUTPUT] 1]\n1\n[[GET_GAME_INFO] 0]\n"
         b"[[SET_PLAYER_OUTPUT] 1]\n3\n[[GET_GAME_INFO] 0]\n"
@@ -73,17 +74,17 @@ def test_a_game_sends_the_referee_exactly_the_protocol_and_ranks_by_its_scores(t
     assert [s["io"][str(s["to_act"][0])]["input"] for s in steps] == [
         "2 0 1\n10\n", "2 1 1\n8\n", "7\n", "4\n", "3\n",
     ]  # fmt: skip
-    assert (tmp_path / "g" / "referee-stderr.txt").read_text().startswith("< [[INIT] 3]\n")
+    assert (tmp_path / "g" / "referee-stderr.txt").read_text().startswith("< [[INIT] 4]\n")
     assert result.replay["final"]["scores"] == [18.0, 2.0]
     assert ["UINPUT", ["seed=7", "sticks=10", "lines=1"]] in result.replay["final"]["blocks"]
 
 
 def test_answers_of_several_lines_are_read_whole_and_passed_on(tmp_path):
     cmd, transcript = referee_cmd(tmp_path)
-    settings = {"referee": cmd, "params": {"sticks": 5, "lines": 2}}
+    settings = {"referee": cmd, "params": {"sticks": 5, "lines": 2, "turn_ms": 2000}}
     result = arena.play("cg-referee", [SMART, SMART], seed=1, settings=settings)
     assert transcript.read_bytes().startswith(
-        b"[[INIT] 4]\n2\nseed=1\nsticks=5\nlines=2\n[[GET_GAME_INFO] 0]\n"
+        b"[[INIT] 5]\n2\nseed=1\nsticks=5\nlines=2\nturn_ms=2000\n[[GET_GAME_INFO] 0]\n"
         b"[[SET_PLAYER_OUTPUT] 2]\n1\n# smart\n[[GET_GAME_INFO] 0]\n"
     )
     first = result.replay["steps"][0]
@@ -137,7 +138,8 @@ def test_a_bot_that_times_out_is_reported_to_the_referee_and_ranks_last(tmp_path
 def test_a_crashing_bot_is_out_through_a_timeout_message_too(tmp_path):
     cmd, transcript = referee_cmd(tmp_path)
     crash = write_bot(tmp_path, "crash", "import sys\ninput()\nsys.exit(4)\n")
-    result = arena.play("cg-referee", [SMART, crash], seed=2, settings={"referee": cmd})
+    settings = {"referee": cmd, "params": {"turn_ms": 2000}}
+    result = arena.play("cg-referee", [SMART, crash], seed=2, settings=settings)
     assert result.forfeits == [None, "crash"] and result.ranks == [0, 1]
     assert b"[[SET_PLAYER_TIMEOUT] 0]\n" in transcript.read_bytes()
 
@@ -145,7 +147,8 @@ def test_a_crashing_bot_is_out_through_a_timeout_message_too(tmp_path):
 def test_the_referee_judges_answers_a_bad_one_loses_by_its_rules(tmp_path):
     cmd, _ = referee_cmd(tmp_path)
     bad = write_bot(tmp_path, "bad", "input()\ninput()\nprint('banana', flush=True)\n")
-    result = arena.play("cg-referee", [bad, SMART], seed=2, settings={"referee": cmd})
+    settings = {"referee": cmd, "params": {"turn_ms": 2000}}
+    result = arena.play("cg-referee", [bad, SMART], seed=2, settings=settings)
     assert result.scores[0] == -1.0 and result.ranks == [1, 0]
     assert result.forfeits == [None, None]  # the protocol does not say why a player lost
     assert result.reason == "invalid input. Expected 'a number of sticks' but found 'banana'"
@@ -168,7 +171,7 @@ def test_a_broken_referee_fails_the_game_with_a_clear_error_and_is_killed(tmp_pa
     settings = {
         **game.info.settings,
         "referee": cmd,
-        "params": {fault: 2},
+        "params": {fault: 2, "turn_ms": 2000},
         "referee_timeout_ms": 500,
     }
     bots = [BotSpec(n, (sys.executable, str(EXAMPLE / "smart_bot.py"))) for n in "ab"]
