@@ -87,7 +87,7 @@ def test_a_duplicate_id_is_reported_once_the_first_kept_and_other_commands_work(
     played = arena_with(tmp_path, "match", "stc", bot, bot, "--max_turns", "3")
     assert played.returncode == 0, played.stderr
     assert played.stderr == warning
-    assert "game 1 seed 1, 3 turns" in played.stdout
+    assert "game 1 seed 1, " in played.stdout
 
 
 def test_broken_plugins_are_reported_and_every_other_game_still_plays(tmp_path):
