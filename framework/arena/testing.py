@@ -94,9 +94,9 @@ def playthrough(
     """Play one game with random legal answers, checking every step; raise AssertionError.
 
     Checks: the seats to act are valid, prompts are text (ending in a newline for line
-    protocols), clocks are positive, views are JSON, every random answer is a
-    :class:`~arena.game.Move`, the game ends within :data:`MAX_STEPS` steps, and its
-    outcome ranks every seat.
+    protocols), clocks are positive, views and action views are JSON, every random
+    answer is a :class:`~arena.game.Move`, the game ends within :data:`MAX_STEPS` steps,
+    and its outcome ranks every seat.
     """
     game = _instance(game)
     gid = _name(game)
@@ -131,6 +131,7 @@ def playthrough(
             assert isinstance(answer, Move), (
                 f"{where}: random_answer gave a non-move {answers[seat]!r} ({answer!r})"
             )
+            _json(gid, f"{where}: action_view({answer.action!r})", game.action_view(answer.action))
             moves[seat] = answer.action
         record.prompts.append(prompts)
         record.answers.append(answers)
