@@ -126,7 +126,7 @@ def test_a_plugin_failing_on_its_settings_gets_one_line_and_no_traceback(tmp_pat
     played = arena_with(tmp_path, "match", "strict", bot, bot)
     assert played.returncode == 1
     assert played.stderr == (
-        "arena: game 1 (seed 1) failed in the referee: ValueError: turns must be even\n"
+        "arena: game 1 failed in the referee: ValueError: turns must be even\n"
     )
 
 
