@@ -81,7 +81,7 @@ def test_run_stores_every_game_and_prints_the_leaderboard(tournament, tmp_path):
     seats = db.execute("SELECT COUNT(*), COUNT(DISTINCT bot) FROM seats").fetchone()
     assert seats == (24, 3)
     assert "Win rate of row against column" in result.stdout
-    for header in ("mu-3σ", "W/D/L", "win %", "timeout/crash/invalid/illegal"):
+    for header in ("mu-3σ", "W/D/L", "win %", "timeout/crash/memory/invalid/illegal"):
         assert header in result.stdout
     data = board(out)
     assert sorted(r["bot"] for r in data["leaderboard"]) == ["cycle3", "cycle6", "greedy"]

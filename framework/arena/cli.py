@@ -1,7 +1,8 @@
 """The ``arena`` command line. Only this module turns errors into messages and exit codes.
 
 Exit codes: 0 success, 1 a game failed in the referee, 2 bad input (file, key, game,
-command), 130 interrupted, 141 standard output closed early (``arena ... | head``).
+command, sandbox), 130 interrupted by SIGINT (Ctrl-C), 143 stopped by SIGTERM, 141 standard
+output closed early (``arena ... | head``).
 """
 
 from __future__ import annotations
@@ -239,15 +240,18 @@ def _setting_options(game: type[Game[Any]], extra: list[str]) -> dict[str, Any]:
 
 
 def cmd_match(args: argparse.Namespace, extra: list[str]) -> int:
-    """Play ``--games`` games between the given commands and summarise them."""
+    """Play ``--games`` games between the given commands and summarise them.
+
+    Each game is played in a worker process, like a tournament's (``-j`` at once).
+    """
     from tqdm import tqdm
 
-    from arena.botproc import resolve_sandbox
     from arena.config import players_text
-    from arena.referee import GameRecord, Referee
+    from arena.referee import GameRecord
     from arena.schedule import MAX_GAMES, GameSpec, round_robin
     from arena.store import make_output_folder
-    from arena.tournament import Job, play_games
+    from arena.tournament import Job, play_games, start_sandbox
+    from arena.workers import Failure, Interrupted
 
     registry = _registry()
     game_cls = registry.get(args.game)
@@ -267,7 +271,8 @@ def cmd_match(args: argparse.Namespace, extra: list[str]) -> int:
     if args.output is not None:
         make_output_folder(args.output, "--output")
     _warn_concurrency(args.jobs, "-j")
-    sandbox = resolve_sandbox(args.sandbox)
+    say = lambda msg: print(msg, file=sys.stderr, flush=True)  # noqa: E731
+    sandbox = start_sandbox(args.sandbox, None, [args.output] if args.output else [], 64, say)
     keep = args.output is not None
     root = args.output or Path(tempfile.mkdtemp(prefix="arena-match-"))
     names = [b.name for b in bots]
@@ -282,14 +287,16 @@ def cmd_match(args: argparse.Namespace, extra: list[str]) -> int:
     def job(spec: GameSpec) -> Job:
         seats = tuple(by_name[n] for n in spec.seats)
         game_dir = str(root / f"game-{spec.order + 1:04d}")
-        return Job(info.id, args.seed + spec.round, settings, seats, game_dir, sandbox)
+        # --verbose: the worker builds the observer and prints every step as it is played.
+        observer = _verbose_observer if args.verbose else None
+        return Job(info.id, args.seed + spec.round, settings, seats, game_dir, sandbox, observer)
 
-    def finished(spec: GameSpec, result: dict[str, Any] | BaseException) -> None:
+    def finished(spec: GameSpec, result: dict[str, Any] | Failure) -> None:
         nonlocal failed
         bar.update(1)
-        if isinstance(result, BaseException):
+        if isinstance(result, Failure):
             failed += 1
-            why = f"{type(result).__name__}: {result}"
+            why = result.reason
             tqdm.write(f"arena: game {spec.order + 1} failed in the referee: {why}", sys.stderr)
             return
         records.append(GameRecord.from_dict(result))
@@ -297,23 +304,13 @@ def cmd_match(args: argparse.Namespace, extra: list[str]) -> int:
             tqdm.write(_result_line(spec.order + 1, records[-1]), sys.stdout)
             sys.stdout.flush()
 
+    stop: Interrupted | None = None
     try:
         try:
-            if args.verbose:
-                for spec in specs:
-                    game = game_cls()
-                    observer = _verbose_observer(game, spec.seats)
-                    j = job(spec)
-                    referee = Referee(game, j.bots, Path(j.game_dir), sandbox, observer)
-                    try:
-                        result: dict[str, Any] | BaseException = referee.play(
-                            j.seed, settings
-                        ).to_dict()
-                    except Exception as exc:  # a referee bug: report it, play the next game
-                        result = exc
-                    finished(spec, result)
-            else:
-                play_games(specs, job, min(args.jobs, len(specs)), finished)
+            play_games(specs, job, 1 if args.verbose else min(args.jobs, len(specs)), finished)
+        except Interrupted as exc:
+            stop = exc
+            tqdm.write(f"arena: interrupted ({exc})", sys.stderr)
         finally:
             bar.close()
             if records:
@@ -323,6 +320,8 @@ def cmd_match(args: argparse.Namespace, extra: list[str]) -> int:
     finally:
         if not keep:
             shutil.rmtree(root, ignore_errors=True)
+    if stop is not None:
+        return 128 + stop.signum
     return EXIT_FAILED if failed else EXIT_OK
 
 
@@ -424,6 +423,8 @@ def _match_summary(names: list[str], records: list[Any]) -> str:
 
 
 def _verbose_observer(game: Game[Any], names: Sequence[str]) -> Any:
+    """The step observer of ``arena match --verbose`` (built in the worker process)."""
+
     def observe(index: int, step: dict[str, Any], state: Any) -> None:
         print(f"--- step {index + 1} (turn {game.turn_number(state)})")
         for seat_key, io in step["io"].items():
@@ -501,7 +502,7 @@ def cmd_run(args: argparse.Namespace, extra: list[str]) -> int:
     print(f"{done}, results in {config.output}", file=sys.stderr)
     _write_report(config.output)
     if summary.interrupted:
-        return EXIT_INTERRUPTED
+        return 128 + summary.stop_signal if summary.stop_signal else EXIT_INTERRUPTED
     return EXIT_FAILED if summary.failed else EXIT_OK
 
 

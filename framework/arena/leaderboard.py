@@ -16,11 +16,11 @@ from typing import Any
 
 from tabulate import tabulate
 
-from arena.rating import BotStats, Pairwise, mean_interval
+from arena.rating import REASONS, BotStats, Pairwise, mean_interval
 from arena.stats import EloEstimate, SprtResult
 
 FORMATS = ("table", "markdown", "json", "csv")
-FORFEIT_KEYS = ("timeout", "crash", "invalid", "illegal")
+FORFEIT_KEYS = REASONS
 
 
 def _num(value: float | None, digits: int) -> float | None:
@@ -252,7 +252,7 @@ class Leaderboard:
                 row[f"score {label}"] = f"{r[f'score {label}']:.1f} ±{r[f'score± {label}']:.1f}"
             if self.multiplayer:
                 row["avg rank"] = f"{r['avg_rank']:.2f}"
-            row["timeout/crash/invalid/illegal"] = "/".join(str(r[k]) for k in FORFEIT_KEYS)
+            row["/".join(FORFEIT_KEYS)] = "/".join(str(r[k]) for k in FORFEIT_KEYS)
             table.append(row)
         return table
 

@@ -23,7 +23,7 @@ import trueskill
 from arena import stats as st
 from arena.store import StoredGame
 
-REASONS = ("timeout", "crash", "invalid", "illegal")
+REASONS = ("timeout", "crash", "memory", "invalid", "illegal")
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,6 @@ It knows no game's rules: it drives a :class:`~arena.game.Game` through its cont
 from __future__ import annotations
 
 import json
-import shutil
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
@@ -16,12 +15,12 @@ from typing import Any
 
 from arena.botproc import (
     BotClosed,
+    BotHome,
     InputStalled,
     LineBot,
     OutputFlood,
     Sandbox,
     TurnProcessResult,
-    new_bot_home,
     run_turn_process,
     wait_readable,
 )
@@ -111,6 +110,8 @@ class _Pending:
 
 StepObserver = Callable[[int, dict[str, Any], Any], None]
 """Called after every step with (step index, step record, state after the step)."""
+Heartbeat = Callable[[float], None]
+"""Called as every step starts with the seconds it may legitimately take (a watchdog's cue)."""
 
 
 class Referee:
@@ -127,13 +128,16 @@ class Referee:
         game_dir: Path,
         sandbox: Sandbox | None = None,
         observer: StepObserver | None = None,
+        heartbeat: Heartbeat | None = None,
     ) -> None:
         self.game = game
         self.bots = list(bots)
         self.game_dir = game_dir
         self.sandbox = sandbox or Sandbox()
         self.observer = observer
+        self.heartbeat = heartbeat
         self.info = game.info
+        self._home: BotHome | None = None
 
     def stderr_path(self, seat: int) -> Path:
         """Where seat's stderr is kept."""
@@ -160,10 +164,8 @@ class Referee:
         ]
         for i in range(n):
             self.stderr_path(i).write_bytes(b"")
-        home = new_bot_home(f"{self.info.id}-")
-        workdirs = [home / f"seat{i}" for i in range(n)]
-        for w in workdirs:
-            w.mkdir()
+        home = self._home = BotHome.create(self.info.id, n, self.sandbox)
+        workdirs = home.workdirs
         line_bots: list[LineBot] = []
         readers = [UnitReader(self.info.framing) for _ in range(n)]
         steps: list[dict[str, Any]] = []
@@ -177,13 +179,11 @@ class Referee:
                 ]
                 for bot in line_bots:
                     bot.start()
-                for bot in line_bots:
-                    bot.confine()
             state = self._loop(state, seats, line_bots, readers, workdirs, steps, start_view)
         finally:
             for bot in line_bots:
                 bot.stop()
-            shutil.rmtree(home, ignore_errors=True)
+            home.close()  # orphans of the bots killed, directories removed
         outcome = self.game.outcome(state)
         forfeited = [s.forfeit is not None for s in seats]
         ranks = _forfeiters_last(list(outcome.ranks), forfeited, outcome.forfeits_ranked)
@@ -224,6 +224,8 @@ class Referee:
             for seat in to_act:
                 budgets[seat] = self.game.clock_ms(state, seat, not prompted[seat])
                 prompted[seat] = True
+            if self.heartbeat is not None:
+                self.heartbeat(sum(budgets.values()) / 1000.0)
             step: dict[str, Any] = {
                 "to_act": to_act,
                 "moves": {},
@@ -236,6 +238,9 @@ class Referee:
             else:
                 moves, forfeits = self._line_step(state, to_act, budgets, line_bots, readers, step)
             for seat, forfeit in forfeits.items():
+                stopped = line_bots and forfeit.reason in ("crash", "timeout")
+                if stopped and (why := line_bots[seat].out_of_memory()):
+                    forfeit = Forfeit("memory", f"{why}; {forfeit.detail}", forfeit.raw)
                 seats[seat].forfeit = forfeit.reason
                 seats[seat].detail = forfeit.detail
                 seats[seat].raw = forfeit.raw[:RAW_CAP]
@@ -421,6 +426,7 @@ class Referee:
                 transport.max_extra_files,
                 transport.max_file_bytes,
                 self.sandbox,
+                self._home.fds[seat] if self._home is not None else None,
             )
             output = result.output or ""
             step["io"][str(seat)] = {
@@ -450,6 +456,10 @@ class Referee:
         budget_ms: int,
     ) -> Move | Forfeit:
         out, output = transport.output_name, result.output
+        if not result.started and result.file_problem is not None:
+            return Forfeit("invalid", result.file_problem)
+        if result.memory is not None and (result.timed_out or result.exit_code != 0):
+            return Forfeit("memory", result.memory, output or "")
         if result.timed_out:
             return Forfeit("timeout", f"still running after {budget_ms} ms")
         if result.exit_code != 0:

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import concurrent.futures as cf
-import multiprocessing
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -13,17 +11,20 @@ from typing import Any
 from tqdm import tqdm
 
 from arena import rating
-from arena.botproc import Sandbox, resolve_sandbox
+from arena.botproc import Sandbox, SandboxUnavailable, auto_warning, remove_leftovers
+from arena.botproc import resolve_sandbox as _resolve
 from arena.config import TournamentConfig
 from arena.errors import ConfigError
 from arena.formats import Scheduler, defined_spec, fixed_plan, make_scheduler
+from arena.game import Game
 from arena.identity import Identities, bot_fingerprint, describe_changes
 from arena.leaderboard import Leaderboard
 from arena.plugins import Registry, load_registry
-from arena.referee import BotSpec, GameRecord, Referee
+from arena.referee import BotSpec, GameRecord, Heartbeat, Referee, StepObserver
 from arena.schedule import GameSpec
 from arena.stats import Sprt
 from arena.store import CurrentGame, Store, clear_output, open_existing
+from arena.workers import Failure, Interrupted, WorkerPool
 
 _REGISTRY: Registry | None = None
 
@@ -45,13 +46,43 @@ class Job:
     bots: tuple[BotSpec, ...]
     game_dir: str
     sandbox: Sandbox
+    observer: Callable[[Game[Any], Sequence[str]], StepObserver] | None = None
 
 
-def play_job(job: Job) -> dict[str, Any]:
-    """Play one game in this process and return its record as a dict (worker entry point)."""
+def play_job(job: Job, heartbeat: Heartbeat | None = None) -> dict[str, Any]:
+    """Play one game in this process and return its record as a dict (worker entry point).
+
+    ``job.observer``, a module-level function, builds the step observer in the worker.
+    """
     game = _worker_registry().create(job.game)
-    referee = Referee(game, job.bots, Path(job.game_dir), job.sandbox)
+    names = [b.name for b in job.bots]
+    observer = job.observer(game, names) if job.observer is not None else None
+    referee = Referee(game, job.bots, Path(job.game_dir), job.sandbox, observer, heartbeat)
     return referee.play(job.seed, job.settings).to_dict()
+
+
+def start_sandbox(
+    kind: str,
+    memory_mb: int | None,
+    hide: Sequence[Path],
+    max_processes: int | None,
+    say: Callable[[str], None],
+    where: str = "--sandbox",
+) -> Sandbox:
+    """Resolve the sandbox before any game, say which one is in use, clean up a killed run.
+
+    ``sandbox: bwrap`` where bubblewrap does not work is a :class:`ConfigError` naming
+    ``where``; ``auto`` without bubblewrap warns once.
+    """
+    try:
+        sandbox = _resolve(kind, memory_mb, hide, max_processes)
+    except SandboxUnavailable as exc:
+        raise ConfigError(f"{where}: {exc}") from None
+    if warning := auto_warning(kind, sandbox):
+        say(f"arena: {warning}")
+    say(f"arena: sandbox {sandbox.describe()}")
+    remove_leftovers()
+    return sandbox
 
 
 @dataclass
@@ -63,6 +94,7 @@ class RunSummary:
     failed: int
     interrupted: bool
     leaderboard: Leaderboard
+    stop_signal: int | None = None
 
 
 class _Leader:
@@ -101,6 +133,11 @@ def run_tournament(
     (:func:`arena.store.clear_output`) and every game is played again.
     """
     say = log or (lambda msg: print(msg, file=sys.stderr))
+    line = config.lines.get("sandbox")
+    where = f"{config.path}: sandbox" + (f" (line {line})" if line else "")
+    sandbox = start_sandbox(
+        config.sandbox, config.memory_mb, [config.output], config.max_processes, say, where
+    )
     if fresh:
         clear_output(config.output)
     store = Store(config.output)
@@ -139,12 +176,6 @@ def run_tournament(
                 f"{unused} stored games are not in this tournament any more: kept in "
                 f"{store.path}, left off the leaderboard"
             )
-        sandbox = resolve_sandbox(
-            config.sandbox,
-            config.memory_mb,
-            hide=[config.output],
-            max_processes=config.max_processes,
-        )
         argv = {b.name: b.argv for b in config.bots}
 
         def job(spec: GameSpec) -> Job:
@@ -170,11 +201,11 @@ def run_tournament(
             dynamic_ncols=True,
         )
 
-        def finished(spec: GameSpec, result: dict[str, Any] | BaseException) -> None:
+        def finished(spec: GameSpec, result: dict[str, Any] | Failure) -> None:
             nonlocal played, failed
-            if isinstance(result, BaseException):
+            if isinstance(result, Failure):
                 failed += 1
-                say(f"game {spec.key} failed in the referee: {type(result).__name__}: {result}")
+                say(f"game {spec.key} failed in the referee: {result.reason}")
             else:
                 record = GameRecord.from_dict(result)
                 identity = ids.of(spec.seed, spec.variant, spec.seats)
@@ -187,18 +218,18 @@ def run_tournament(
                     bar.set_postfix_str(status, refresh=False)
             bar.update(1)
 
-        interrupted = False
-        todo = scheduler.specs()
+        stop_signal: int | None = None
+        todo = scheduler.specs()  # lazy: a worker asks for the next game when it is free
         workers = 1 if _at_most_one_left(scheduler) else config.concurrency
         try:
             play_games(todo, job, workers, finished)
-        except KeyboardInterrupt:
-            interrupted = True
-            say(f"\ninterrupted: {played} games stored; run the same command again to resume")
+        except Interrupted as stop:
+            stop_signal = stop.signum
+            say(f"\ninterrupted ({stop}): {played} games stored; run the same command to resume")
         finally:
             bar.close()
         board = leaderboard_from_store(store)
-        return RunSummary(played, resumed, failed, interrupted, board)
+        return RunSummary(played, resumed, failed, stop_signal is not None, board, stop_signal)
     finally:
         store.close()
 
@@ -251,58 +282,23 @@ def play_games(
     todo: Iterable[GameSpec],
     job: Callable[[GameSpec], Job],
     workers: int,
-    finished: Callable[[GameSpec, dict[str, Any] | BaseException], None],
+    finished: Callable[[GameSpec, dict[str, Any] | Failure], None],
 ) -> None:
-    """Play the games of ``todo``, ``workers`` at once (in this process when 1), calling
-    ``finished(spec, record or exception)`` in this process as each one ends."""
-    if workers == 1:
-        for spec in todo:
-            try:
-                result: dict[str, Any] | BaseException = play_job(job(spec))
-            except Exception as exc:  # a referee bug must not stop the tournament
-                result = exc
-            finished(spec, result)
-    else:
-        _run_parallel(todo, job, workers, finished)
+    """Play the games of ``todo``, ``workers`` at once, calling ``finished(spec, record or
+    Failure)`` in this process as each one ends.
+
+    Every game is played in a worker process (:mod:`arena.workers`), even one at a time:
+    a bot that kills or stops its parent costs that game, never the run. Raises
+    :class:`~arena.workers.Interrupted` once SIGINT or SIGTERM has stopped everything.
+    """
+    pool: WorkerPool[GameSpec] = WorkerPool(max(1, workers), play_job)
+    pool.run(((spec, job(spec)) for spec in todo), finished)
 
 
 def _at_most_one_left(scheduler: Scheduler) -> bool:
-    """A fixed plan with at most one game to play needs no worker pool."""
+    """A fixed plan with at most one game to play needs one worker only."""
     planned = scheduler.planned
     return planned is not None and planned - scheduler.stored <= 1
-
-
-def _run_parallel(
-    todo: Iterable[GameSpec],
-    job: Callable[[GameSpec], Job],
-    workers: int,
-    finished: Callable[[GameSpec, dict[str, Any] | BaseException], None],
-) -> None:
-    # "spawn": workers start clean (no inherited threads or locks from the progress bar).
-    ctx = multiprocessing.get_context("spawn")
-    with cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-        pending = iter(todo)
-        running: dict[cf.Future[dict[str, Any]], GameSpec] = {}
-        try:
-            # Keep the queue short so Ctrl-C stops quickly and order stays close to schedule.
-            for spec in pending:
-                running[pool.submit(play_job, job(spec))] = spec
-                if len(running) >= workers * 2:
-                    break
-            while running:
-                done, _ = cf.wait(running, return_when=cf.FIRST_COMPLETED)
-                for fut in done:
-                    spec = running.pop(fut)
-                    exc = fut.exception()
-                    finished(spec, exc if exc is not None else fut.result())
-                    nxt = next(pending, None)
-                    if nxt is not None:
-                        running[pool.submit(play_job, job(nxt))] = nxt
-        except BaseException:
-            for fut in running:
-                fut.cancel()
-            pool.shutdown(wait=True, cancel_futures=True)
-            raise
 
 
 def leaderboard_from_store(store: Store) -> Leaderboard:

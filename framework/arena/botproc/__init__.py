@@ -1,0 +1,62 @@
+"""Bot processes: spawning, sandboxing, deadline reads, stderr capture and shutdown.
+
+This package is the only part of arena that touches ``subprocess``. One module per job:
+
+* :mod:`~arena.botproc.lines` - persistent line-protocol bots and their stderr;
+* :mod:`~arena.botproc.turns` - per-turn bots of file protocols, and their files;
+* :mod:`~arena.botproc.spawn` - starting a bot, killing it with all it started, orphans;
+* :mod:`~arena.botproc.sandbox` - sandbox kinds, what the machine supports, bubblewrap;
+* :mod:`~arena.botproc.launcher` - what a bot's process does before exec (limits first);
+* :mod:`~arena.botproc.cgroups` - pids and memory cgroups of bots;
+* :mod:`~arena.botproc.homes` - the bots' private directories;
+* :mod:`~arena.botproc.cleanup` - what a killed run left behind;
+* :mod:`~arena.botproc.procinfo` - the process table.
+"""
+
+from __future__ import annotations
+
+from arena.botproc.cleanup import remove_leftovers
+from arena.botproc.homes import BOT_HOMES, BotHome
+from arena.botproc.lines import (
+    MAX_BUFFERED_BYTES,
+    MAX_LINE_BYTES,
+    STDERR_CAP_BYTES,
+    BotClosed,
+    InputStalled,
+    LineBot,
+    LogSink,
+    OutputFlood,
+    wait_readable,
+)
+from arena.botproc.sandbox import (
+    FILE_SIZE_CAP_BYTES,
+    Sandbox,
+    SandboxUnavailable,
+    auto_warning,
+    bwrap_works,
+    resolve_sandbox,
+)
+from arena.botproc.turns import TurnProcessResult, run_turn_process
+
+__all__ = [
+    "BOT_HOMES",
+    "FILE_SIZE_CAP_BYTES",
+    "MAX_BUFFERED_BYTES",
+    "MAX_LINE_BYTES",
+    "STDERR_CAP_BYTES",
+    "BotClosed",
+    "BotHome",
+    "InputStalled",
+    "LineBot",
+    "LogSink",
+    "OutputFlood",
+    "Sandbox",
+    "SandboxUnavailable",
+    "TurnProcessResult",
+    "auto_warning",
+    "bwrap_works",
+    "remove_leftovers",
+    "resolve_sandbox",
+    "run_turn_process",
+    "wait_readable",
+]

@@ -1,0 +1,329 @@
+"""Control groups of bots: a pids and a memory cap per bot, and the kill of all it started.
+
+Where the machine lets arena create cgroups (as root on cgroup v1 or v2, or in a delegated
+v2 subtree), every bot gets its own group. The bot's launcher joins it before the bot's
+first instruction (``launcher.py``), so bubblewrap and everything the bot starts are inside:
+a fork bomb meets ``pids.max``, memory (tmpfs and shm pages included) meets the memory
+limit, and at the end every process of the group is killed, orphans and escapees included.
+
+Groups are created below the cgroup arena itself runs in when that works (so they nest
+under whatever limits the machine gives arena), else at the hierarchy's root. Their names,
+``arena-<owner tag>-<n>``, let a later run remove what a killed one left behind.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import os
+import signal
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from arena.botproc import procinfo
+
+PREFIX = "arena-"
+
+
+@dataclass(frozen=True)
+class CgroupParents:
+    """Where arena can create bot groups: the parent folder per controller (None: unusable).
+
+    On cgroup v2 both are the same folder (a process belongs to one group only).
+    """
+
+    version: int
+    pids: Path | None
+    memory: Path | None
+
+    def folders(self) -> list[Path]:
+        """The distinct parent folders."""
+        return list(dict.fromkeys(p for p in (self.pids, self.memory) if p is not None))
+
+    def describe(self) -> str:
+        """E.g. ``cgroups v1: pids, memory``."""
+        names = [n for n, p in (("pids", self.pids), ("memory", self.memory)) if p is not None]
+        return f"cgroups v{self.version}: {', '.join(names)}"
+
+
+_parents: CgroupParents | bool | None = False  # False: not probed yet in this process
+_counter = itertools.count()
+
+
+def parents() -> CgroupParents | None:
+    """Where this process can create bot groups, or None (probed once per process)."""
+    global _parents
+    if _parents is False:
+        _parents = _probe()
+    return _parents if isinstance(_parents, CgroupParents) else None
+
+
+def _mounts() -> tuple[Path | None, dict[str, tuple[Path, str]]]:
+    """The cgroup2 mount point, and each v1 controller's (mount point, root in hierarchy)."""
+    unified: Path | None = None
+    v1: dict[str, tuple[Path, str]] = {}
+    try:
+        lines = Path("/proc/self/mountinfo").read_text().splitlines()
+    except OSError:
+        return None, v1
+    for line in lines:
+        left, _, right = line.partition(" - ")
+        fields, tail = left.split(), right.split()
+        if len(fields) < 5 or len(tail) < 3:
+            continue
+        root, mount = fields[3], Path(fields[4].replace("\\040", " "))
+        if tail[0] == "cgroup2" and unified is None:
+            unified = mount
+        elif tail[0] == "cgroup":
+            for option in tail[2].split(","):
+                if option in ("pids", "memory"):
+                    v1[option] = (mount, root)
+    return unified, v1
+
+
+def _own_paths() -> dict[str, str]:
+    """This process's group per v1 controller, and ``""`` for the v2 group."""
+    out: dict[str, str] = {}
+    try:
+        lines = Path("/proc/self/cgroup").read_text().splitlines()
+    except OSError:
+        return out
+    for line in lines:
+        parts = line.split(":", 2)
+        if len(parts) != 3:
+            continue
+        if parts[0] == "0" and parts[1] == "":
+            out[""] = parts[2]
+        for name in parts[1].split(","):
+            out[name] = parts[2]
+    return out
+
+
+def _under(mount: Path, root: str, path: str | None) -> Path | None:
+    if path is None or not (path + "/").startswith(root.rstrip("/") + "/"):
+        return None
+    rel = path[len(root.rstrip("/")) :].lstrip("/")
+    return mount / rel if rel else None
+
+
+def _probe() -> CgroupParents | None:
+    unified, v1 = _mounts()
+    own = _own_paths()
+    found: dict[str, Path] = {}
+    for controller in ("pids", "memory"):
+        if controller not in v1:
+            continue
+        mount, root = v1[controller]
+        for folder in (_under(mount, root, own.get(controller)), mount):
+            if folder is not None and _usable(folder, controller, 1):
+                found[controller] = folder
+                break
+    if found:
+        return CgroupParents(1, found.get("pids"), found.get("memory"))
+    if unified is None:
+        return None
+    for folder in (_under(unified, "/", own.get("")), unified):
+        if folder is None:
+            continue
+        usable = [c for c in ("pids", "memory") if _usable(folder, c, 2)]
+        if "pids" in usable:
+            memory = folder if "memory" in usable else None
+            return CgroupParents(2, folder, memory)
+    return None
+
+
+LIMIT_FILES = {
+    (1, "pids"): "pids.max",
+    (2, "pids"): "pids.max",
+    (1, "memory"): "memory.limit_in_bytes",
+    (2, "memory"): "memory.max",
+}
+
+
+def _usable(folder: Path, controller: str, version: int) -> bool:
+    """Whether a child group of ``folder`` gets ``controller`` and a process can join it."""
+    if version == 2:
+        try:
+            enabled = (folder / "cgroup.subtree_control").read_text().split()
+        except OSError:
+            return False
+        if controller not in enabled:
+            # Possible at the root, or in a delegated group without processes of its own.
+            with contextlib.suppress(OSError):
+                (folder / "cgroup.subtree_control").write_text(f"+{controller}")
+    probe = folder / f"{PREFIX}{procinfo.owner_tag()}-probe{controller}"
+    try:
+        probe.mkdir()
+    except FileExistsError:
+        pass
+    except OSError:
+        return False
+    try:
+        return (probe / LIMIT_FILES[version, controller]).exists() and _can_join(probe)
+    finally:
+        with contextlib.suppress(OSError):
+            probe.rmdir()
+
+
+def _can_join(group: Path) -> bool:
+    """Fork a child that joins ``group`` and exits: the permission checks of a real join."""
+    procs = str(group / "cgroup.procs")
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - child
+        code = 1
+        try:
+            fd = os.open(procs, os.O_WRONLY)
+            os.write(fd, b"0")
+            code = 0
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    return os.waitstatus_to_exitcode(status) == 0
+
+
+class BotCgroup:
+    """The group(s) of one bot: pids and memory caps, OOM count, kill of every member."""
+
+    def __init__(self, dirs: list[Path], memory_dir: Path | None, version: int) -> None:
+        self.dirs = dirs
+        self.memory_dir = memory_dir
+        self.version = version
+        self.final_oom_kills: int | None = None
+
+    @classmethod
+    def create(cls, max_processes: int | None, memory_mb: int | None) -> BotCgroup | None:
+        """A new group capped at ``max_processes`` and ``memory_mb``; None where unsupported.
+
+        The pids group is made even without a cap: it is how the end of the game finds every
+        process the bot started. The memory group only with a cap.
+        """
+        found = parents()
+        if found is None:
+            return None
+        name = f"{PREFIX}{procinfo.owner_tag()}-{next(_counter)}"
+        wanted: list[tuple[Path, list[str]]] = []
+        if found.pids is not None:
+            wanted.append((found.pids, ["pids"]))
+        if found.memory is not None and memory_mb:
+            if wanted and wanted[0][0] == found.memory:
+                wanted[0][1].append("memory")
+            else:
+                wanted.append((found.memory, ["memory"]))
+        group = cls([], None, found.version)
+        try:
+            for parent, controllers in wanted:
+                path = parent / name
+                path.mkdir()
+                group.dirs.append(path)
+                if "pids" in controllers and max_processes:
+                    (path / "pids.max").write_text(str(max_processes))
+                if "memory" in controllers and memory_mb:
+                    group.memory_dir = path
+                    group._cap_memory(memory_mb * 1024 * 1024)
+        except OSError:
+            group.remove()
+            return None
+        return group if group.dirs else None
+
+    def _cap_memory(self, limit: int) -> None:
+        assert self.memory_dir is not None
+        d = self.memory_dir
+        if self.version == 2:
+            (d / "memory.max").write_text(str(limit))
+            # Swap would let the bot hold more than the cap; one OOM kill takes the group.
+            for name, value in (("memory.swap.max", "0"), ("memory.oom.group", "1")):
+                with contextlib.suppress(OSError):
+                    (d / name).write_text(value)
+        else:
+            (d / "memory.limit_in_bytes").write_text(str(limit))
+            with contextlib.suppress(OSError):  # only with swap accounting
+                (d / "memory.memsw.limit_in_bytes").write_text(str(limit))
+
+    @property
+    def procs_files(self) -> tuple[str, ...]:
+        """The ``cgroup.procs`` files a launcher writes its pid to, to join the group."""
+        return tuple(str(d / "cgroup.procs") for d in self.dirs)
+
+    def members(self) -> set[int]:
+        """Every process in the group now."""
+        found: set[int] = set()
+        for d in self.dirs:
+            with contextlib.suppress(OSError, ValueError):
+                found.update(int(p) for p in (d / "cgroup.procs").read_text().split())
+        return found
+
+    def oom_kills(self) -> int:
+        """How many of the group's processes the memory cap killed so far."""
+        if self.final_oom_kills is not None:
+            return self.final_oom_kills
+        if self.memory_dir is None:
+            return 0
+        name = "memory.events" if self.version == 2 else "memory.oom_control"
+        with contextlib.suppress(OSError, ValueError):
+            for line in (self.memory_dir / name).read_text().splitlines():
+                key, _, value = line.partition(" ")
+                if key == "oom_kill":
+                    return int(value)
+        return 0
+
+    def kill_all(self) -> None:
+        """SIGKILL every process in the group until it is empty (bounded)."""
+        if self.version == 2 and self.dirs:
+            with contextlib.suppress(OSError):  # cgroup.kill: Linux 5.14+
+                (self.dirs[0] / "cgroup.kill").write_text("1")
+        for _ in range(200):
+            pids = self.members()
+            if not pids:
+                return
+            for pid in pids:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, signal.SIGKILL)
+            time.sleep(0.001)
+
+    def remove(self) -> None:
+        """Kill every member, note the OOM count, then remove the group (idempotent)."""
+        if not self.dirs:
+            return
+        self.kill_all()
+        self.final_oom_kills = self.oom_kills()
+        for d in self.dirs:
+            _rmdir(d)
+        self.dirs = []
+
+
+def _rmdir(path: Path) -> None:
+    for _ in range(1000):
+        try:
+            path.rmdir()
+            return
+        except FileNotFoundError:
+            return
+        except OSError:
+            time.sleep(0.001)  # the last processes are still leaving the group
+
+
+def leftovers(mine: bool = False) -> Iterator[Path]:
+    """Groups named by arena whose owner is gone (a killed run), or (``mine``) is this process."""
+    found = parents()
+    if found is None:
+        return
+    me = procinfo.owner_tag()
+    for folder in found.folders():
+        with contextlib.suppress(OSError):
+            for child in folder.iterdir():
+                if not child.name.startswith(PREFIX):
+                    continue
+                gone = procinfo.owner_alive(child.name) is False
+                if gone or (mine and procinfo.owner_of(child.name) == me):
+                    yield child
+
+
+def remove_leftovers(mine: bool = False) -> int:
+    """Kill what still runs in leftover groups (see :func:`leftovers`), remove them; how many."""
+    found = parents()
+    stale = list(leftovers(mine))
+    for path in stale:
+        BotCgroup([path], None, found.version if found else 1).remove()
+    return len(stale)

@@ -1,0 +1,103 @@
+"""The bots' private directories: one folder per game, one directory per seat, removed after.
+
+They live under :data:`BOT_HOMES` (one folder per user, mode 0700, never followed through a
+link), named ``<game>-<owner tag>-<random>`` so that a later run removes what a killed one
+left behind. Each seat's directory stays open as a descriptor for the whole game: the
+referee reads and writes protocol files through it, so a bot that renames or replaces its
+directory cannot redirect the referee anywhere else.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import stat
+import tempfile
+from pathlib import Path
+
+from arena.botproc import procinfo
+from arena.botproc.sandbox import Sandbox
+from arena.botproc.spawn import sweep_orphans
+
+BOT_HOMES = Path(tempfile.gettempdir()) / f"arena-bots-{os.getuid()}"
+"""Parent of every bot's private working directory (hidden from sandboxed bots)."""
+
+
+def bot_homes() -> Path:
+    """:data:`BOT_HOMES`, created if needed; refuses one that is not this user's own folder."""
+    with contextlib.suppress(FileExistsError):
+        BOT_HOMES.mkdir(mode=0o700)
+    st = BOT_HOMES.lstat()
+    if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.getuid():
+        raise RuntimeError(f"{BOT_HOMES} is not a folder of this user: refusing to use it")
+    if stat.S_IMODE(st.st_mode) & 0o077:
+        BOT_HOMES.chmod(0o700)
+    return BOT_HOMES
+
+
+class BotHome:
+    """One game's folder of bot directories (``seat0``, ``seat1``...).
+
+    The directories belong to the user bots run as (nobody, when root sandboxes them).
+    :meth:`close` kills the orphans the game's bots left, then removes everything.
+    """
+
+    def __init__(self, path: Path, seats: int, sandbox: Sandbox) -> None:
+        self.path = path
+        self.workdirs = [path / f"seat{i}" for i in range(seats)]
+        self.fds: list[int] = []
+        ids = sandbox.bot_ids
+        for wd in self.workdirs:
+            wd.mkdir(mode=0o755)
+            if ids is not None:
+                os.chown(wd, *ids)
+            self.fds.append(os.open(wd, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW))
+
+    @classmethod
+    def create(cls, game: str, seats: int, sandbox: Sandbox) -> BotHome:
+        """A fresh folder for ``game`` with one directory per seat."""
+        prefix = f"{game}-{procinfo.owner_tag()}-"
+        path = Path(tempfile.mkdtemp(prefix=prefix, dir=bot_homes()))
+        path.chmod(0o755)  # bots running as nobody must reach their directory
+        return cls(path, seats, sandbox)
+
+    def close(self) -> None:
+        """Kill the bots' orphans, close the descriptors, remove the folder (idempotent)."""
+        sweep_orphans()
+        for fd in self.fds:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        self.fds = []
+        remove_tree(self.path)
+
+
+def remove_tree(path: Path) -> None:
+    """Remove ``path`` even where a bot took away its own permissions (never follows links)."""
+
+    def fix(func: object, failed: str, exc: object) -> None:
+        with contextlib.suppress(OSError):
+            parent = os.path.dirname(failed)
+            os.chmod(parent, 0o700)
+            if os.path.isdir(failed) and not os.path.islink(failed):
+                os.chmod(failed, 0o700)
+                shutil.rmtree(failed, ignore_errors=True)
+            else:
+                os.unlink(failed)
+
+    shutil.rmtree(path, onerror=fix)
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def remove_leftover_homes(mine: bool = False) -> int:
+    """Remove game folders whose owner is gone (``mine``: or is this process); how many."""
+    removed = 0
+    if not BOT_HOMES.is_dir() or BOT_HOMES.is_symlink():
+        return 0
+    me = procinfo.owner_tag()
+    for child in BOT_HOMES.iterdir():
+        gone = procinfo.owner_alive(child.name) is False
+        if gone or (mine and procinfo.owner_of(child.name) == me):
+            remove_tree(child)
+            removed += 1
+    return removed

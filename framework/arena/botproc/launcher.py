@@ -1,0 +1,189 @@
+"""What a bot's process does between fork and exec: every limit before its first instruction.
+
+:class:`Launch` runs in the child (``subprocess.Popen(preexec_fn=...)``), so the limits are
+in force before the bot's program (or bubblewrap, which then starts it) runs at all:
+
+1. join the bot's cgroups (pids and memory caps; the end of the game kills the group);
+2. set the rlimits (file size, no core dumps, address space where no memory cgroup caps);
+3. without bubblewrap, where the kernel allows: a private mount namespace with fresh
+   tmpfs on ``/tmp`` and ``/dev/shm`` (size-capped, freed when the bot's last process
+   ends), the bot's own directory bound back in place;
+4. die with the process that started it (``PR_SET_PDEATHSIG``).
+
+Popen has already put the child in its own session and directory. ``preexec_fn`` is
+only safe in a single-threaded process: bots are started by worker processes (or
+``arena match``), which have no other threads. It costs a ``fork`` instead of a
+``vfork`` (about a millisecond, see ``bench/protections.py``), much cheaper than a
+launcher program.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import os
+import resource
+import signal
+from dataclasses import dataclass
+
+_libc = ctypes.CDLL(None, use_errno=True)
+
+PR_SET_PDEATHSIG = 1
+PR_SET_CHILD_SUBREAPER = 36
+CLONE_NEWNS = 0x00020000
+CLONE_NEWUSER = 0x10000000
+MS_NOSUID = 0x2
+MS_NODEV = 0x4
+MS_REC = 0x4000
+MS_PRIVATE = 0x40000
+SYS_OPEN_TREE = 428  # the same number on every architecture (Linux 5.2+)
+SYS_MOVE_MOUNT = 429
+OPEN_TREE_CLONE = 1
+MOVE_MOUNT_F_EMPTY_PATH = 4
+AT_FDCWD = -100
+
+PRIVATE_DIRS = ("/tmp", "/dev/shm")
+"""Without bubblewrap, these get a fresh tmpfs per bot where the kernel allows it."""
+
+
+def _check(result: int, what: str) -> None:
+    if result != 0:
+        err = ctypes.get_errno()
+        raise OSError(err, f"{what}: {os.strerror(err)}")
+
+
+def prctl(option: int, value: int) -> None:
+    """``prctl(option, value)``; raises OSError on failure."""
+    _check(_libc.prctl(option, ctypes.c_ulong(value), 0, 0, 0), "prctl")
+
+
+def become_subreaper() -> None:
+    """Make orphans of this process's descendants come back to it (not to init).
+
+    A bot's child that double-forks or calls ``setsid`` and loses its parent is then
+    still a child of arena's process, which kills it at the end of the game.
+    """
+    with contextlib.suppress(OSError):
+        prctl(PR_SET_CHILD_SUBREAPER, 1)
+
+
+def _mount(source: str | None, target: str, fstype: str | None, flags: int, data: str) -> None:
+    src = source.encode() if source is not None else None
+    fs = fstype.encode() if fstype is not None else None
+    _check(_libc.mount(src, target.encode(), fs, ctypes.c_ulong(flags), data.encode()), target)
+
+
+def _unshare(flags: int) -> None:
+    _check(_libc.unshare(flags), "unshare")
+
+
+def _clone_tree(path: str) -> int:
+    """A detached copy of the mount at ``path`` (``open_tree``), to attach elsewhere later."""
+    fd = _libc.syscall(SYS_OPEN_TREE, AT_FDCWD, path.encode(), OPEN_TREE_CLONE | os.O_CLOEXEC)
+    if fd < 0:
+        err = ctypes.get_errno()
+        raise OSError(err, f"open_tree {path}: {os.strerror(err)}")
+    return int(fd)
+
+
+def _attach_tree(fd: int, path: str) -> None:
+    flags = MOVE_MOUNT_F_EMPTY_PATH
+    _check(_libc.syscall(SYS_MOVE_MOUNT, fd, b"", AT_FDCWD, path.encode(), flags), path)
+
+
+@dataclass(frozen=True)
+class PrivateDirs:
+    """A fresh tmpfs on ``/tmp`` and ``/dev/shm`` for a bot that runs without bubblewrap.
+
+    ``workdir`` (the bot's directory) and ``keep`` (the files its command names, its
+    interpreter) are put back in place where a tmpfs covers them; ``size`` caps each tmpfs
+    (bytes, None: the kernel's default); ``userns``: an unprivileged user creates a user
+    namespace (its own uid mapped to itself) to be allowed the mounts.
+    """
+
+    workdir: str
+    size: int | None
+    userns: bool
+    keep: tuple[str, ...] = ()
+
+    def enter(self) -> None:
+        """Create the namespace and the mounts (in the child, before exec)."""
+        uid, gid = os.getuid(), os.getgid()
+        if self.userns:
+            _unshare(CLONE_NEWUSER | CLONE_NEWNS)
+            for name, text in (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1"),
+                               ("gid_map", f"{gid} {gid} 1")):  # fmt: skip
+                fd = os.open(f"/proc/self/{name}", os.O_WRONLY)
+                os.write(fd, text.encode())
+                os.close(fd)
+        else:
+            _unshare(CLONE_NEWNS)
+        # Nothing mounted here may propagate back to the host.
+        _mount(None, "/", None, MS_REC | MS_PRIVATE, "")
+        # What must stay visible is detached before a tmpfs covers it, then attached again.
+        covered = [
+            (path, os.path.isdir(path), _clone_tree(path))
+            for path in (self.workdir, *self.keep)
+            if any(path.startswith(d + "/") for d in PRIVATE_DIRS)
+        ]
+        options = "mode=1777" + (f",size={self.size}" if self.size else "")
+        for target in PRIVATE_DIRS:
+            if os.path.isdir(target):
+                _mount("tmpfs", target, "tmpfs", MS_NOSUID | MS_NODEV, options)
+        for path, is_dir, tree in covered:
+            if is_dir:
+                os.makedirs(path, mode=0o755, exist_ok=True)
+            else:
+                os.makedirs(os.path.dirname(path), mode=0o755, exist_ok=True)
+                os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o644))
+            _attach_tree(tree, path)
+            os.close(tree)
+        os.chdir(self.workdir)
+
+
+@dataclass(frozen=True)
+class Launch:
+    """The steps a bot's child process takes before ``exec`` (a ``preexec_fn``)."""
+
+    cgroup_procs: tuple[str, ...] = ()
+    rlimits: tuple[tuple[int, int], ...] = ()
+    private: PrivateDirs | None = None
+    parent: int = 0
+
+    def __call__(self) -> None:
+        """Run in the child between fork and exec; any exception fails the start."""
+        me = str(os.getpid()).encode()
+        for procs in self.cgroup_procs:
+            fd = os.open(procs, os.O_WRONLY)
+            try:
+                os.write(fd, me)
+            finally:
+                os.close(fd)
+        for limit, value in self.rlimits:
+            resource.setrlimit(limit, (value, value))
+        if self.private is not None:
+            self.private.enter()
+        prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        if self.parent and os.getppid() != self.parent:
+            os._exit(1)  # the parent died before the death signal was armed
+
+
+def probe_private_dirs(workdir: str) -> PrivateDirs | None:
+    """How this process can give bots a private ``/tmp`` and ``/dev/shm`` (None: it cannot).
+
+    Tries it for real in a forked child: as root a mount namespace, else a user namespace.
+    """
+    for userns in (False, True) if os.getuid() == 0 else (True,):
+        private = PrivateDirs(workdir, 1024 * 1024, userns)
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - child
+            code = 1
+            try:
+                private.enter()
+                code = 0 if os.path.isdir(workdir) and os.listdir("/dev/shm") == [] else 1
+            finally:
+                os._exit(code)
+        _, status = os.waitpid(pid, 0)
+        if os.waitstatus_to_exitcode(status) == 0:
+            return private
+    return None

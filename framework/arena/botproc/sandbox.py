@@ -1,0 +1,398 @@
+"""How bots are confined: the sandbox kinds, what the machine supports, bubblewrap's arguments.
+
+Two kinds, the same protections underneath (see ``docs/architecture.md``):
+
+* ``none``: the bot runs as arena's user in its own directory and session, with its
+  cgroups, rlimits and (where the kernel allows) a private ``/tmp`` and ``/dev/shm``.
+* ``bwrap``: additionally inside bubblewrap: every namespace private (PID, network, IPC,
+  UTS, cgroup), all capabilities dropped, a new session; the system folders read-only,
+  the bot's directory read-write, the files its command names (and the Python
+  installation it runs on) read-only, and nothing else: no ``$HOME``, no other bot, no
+  arena output. Started by root, the bot itself runs as ``nobody`` with no privileges
+  (``setpriv``), so root-only files such as ``/etc/shadow`` stay unreadable.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import pwd
+import re
+import resource
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from arena.botproc import cgroups
+from arena.botproc.launcher import Launch, PrivateDirs, probe_private_dirs
+from arena.errors import ConfigError
+
+SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt")
+"""What a sandboxed bot sees of the host, read-only (besides its own files)."""
+
+ENV_KEEP = ("PATH", "LANG", "LANGUAGE", "TZ", "TERM")
+"""Environment variables a sandboxed bot keeps (also ``LC_*`` and ``PYTHON*``)."""
+
+FILE_SIZE_CAP_BYTES = 256 * 1024 * 1024
+"""RLIMIT_FSIZE for persistent bots: no single file they write grows past this."""
+
+KINDS = ("auto", "bwrap", "none")
+
+
+class SandboxUnavailable(ConfigError):
+    """``sandbox: bwrap`` was asked for where bubblewrap does not work."""
+
+
+@dataclass(frozen=True)
+class BwrapHost:
+    """What bubblewrap can do on this machine, for this user (probed once per process)."""
+
+    path: str | None
+    error: str | None = None
+    setpriv: str | None = None
+    options: frozenset[str] = frozenset()
+
+    @property
+    def as_nobody(self) -> bool:
+        """Root runs bots as nobody (through setpriv inside the sandbox)."""
+        return self.setpriv is not None
+
+
+@dataclass(frozen=True)
+class Sandbox:
+    """How bot processes are confined (picklable: sent to worker processes).
+
+    ``kind`` "none" or "bwrap" (see the module docstring). ``memory_mb`` caps a bot's memory:
+    through its memory cgroup (all its processes, tmpfs and shm pages included) where
+    there is one, else the address space of each process; it also sizes the bot's private
+    tmpfs folders. ``max_processes`` caps how many processes a bot may run at once, where a
+    pids cgroup is available. ``hide`` lists folders (the tournament's output) a
+    sandboxed bot must never see even when they lie inside something it is shown.
+    """
+
+    kind: str = "none"
+    memory_mb: int | None = None
+    hide: tuple[str, ...] = ()
+    max_processes: int | None = 64
+
+    # -- the pieces spawn() puts together ----------------------------------------------
+
+    def argv(self, argv: Sequence[str], workdir: Path) -> list[str]:
+        """The command line that runs ``argv`` (in ``workdir``) inside this sandbox."""
+        if self.kind != "bwrap":
+            return list(argv)
+        return bwrap_argv(self, argv, workdir)
+
+    def env(self, workdir: Path) -> dict[str, str]:
+        """The bot's environment."""
+        if self.kind == "bwrap":
+            env = {k: v for k, v in os.environ.items() if _kept(k)}
+            env.update(HOME="/tmp", TMPDIR="/tmp")
+        else:
+            env = {k: v for k, v in os.environ.items() if not k.startswith("ARENA_")}
+            env["TMPDIR"] = "/tmp" if private_dirs_supported() else str(workdir)
+        env["PYTHONUNBUFFERED"] = "1"
+        return env
+
+    def launch(
+        self,
+        argv: Sequence[str],
+        workdir: Path,
+        cgroup: cgroups.BotCgroup | None,
+        file_cap: int,
+    ) -> Launch:
+        """The steps the bot's child process takes before exec (see ``launcher.py``)."""
+        limits = [(resource.RLIMIT_FSIZE, file_cap), (resource.RLIMIT_CORE, 0)]
+        if self.memory_mb and (cgroup is None or cgroup.memory_dir is None):
+            limits.append((resource.RLIMIT_AS, self.memory_mb * 1024 * 1024))
+        private = None
+        if self.kind != "bwrap" and (mode := private_dirs_supported()) is not None:
+            _, shown = command_view(argv, str(workdir))
+            private = PrivateDirs(str(workdir), self.tmpfs_bytes, mode.userns, tuple(shown))
+        procs = cgroup.procs_files if cgroup is not None else ()
+        return Launch(procs, tuple(limits), private, os.getpid())
+
+    @property
+    def tmpfs_bytes(self) -> int | None:
+        """Size of each private tmpfs (``memory_mb``; None: the kernel's default)."""
+        return self.memory_mb * 1024 * 1024 if self.memory_mb else None
+
+    @property
+    def bot_ids(self) -> tuple[int, int] | None:
+        """(uid, gid) bots run as when not arena's own (root with bubblewrap: nobody)."""
+        if self.kind == "bwrap" and bwrap_host().as_nobody:
+            return nobody()
+        return None
+
+    def describe(self) -> str:
+        """One line for the user: which sandbox and which protections are in force."""
+        parts = []
+        if self.kind == "bwrap":
+            host = bwrap_host()
+            who = "nobody" if host.as_nobody else _user_name()
+            if os.getuid() == 0 and not host.as_nobody:
+                who += " without capabilities"
+            parts.append(
+                f"bubblewrap: bots run as {who}, no network, read-only system, "
+                "nothing of $HOME or other bots, private /tmp and /dev/shm"
+            )
+        else:
+            tmp = "private" if private_dirs_supported() else "shared with the host"
+            parts.append(f"none: bots run as {_user_name()}, /tmp and /dev/shm {tmp}")
+        found = cgroups.parents()
+        if found is None:
+            parts.append("no cgroups (max_processes not enforced, memory_mb per process)")
+        else:
+            caps = [f"{self.max_processes} processes" if self.max_processes else "pids"]
+            if self.memory_mb:
+                where = "cgroup" if found.memory is not None else "per process"
+                caps.append(f"{self.memory_mb} MiB ({where})")
+            parts.append(f"{found.describe()}; caps: {', '.join(caps)}")
+        return "; ".join(parts)
+
+
+def _kept(key: str) -> bool:
+    return key in ENV_KEEP or key.startswith(("LC_", "PYTHON"))
+
+
+def _user_name() -> str:
+    try:
+        return pwd.getpwuid(os.getuid()).pw_name
+    except KeyError:
+        return f"uid {os.getuid()}"
+
+
+@functools.lru_cache(maxsize=1)
+def nobody() -> tuple[int, int]:
+    """The uid and gid of ``nobody`` (65534 where the name is unknown)."""
+    try:
+        entry = pwd.getpwnam("nobody")
+        return entry.pw_uid, entry.pw_gid
+    except KeyError:
+        return 65534, 65534
+
+
+@functools.lru_cache(maxsize=1)
+def private_dirs_supported() -> PrivateDirs | None:
+    """How bots without bubblewrap get a private /tmp and /dev/shm here (None: they cannot)."""
+    probe = tempfile.mkdtemp(prefix="arena-probe-")
+    try:
+        return probe_private_dirs(probe)
+    finally:
+        os.rmdir(probe)
+
+
+# -- bubblewrap -----------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=1)
+def bwrap_host() -> BwrapHost:
+    """Whether and how bubblewrap works here (probed once per process)."""
+    path = shutil.which("bwrap")
+    if path is None:
+        return BwrapHost(None, "bubblewrap (bwrap) is not installed")
+    try:
+        helptext = subprocess.run(
+            [path, "--help"], capture_output=True, text=True, timeout=10
+        ).stdout
+    except (OSError, subprocess.SubprocessError) as exc:
+        return BwrapHost(path, f"{path} does not run: {exc}")
+    options = frozenset(re.findall(r"^\s+(--[a-z0-9-]+)", helptext, re.MULTILINE))
+    # Root runs the bot as nobody through setpriv; else (or if that fails) as itself.
+    setpriv = shutil.which("setpriv") if os.getuid() == 0 else None
+    error = ""
+    for drop in dict.fromkeys([setpriv, None]):
+        host = BwrapHost(path, None, drop, options)
+        error = _try_bwrap(host)
+        if not error:
+            return host
+    return BwrapHost(path, error, None, options)
+
+
+def _try_bwrap(host: BwrapHost) -> str:
+    """Run ``true`` in a sandbox like a bot's; the error text, empty if it worked."""
+    workdir = Path(tempfile.mkdtemp(prefix="arena-probe-"))
+    try:
+        workdir.chmod(0o755)  # like a bot's: bwrap, root without capabilities, enters it
+        if host.as_nobody:
+            os.chown(workdir, *nobody())
+        argv = _bwrap_args(Sandbox("bwrap"), ["true"], workdir, host)
+        result = subprocess.run(argv, capture_output=True, text=True, timeout=30, env={})
+    except (OSError, subprocess.SubprocessError) as exc:
+        return str(exc)
+    finally:
+        os.rmdir(workdir)
+    if result.returncode != 0:
+        lines = (result.stderr or result.stdout).strip().splitlines()
+        return lines[-1] if lines else f"exit code {result.returncode}"
+    return ""
+
+
+def bwrap_works() -> bool:
+    """Whether bubblewrap is installed and can create a bot's sandbox on this machine."""
+    return bwrap_host().error is None
+
+
+def bwrap_argv(sandbox: Sandbox, argv: Sequence[str], workdir: Path) -> list[str]:
+    """The bubblewrap command line that runs ``argv`` for one bot."""
+    return _bwrap_args(sandbox, argv, workdir, bwrap_host())
+
+
+def _bwrap_args(sandbox: Sandbox, argv: Sequence[str], workdir: Path, host: BwrapHost) -> list[str]:
+    assert host.path is not None
+    args = [
+        host.path,
+        "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
+        "--unshare-cgroup-try",
+        "--die-with-parent", "--new-session",
+        "--cap-drop", "ALL",
+    ]  # fmt: skip
+    if host.as_nobody:
+        # Kept only until setpriv (below) becomes nobody, which clears them all.
+        for cap in ("CAP_SETUID", "CAP_SETGID", "CAP_SETPCAP"):
+            args += ["--cap-add", cap]
+    visible: list[str] = []
+    for d in SYSTEM_DIRS:
+        if os.path.islink(d):
+            args += ["--symlink", os.readlink(d), d]
+        elif os.path.isdir(d):
+            args += ["--ro-bind", d, d]
+            visible.append(d)
+    args += ["--proc", "/proc", "--dev", "/dev"]
+    for d in ("/tmp", "/dev/shm"):
+        if "--perms" in host.options:
+            args += ["--perms", "1777"]
+        if sandbox.memory_mb and "--size" in host.options:
+            args += ["--size", str(sandbox.tmpfs_bytes)]
+        args += ["--tmpfs", d]
+    made = {"/tmp", "/dev/shm"}
+    program, shown = command_view(argv, str(workdir))
+    for path in shown:
+        if not _inside(path, visible):
+            args += [*_parents(path, made, visible, host), "--ro-bind", path, path]
+    wd = str(workdir)
+    args += [*_parents(wd, made, visible, host), "--bind", wd, wd]
+    for hidden in sandbox.hide:
+        if _inside(hidden, [*visible, *shown]) and not _inside(wd, [hidden]):
+            args += ["--tmpfs", hidden]
+    args += ["--remount-ro", "/", "--chdir", wd, "--"]
+    if host.setpriv is not None:
+        uid, gid = nobody()
+        args += [
+            host.setpriv, f"--reuid={uid}", f"--regid={gid}", "--clear-groups",
+            "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--",
+        ]  # fmt: skip
+    return [*args, program, *argv[1:]]
+
+
+def _inside(path: str, folders: Sequence[str]) -> bool:
+    return any(path == f or path.startswith(f.rstrip("/") + "/") for f in folders)
+
+
+def _parents(path: str, made: set[str], visible: list[str], host: BwrapHost) -> list[str]:
+    """``--dir`` for each missing ancestor of ``path``, world-traversable (bwrap's are 0700)."""
+    out: list[str] = []
+    parts = Path(path).parts[1:-1]
+    for i in range(len(parts)):
+        folder = "/" + "/".join(parts[: i + 1])
+        if folder in made or _inside(folder, visible):
+            continue
+        made.add(folder)
+        if "--perms" in host.options:
+            out += ["--perms", "0755"]
+        out += ["--dir", folder]
+    return out
+
+
+def command_view(argv: Sequence[str], workdir: str) -> tuple[str, list[str]]:
+    """The program to exec and every host path a sandboxed bot needs to see for ``argv``.
+
+    The program is looked up in ``PATH`` on the host (``PATH`` folders such as
+    ``~/.pyenv/shims`` are hidden inside). A Python interpreter (a pyenv shim included) is
+    asked once for its installation: its prefixes are shown, and a shim is replaced by the
+    interpreter it runs. Every other argument that names an existing file or folder is
+    shown too, read-only (a bot that needs more files can name their folder).
+    """
+    program = argv[0]
+    found = program if "/" in program else shutil.which(program)
+    shown: list[str] = []
+    if found is not None:
+        found = os.path.abspath(found)
+        python = _python_install(found) if _looks_like_python(found) else None
+        if python is not None:
+            program, prefixes = python
+            shown += prefixes
+        else:
+            program = found
+            shown += [found, os.path.realpath(found)]
+    for arg in argv[1:]:
+        if arg.startswith("/") and os.path.exists(arg) and not _inside(arg, [workdir]):
+            shown.append(os.path.normpath(arg))
+    return program, list(dict.fromkeys(shown))
+
+
+def _looks_like_python(path: str) -> bool:
+    return re.fullmatch(r"(python|pypy)[0-9.]*", os.path.basename(path)) is not None
+
+
+@functools.lru_cache(maxsize=32)
+def _python_install(path: str) -> tuple[str, list[str]] | None:
+    """(interpreter to exec, installation folders to show) for a Python, or None."""
+    code = (
+        "import json, sys; print(json.dumps([sys.executable, sys.prefix, sys.base_prefix,"
+        " sys.exec_prefix, sys.base_exec_prefix]))"
+    )
+    try:
+        out = subprocess.run(
+            [path, "-c", code], capture_output=True, text=True, timeout=30, cwd="/"
+        ).stdout
+        executable, *prefixes = json.loads(out.strip().splitlines()[-1])
+    except (OSError, subprocess.SubprocessError, ValueError, IndexError):
+        return None
+    if not executable or not os.path.isabs(executable):
+        return None
+    folders = [os.path.realpath(p) for p in prefixes if p]
+    folders += [os.path.realpath(executable), executable, path]
+    if os.path.realpath(path) != os.path.realpath(executable):
+        path = executable  # a shim (pyenv): run the interpreter it runs
+        folders.pop()
+    outermost = [f for f in folders if not any(_inside(f, [o]) for o in folders if o != f)]
+    return path, list(dict.fromkeys(outermost))
+
+
+# -- choosing ----------------------------------------------------------------------------
+
+
+def resolve_sandbox(
+    kind: str,
+    memory_mb: int | None = None,
+    hide: Sequence[Path] = (),
+    max_processes: int | None = 64,
+) -> Sandbox:
+    """Turn the configured kind (``auto``, ``bwrap``, ``none``) into a :class:`Sandbox`.
+
+    Raises :class:`SandboxUnavailable` for ``bwrap`` where bubblewrap does not work.
+    """
+    if kind not in KINDS:
+        raise ConfigError(f"unknown sandbox {kind!r} (one of {', '.join(KINDS)})")
+    host_error = bwrap_host().error if kind != "none" else None
+    if kind == "bwrap" and host_error is not None:
+        raise SandboxUnavailable(f"bubblewrap does not work here: {host_error}")
+    if kind == "auto":
+        kind = "bwrap" if host_error is None else "none"
+    hidden = tuple(str(Path(p).resolve()) for p in hide)
+    return Sandbox(kind, memory_mb, hidden, max_processes)
+
+
+def auto_warning(requested: str, sandbox: Sandbox) -> str | None:
+    """The one warning for ``auto`` falling back to no sandbox (None when not needed)."""
+    if requested != "auto" or sandbox.kind != "none":
+        return None
+    return (
+        f"warning: {bwrap_host().error}: bots are not isolated from each other or the host "
+        "(install bubblewrap, e.g. `apt-get install bubblewrap`, or set `sandbox: none`)"
+    )

@@ -1,0 +1,161 @@
+"""Starting a bot's process in its sandbox, and ending it with everything it started.
+
+The process that starts bots is a child subreaper: whatever a bot's children do (double
+fork, ``setsid``, their parent exiting), orphans come back to it instead of to init, and
+:func:`sweep_orphans` kills them at the end of the game. With cgroups, the bot's group is
+emptied too; under bubblewrap, the PID namespace dies with the bot.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from arena.botproc import procinfo
+from arena.botproc.cgroups import BotCgroup
+from arena.botproc.launcher import become_subreaper
+from arena.botproc.sandbox import Sandbox
+
+_live: dict[int, BotProcess] = {}
+"""Bots this process started and has not reaped yet, by pid (other children: orphans)."""
+_subreaper = False
+
+
+@dataclass
+class BotProcess:
+    """A started bot: its process and its cgroup (None where the machine has none)."""
+
+    proc: subprocess.Popen[bytes]
+    cgroup: BotCgroup | None
+
+    @property
+    def pid(self) -> int:
+        """The bot's process id (bubblewrap's, when sandboxed)."""
+        return self.proc.pid
+
+    def oom_kills(self) -> int:
+        """How many of the bot's processes its memory cap killed."""
+        return self.cgroup.oom_kills() if self.cgroup is not None else 0
+
+    def kill(self) -> None:
+        """Kill the bot and everything it started, reap it, remove its cgroup.
+
+        Staged: first the whole cgroup (everything the bot started, wherever it went);
+        then, for machines without cgroups, the descendants collected before the bot dies
+        (killing it first would hand them to us as orphans), the bot's process group, and
+        each descendant by pid (those that called ``setsid``).
+        """
+        proc = self.proc
+        if self.cgroup is not None:
+            self.cgroup.kill_all()
+        pids = procinfo.descendants(proc.pid) if proc.returncode is None else []
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        for pid in [proc.pid, *pids]:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+        proc.wait()  # SIGKILL cannot be ignored: a blocking wait, no polling delay
+        _live.pop(proc.pid, None)
+        if self.cgroup is not None:
+            self.cgroup.remove()
+
+
+def spawn(
+    argv: Sequence[str],
+    workdir: Path,
+    sandbox: Sandbox,
+    stdin: int | None,
+    stdout: int | None,
+    stderr: int | None,
+    file_cap: int,
+) -> BotProcess:
+    """Start one bot process: its own session and directory, every limit set before it runs."""
+    global _subreaper
+    if not _subreaper:
+        become_subreaper()
+        _subreaper = True
+    cgroup = BotCgroup.create(sandbox.max_processes, sandbox.memory_mb)
+    try:
+        proc = subprocess.Popen(
+            sandbox.argv(argv, workdir),
+            cwd=workdir,
+            stdin=stdin,
+            stdout=stdout,
+            stderr=stderr,
+            start_new_session=True,  # own session and process group: one killpg ends it
+            bufsize=0,
+            close_fds=True,
+            env=sandbox.env(workdir),
+            preexec_fn=sandbox.launch(argv, workdir, cgroup, file_cap),
+        )
+    except BaseException:
+        if cgroup is not None:
+            cgroup.remove()
+        raise
+    bot = _live[proc.pid] = BotProcess(proc, cgroup)
+    return bot
+
+
+OOM_MESSAGES = (
+    "MemoryError",  # Python
+    "std::bad_alloc",  # C++
+    "Cannot allocate memory",  # C (strerror ENOMEM), many runtimes
+    "out of memory",  # Go, Node ("JavaScript heap out of memory"), Rust
+    "OutOfMemoryError",  # Java
+)
+
+
+def out_of_memory(oom_kills: int, last_stderr_line: str, memory_mb: int | None) -> str | None:
+    """Why a bot that stopped ran out of its memory cap, or None if it did not.
+
+    Exact where a memory cgroup caps the bot (the kernel counts the processes it killed);
+    where only the address-space limit caps it, the bot sees its allocation fail and most
+    runtimes say so in their last line of stderr.
+    """
+    if not memory_mb:
+        return None
+    if oom_kills:
+        return f"killed by its memory cap ({memory_mb} MiB)"
+    if any(message in last_stderr_line for message in OOM_MESSAGES):
+        return f"ran out of its memory cap ({memory_mb} MiB): {last_stderr_line[:200]}"
+    return None
+
+
+def kill_every_bot() -> None:
+    """Kill every bot this process started and every orphan (a worker's last act)."""
+    for bot in list(_live.values()):
+        bot.kill()
+    sweep_orphans()
+
+
+def sweep_orphans() -> int:
+    """Kill and reap every child of this process that is not a live bot; how many.
+
+    Those are orphans of bots that came back to this subreaper. Children in this
+    process's own session (worker processes, tools it ran) are never touched: a bot and
+    all it starts live in sessions of their own.
+    """
+    me, session = os.getpid(), os.getsid(0)
+    swept = 0
+    for _ in range(100):
+        strays = [
+            pid
+            for pid in procinfo.children(me)
+            if pid not in _live and procinfo.session_of(pid) not in (session, None)
+        ]
+        if not strays:
+            break
+        for pid in strays:
+            for victim in [*procinfo.descendants(pid), pid]:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(victim, signal.SIGKILL)
+        for pid in strays:
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(pid, 0)
+        swept += len(strays)
+    return swept

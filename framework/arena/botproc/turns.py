@@ -1,0 +1,264 @@
+"""Per-turn bots (file protocols): one process per turn, files in, files and exit code out.
+
+The bot's directory is the bot's: between turns it may have left anything there. The
+referee never follows what it finds: files are opened relative to a descriptor of the
+directory, without following links (``O_NOFOLLOW``), only when they are regular files,
+without blocking (a FIFO cannot hang it) and read up to a cap. Anything else where a
+protocol file belongs loses the game with a clear reason, and nothing outside the bot's
+directory is ever written on its behalf.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import select
+import stat
+import subprocess
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from arena.botproc.lines import LogSink
+from arena.botproc.sandbox import Sandbox
+from arena.botproc.spawn import out_of_memory, spawn, sweep_orphans
+
+MAX_WALK_ENTRIES = 10_000
+"""Entries of a bot directory examined at most; more is itself a problem."""
+
+
+@dataclass(frozen=True)
+class TurnProcessResult:
+    """What one per-turn process did: exit code (None on timeout), time, files, output.
+
+    ``file_problem`` is a protocol violation found in the bot's directory (before the turn:
+    the process was then never started, ``started`` is False). ``memory`` says why the
+    memory cap stopped it, if it did.
+    """
+
+    exit_code: int | None
+    elapsed_ms: float
+    timed_out: bool
+    output: str | None
+    file_problem: str | None
+    last_log_line: str = ""
+    started: bool = True
+    memory: str | None = None
+
+
+def run_turn_process(
+    argv: Sequence[str],
+    workdir: Path,
+    input_name: str,
+    input_text: str,
+    output_name: str,
+    timeout_s: float,
+    log_path: Path,
+    max_extra_files: int,
+    max_file_bytes: int,
+    sandbox: Sandbox | None = None,
+    dir_fd: int | None = None,
+) -> TurnProcessResult:
+    """Run one turn of a file-protocol bot and collect what it left.
+
+    Writes ``input_name`` into ``workdir`` (removing the previous output file), starts
+    ``argv + [<workdir>/<input_name>]`` with ``workdir`` as cwd, waits at most
+    ``timeout_s`` of wall clock (start-up included), kills the process tree, then reads
+    ``output_name`` and checks the directory: at most ``max_extra_files`` other entries,
+    none larger than ``max_file_bytes``. stdout and stderr go to ``log_path`` (bounded).
+    ``dir_fd``, an open descriptor of ``workdir`` (kept by the caller for the game), is
+    what every file operation goes through; without it the directory is opened here.
+    """
+    sandbox = sandbox or Sandbox()
+    own_fd = dir_fd is None
+    if dir_fd is None:
+        workdir.mkdir(parents=True, exist_ok=True)
+        dir_fd = os.open(workdir, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+    try:
+        problem = prepare_turn(dir_fd, input_name, input_text, output_name)
+        if problem is not None:
+            return TurnProcessResult(0, 0.0, False, None, problem, started=False)
+        return _run(
+            argv, workdir, dir_fd, (input_name, output_name), timeout_s, log_path,
+            max_extra_files, max_file_bytes, sandbox,
+        )  # fmt: skip
+    finally:
+        if own_fd:
+            os.close(dir_fd)
+
+
+def _run(
+    argv: Sequence[str],
+    workdir: Path,
+    dir_fd: int,
+    names: tuple[str, str],
+    timeout_s: float,
+    log_path: Path,
+    max_extra_files: int,
+    max_file_bytes: int,
+    sandbox: Sandbox,
+) -> TurnProcessResult:
+    input_name, output_name = names
+    start = time.perf_counter()
+    bot = spawn(
+        [*argv, str(workdir / input_name)],
+        workdir,
+        sandbox,
+        subprocess.DEVNULL,
+        subprocess.PIPE,
+        subprocess.STDOUT,
+        max_file_bytes + 1,
+    )
+    proc = bot.proc
+    try:
+        assert proc.stdout is not None
+        log = LogSink(proc.stdout, log_path)
+        deadline = start + timeout_s
+        # The output pipe closes when the process exits: wait on it, draining the log. A
+        # child that inherited the pipe may keep it open, so also look at the process.
+        while not log.eof and (remaining := deadline - time.perf_counter()) > 0:
+            with contextlib.suppress(InterruptedError):
+                select.select([log.fileno()], [], [], min(remaining, 0.05))
+            log.pump()
+            if proc.poll() is not None:
+                break
+        code: int | None = None
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            code = proc.wait(timeout=max(0.0, deadline - time.perf_counter()))
+        elapsed_ms = (time.perf_counter() - start) * 1000.0
+    finally:
+        # Whatever happens here (a timeout, Ctrl-C, an error), the turn's processes end.
+        bot.kill()
+        sweep_orphans()
+    last_line = log.last_line()
+    log.close()
+    timed_out = code is None
+    memory = out_of_memory(bot.oom_kills(), last_line, sandbox.memory_mb)
+    problem = check_files(dir_fd, {input_name, output_name}, max_extra_files, max_file_bytes)
+    output = None
+    if not timed_out and problem is None:
+        output, problem = read_output(dir_fd, output_name, max_file_bytes)
+    return TurnProcessResult(code, elapsed_ms, timed_out, output, problem, last_line, True, memory)
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISLNK(mode):
+        return "a symbolic link"
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "not a regular file"
+
+
+def _lstat(dir_fd: int, name: str) -> os.stat_result | None:
+    try:
+        return os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
+    except FileNotFoundError:
+        return None
+
+
+def prepare_turn(dir_fd: int, input_name: str, input_text: str, output_name: str) -> str | None:
+    """Remove the last turn's files and write the input; the problem if the bot left junk.
+
+    Only regular files are removed: a link, directory, FIFO... where a protocol file
+    belongs is the bot's doing and loses the game. The input is created afresh
+    (``O_EXCL | O_NOFOLLOW``): it can only ever be a new file in this directory.
+    """
+    try:
+        for name in (output_name, input_name):
+            st = _lstat(dir_fd, name)
+            if st is None:
+                continue
+            if not stat.S_ISREG(st.st_mode):
+                return f"{name} in its directory is {_kind(st.st_mode)}, not a regular file"
+            os.unlink(name, dir_fd=dir_fd)
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+        fd = os.open(input_name, flags, 0o644, dir_fd=dir_fd)
+        with os.fdopen(fd, "w") as f:
+            f.write(input_text)
+    except OSError as exc:
+        return f"cannot write {input_name} into its directory: {exc.strerror}"
+    return None
+
+
+def read_output(dir_fd: int, name: str, cap: int) -> tuple[str | None, str | None]:
+    """(text, problem) of the output file: None, None when there is none."""
+    st = _lstat(dir_fd, name)
+    if st is None:
+        return None, None
+    if not stat.S_ISREG(st.st_mode):
+        return None, f"{name} is {_kind(st.st_mode)}, not a regular file"
+    flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+    try:
+        fd = os.open(name, flags, dir_fd=dir_fd)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return None, f"{name} is a symbolic link, not a regular file"
+        return None, f"cannot read {name}: {exc.strerror}"
+    with os.fdopen(fd, "rb") as f:
+        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+            return None, f"{name} is not a regular file"
+        data = f.read(cap + 1)
+    if len(data) > cap:
+        return None, f"{name} is over {cap} bytes"
+    return data.decode("utf-8", "replace"), None
+
+
+def check_files(dir_fd: int, protocol: set[str], max_extra: int, max_bytes: int) -> str | None:
+    """The first limit the bot's directory breaks (extra entries, sizes), or None.
+
+    Walks without following links, through at most :data:`MAX_WALK_ENTRIES` entries.
+    """
+    try:
+        entries = sorted(os.listdir(dir_fd))
+    except OSError as exc:
+        return f"cannot list its directory: {exc.strerror}"
+    if len(entries) > MAX_WALK_ENTRIES:
+        return f"over {MAX_WALK_ENTRIES} entries in the bot directory"
+    extra = [name for name in entries if name not in protocol]
+    if len(extra) > max_extra:
+        names = ", ".join(extra)
+        return f"{len(extra)} extra files in the bot directory (at most {max_extra}): {names}"
+    budget = [MAX_WALK_ENTRIES]
+    for name in [*extra, *(n for n in sorted(protocol) if n in entries)]:
+        size = _size(dir_fd, name, budget)
+        if size is None:
+            return f"over {MAX_WALK_ENTRIES} files below the bot directory"
+        if size > max_bytes:
+            return f"{name} is {size} bytes (at most {max_bytes})"
+    return None
+
+
+def _size(dir_fd: int, name: str, budget: list[int]) -> int | None:
+    """Bytes of regular files at ``name`` (a folder: all below it); None past the budget."""
+    total = 0
+    todo = [name]
+    while todo:
+        path = todo.pop()
+        try:
+            st = os.stat(path, dir_fd=dir_fd, follow_symlinks=False)
+        except OSError:
+            continue
+        if stat.S_ISREG(st.st_mode):
+            total += st.st_size
+        elif stat.S_ISDIR(st.st_mode):
+            try:
+                fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=dir_fd)
+            except OSError:
+                continue
+            try:
+                names = os.listdir(fd)
+            finally:
+                os.close(fd)
+            budget[0] -= len(names)
+            if budget[0] < 0:
+                return None
+            todo += [f"{path}/{child}" for child in names]
+    return total

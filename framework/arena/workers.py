@@ -1,0 +1,347 @@
+"""Worker processes that play games, one game each at a time, so that no bot can take arena down.
+
+The main process of ``arena run`` and ``arena match`` never starts a bot: each game is
+played in a worker process (``spawn``: a clean interpreter, single-threaded, so bots can be
+started with a ``preexec_fn``). The main process hands a worker one game at a time and:
+
+* a worker that dies (a bot killed its parent) costs only its game: it is reported as a
+  referee failure with the reason, the worker is replaced, the games go on;
+* a watchdog abandons a game that runs past the longest it could legitimately take: the
+  referee announces every step with the seconds its clocks allow (a heartbeat written to
+  a shared page, no system call), and a worker silent for that long plus
+  :data:`WATCHDOG_GRACE_S` (a bot stopped it with SIGSTOP, a game's rules loop) is killed;
+* SIGINT and SIGTERM stop everything the same way: no game starts after the signal,
+  running games end (their workers kill every bot and exit), and a second signal kills
+  the workers outright; :class:`Interrupted` then tells the caller which signal it was.
+
+Both the main process and the workers are child subreapers: whatever a bot leaves behind
+comes back to one of them and is killed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import mmap
+import multiprocessing
+import os
+import signal
+import struct
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection, wait
+from pathlib import Path
+from types import FrameType
+from typing import Any, Generic, TypeVar
+
+from arena.botproc import remove_leftovers
+from arena.botproc.homes import bot_homes, remove_tree
+from arena.botproc.launcher import PR_SET_PDEATHSIG, become_subreaper, prctl
+from arena.botproc.procinfo import owner_tag
+from arena.botproc.spawn import kill_every_bot, sweep_orphans
+
+WATCHDOG_GRACE_S = 10.0
+"""Seconds a game may run past its current step's clocks before the watchdog abandons it."""
+STOP_GRACE_S = 5.0
+"""Seconds workers get, after SIGINT or SIGTERM, to kill their bots and exit."""
+
+K = TypeVar("K")
+Heartbeat = Callable[[float], None]
+PlayFunction = Callable[[Any, Heartbeat], Any]
+
+
+@dataclass(frozen=True)
+class Failure:
+    """A game the referee could not finish, and why."""
+
+    reason: str
+
+
+class Interrupted(Exception):
+    """SIGINT or SIGTERM stopped the games; ``signum`` says which."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+class _WorkerStop(BaseException):
+    """Raised in a worker by SIGTERM: end the game now (bots are killed on the way out)."""
+
+
+_CLOCK = struct.Struct("d")
+
+
+def _worker_main(conn: Connection, clock_path: str, play: PlayFunction, parent: int) -> None:
+    """A worker's life: play the games it is sent until told to stop."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the main process's to handle
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        raise _WorkerStop()
+
+    signal.signal(signal.SIGTERM, stop)
+    with contextlib.suppress(OSError):
+        prctl(PR_SET_PDEATHSIG, signal.SIGTERM)  # the main process died: stop too
+    if os.getppid() != parent:
+        return
+    become_subreaper()
+    with open(clock_path, "r+b") as f:
+        clock = mmap.mmap(f.fileno(), _CLOCK.size)
+
+    def heartbeat(seconds: float) -> None:
+        _CLOCK.pack_into(clock, 0, time.monotonic() + seconds + WATCHDOG_GRACE_S)
+
+    try:
+        while True:
+            try:
+                job = conn.recv()
+            except (EOFError, OSError):
+                break
+            if job is None:
+                break
+            heartbeat(0.0)
+            try:
+                result: tuple[str, Any] = ("done", play(job, heartbeat))
+            except Exception as exc:  # a referee or plugin bug: this game only
+                result = ("failed", f"{type(exc).__name__}: {exc}")
+            _CLOCK.pack_into(clock, 0, math.inf)
+            conn.send(result)
+    except _WorkerStop:
+        pass
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        kill_every_bot()
+        remove_leftovers(mine=True)
+
+
+@dataclass
+class _Worker(Generic[K]):
+    proc: multiprocessing.process.BaseProcess
+    conn: Connection
+    clock: mmap.mmap
+    clock_path: Path
+    key: K | None = None
+    busy: bool = False
+
+    def deadline(self) -> float:
+        return float(_CLOCK.unpack_from(self.clock, 0)[0])
+
+
+@dataclass
+class WorkerPool(Generic[K]):
+    """``size`` worker processes playing jobs with ``play(job, heartbeat)``.
+
+    ``play`` must be a module-level function (it is sent to the workers by name).
+    """
+
+    size: int
+    play: PlayFunction
+    workers: list[_Worker[K]] = field(default_factory=list)
+    _signal: int | None = None
+    _waiting: bool = False
+    _dir: Path | None = None
+
+    def run(self, jobs: Iterable[tuple[K, Any]], done: Callable[[K, Any], None]) -> None:
+        """Play every ``(key, job)``; ``done(key, result or Failure)`` as each game ends.
+
+        Raises :class:`Interrupted` after stopping everything on SIGINT or SIGTERM.
+        """
+        become_subreaper()
+        self._dir = Path(tempfile.mkdtemp(prefix=f"pool-{owner_tag()}-", dir=bot_homes()))
+        restore = self._install_signals()
+        try:
+            self._loop(iter(jobs), done)
+        except Interrupted:
+            self._stop_all()
+            raise
+        finally:
+            self._close()
+            restore()
+        if self._signal is not None:
+            raise Interrupted(self._signal)
+
+    # -- the main loop ----------------------------------------------------------------
+
+    def _loop(self, jobs: Any, done: Callable[[K, Any], None]) -> None:
+        exhausted = False
+        while True:
+            if self._signal is not None:
+                raise Interrupted(self._signal)
+            while not exhausted and len([w for w in self.workers if w.busy]) < self.size:
+                item = next(jobs, None)
+                if item is None:
+                    exhausted = True
+                    break
+                self._assign(*item)
+            busy = [w for w in self.workers if w.busy]
+            if not busy:
+                return
+            now = time.monotonic()
+            timeout = min(1.0, max(0.0, min(w.deadline() for w in busy) - now))
+            self._waiting = True
+            try:
+                if self._signal is not None:
+                    raise Interrupted(self._signal)
+                ready = wait([w.conn for w in busy] + [w.proc.sentinel for w in busy], timeout)
+            finally:
+                self._waiting = False
+            for w in busy:
+                self._check(w, ready, done)
+
+    def _assign(self, key: K, job: Any) -> None:
+        worker = next((w for w in self.workers if not w.busy), None) or self._start()
+        try:
+            worker.conn.send(job)
+        except OSError:  # it died while idle: a new one takes the game
+            self._replace(worker)
+            worker = self._start()
+            worker.conn.send(job)
+        _CLOCK.pack_into(worker.clock, 0, time.monotonic() + WATCHDOG_GRACE_S)
+        worker.key, worker.busy = key, True
+
+    def _check(self, w: _Worker[K], ready: list[Any], done: Callable[[K, Any], None]) -> None:
+        assert w.key is not None
+        if w.conn in ready:
+            try:
+                kind, payload = w.conn.recv()
+            except (EOFError, OSError):
+                kind, payload = "died", None
+            if kind != "died":
+                w.busy = False
+                done(w.key, payload if kind == "done" else Failure(str(payload)))
+                return
+        if w.conn in ready or w.proc.sentinel in ready:
+            w.proc.join(1.0)
+            why = _death(w.proc.exitcode)
+            self._replace(w)
+            done(
+                w.key, Failure(f"the worker process {why} during the game (a bot may have done it)")
+            )
+        elif time.monotonic() > w.deadline():
+            self._replace(w, kill=True)
+            done(
+                w.key,
+                Failure(
+                    "abandoned by the watchdog: the game ran over its step's clocks by "
+                    f"{WATCHDOG_GRACE_S:.0f} s (a bot may have stopped the worker)"
+                ),
+            )
+
+    # -- workers ----------------------------------------------------------------------
+
+    def _start(self) -> _Worker[K]:
+        assert self._dir is not None
+        ctx = multiprocessing.get_context("spawn")
+        clock_path = self._dir / f"clock-{len(self.workers)}-{time.monotonic_ns()}"
+        clock_path.write_bytes(_CLOCK.pack(math.inf))
+        with open(clock_path, "r+b") as f:
+            clock = mmap.mmap(f.fileno(), _CLOCK.size)
+        ours, theirs = ctx.Pipe()
+        proc = ctx.Process(
+            target=_worker_main,
+            args=(theirs, str(clock_path), self.play, os.getpid()),
+            daemon=True,
+            name="arena-worker",
+        )
+        proc.start()
+        theirs.close()
+        worker: _Worker[K] = _Worker(proc, ours, clock, clock_path)
+        self.workers.append(worker)
+        return worker
+
+    def _replace(self, w: _Worker[K], kill: bool = False) -> None:
+        """Drop a dead or hung worker and what it left (its bots, folders, cgroups)."""
+        if kill and w.proc.pid is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(w.proc.pid, signal.SIGKILL)  # works on a stopped process too
+        w.proc.join()
+        self.workers.remove(w)
+        self._release(w)
+        sweep_orphans()  # its bots' orphans came back to this process
+        remove_leftovers()  # its bot folders and cgroups: their owner is gone
+
+    def _release(self, w: _Worker[K]) -> None:
+        with contextlib.suppress(OSError):
+            w.conn.close()
+        with contextlib.suppress(BufferError, ValueError):
+            w.clock.close()
+        with contextlib.suppress(OSError):
+            w.clock_path.unlink()
+
+    def _stop_all(self) -> None:
+        """After a signal: SIGTERM every worker, give them a moment, then SIGKILL."""
+        for w in self.workers:
+            if w.proc.pid is not None and w.proc.exitcode is None:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(w.proc.pid, signal.SIGTERM)
+        deadline = time.monotonic() + STOP_GRACE_S
+        try:
+            while (alive := [w for w in self.workers if w.proc.exitcode is None]) and (
+                remaining := deadline - time.monotonic()
+            ) > 0:
+                self._waiting = True
+                try:
+                    wait([w.proc.sentinel for w in alive], remaining)
+                finally:
+                    self._waiting = False
+        except Interrupted:
+            pass  # a second signal: no more waiting
+        for w in self.workers:
+            if w.proc.pid is not None and w.proc.exitcode is None:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(w.proc.pid, signal.SIGKILL)
+            w.proc.join()
+
+    def _close(self) -> None:
+        for w in self.workers:
+            if w.proc.exitcode is None:
+                with contextlib.suppress(OSError):
+                    w.conn.send(None)
+        for w in self.workers:
+            w.proc.join(STOP_GRACE_S)
+            if w.proc.exitcode is None and w.proc.pid is not None:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(w.proc.pid, signal.SIGKILL)
+                w.proc.join()
+            self._release(w)
+        self.workers = []
+        sweep_orphans()
+        remove_leftovers()
+        if self._dir is not None:
+            remove_tree(self._dir)
+
+    # -- signals ----------------------------------------------------------------------
+
+    def _install_signals(self) -> Callable[[], None]:
+        """SIGINT and SIGTERM set the stop flag (and break the wait); returns the undo."""
+        if threading.current_thread() is not threading.main_thread():
+            return lambda: None
+        previous = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+
+        def handler(signum: int, frame: FrameType | None) -> None:
+            if self._signal is None:
+                self._signal = signum
+            # Only a wait is interrupted: a game being stored is never cut in half.
+            if self._waiting:
+                raise Interrupted(self._signal)
+
+        for s in previous:
+            signal.signal(s, handler)
+
+        def restore() -> None:
+            for s, h in previous.items():
+                signal.signal(s, h)
+
+        return restore
+
+
+def _death(exitcode: int | None) -> str:
+    if exitcode is None:
+        return "stopped answering"
+    if exitcode < 0:
+        return f"was killed by {signal.Signals(-exitcode).name}"
+    return f"exited with code {exitcode}"
