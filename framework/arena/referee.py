@@ -238,8 +238,11 @@ class Referee:
             else:
                 moves, forfeits = self._line_step(state, to_act, budgets, line_bots, readers, step)
             for seat, forfeit in forfeits.items():
-                stopped = line_bots and forfeit.reason in ("crash", "timeout")
-                if stopped and (why := line_bots[seat].out_of_memory()):
+                if (
+                    line_bots
+                    and forfeit.reason == "crash"
+                    and (why := line_bots[seat].out_of_memory())
+                ):
                     forfeit = Forfeit("memory", f"{why}; {forfeit.detail}", forfeit.raw)
                 seats[seat].forfeit = forfeit.reason
                 seats[seat].detail = forfeit.detail
@@ -458,7 +461,7 @@ class Referee:
         out, output = transport.output_name, result.output
         if not result.started and result.file_problem is not None:
             return Forfeit("invalid", result.file_problem)
-        if result.memory is not None and (result.timed_out or result.exit_code != 0):
+        if result.memory is not None and not result.timed_out and result.exit_code != 0:
             return Forfeit("memory", result.memory, output or "")
         if result.timed_out:
             return Forfeit("timeout", f"still running after {budget_ms} ms")

@@ -111,7 +111,7 @@ OOM_MESSAGES = (
 
 
 def out_of_memory(oom_kills: int, last_stderr_line: str, memory_mb: int | None) -> str | None:
-    """Why a bot that stopped ran out of its memory cap, or None if it did not.
+    """Why a bot that crashed ran out of its memory cap, or None if it did not.
 
     Exact where a memory cgroup caps the bot (the kernel counts the processes it killed);
     where only the address-space limit caps it, the bot sees its allocation fail and most
