@@ -42,7 +42,7 @@ report["remount_rw"] = libc.mount(None, b"/", None, MS_REMOUNT, None) == 0
 report["umount_tmp"] = libc.umount2(b"/tmp", 0) == 0
 report["bind_etc"] = libc.mount(b"/etc", b"/tmp", None, MS_BIND, None) == 0
 written = []
-for path in ("/etc/arena-was-here", "/usr/arena-was-here", "/arena-was-here"):
+for path in {outside!r}:
     try:
         open(path, "w").write("x")
         written.append(path)
@@ -74,10 +74,13 @@ def report_of(tmp_path: Path, record, seat: int = 0) -> dict:
 
 @needs_bwrap
 def test_a_sandboxed_bot_has_no_privileges_and_its_own_tmp(tmp_path):
-    host_file = Path("/tmp") / marker()
+    mark = marker()
+    host_file = Path("/tmp") / mark
     host_file.write_text("host")
+    # Where a privileged bot would write on the host (removed whatever happens).
+    outside = [f"/etc/{mark}", f"/usr/{mark}", f"/{mark}"]
     try:
-        checks = PRIVILEGES.format(host_file=str(host_file))
+        checks = PRIVILEGES.format(host_file=str(host_file), outside=outside)
         spy = BotSpec(
             "spy",
             (sys.executable, str(write_bot(tmp_path, "spy.py", REPORT.format(checks=checks)))),
@@ -86,6 +89,10 @@ def test_a_sandboxed_bot_has_no_privileges_and_its_own_tmp(tmp_path):
         record = Referee(ToyGame(), [spy, spy], tmp_path / "game", sandbox).play(1, SETTINGS)
     finally:
         host_file.unlink()
+        written = [path for path in outside if os.path.exists(path)]
+        for path in written:
+            os.unlink(path)
+    assert written == []
     assert [s.forfeit for s in record.seats] == [None, None]
     for seat in (0, 1):
         report = report_of(tmp_path, record, seat)
@@ -100,8 +107,6 @@ def test_a_sandboxed_bot_has_no_privileges_and_its_own_tmp(tmp_path):
         assert len(report["processes"]) <= 3  # its own PID namespace: bwrap's init and itself
         # A private /tmp: only its own file, and the folders leading to its own files.
         assert "probe" in report["tmp"] and not report["host_tmp_file"]
-    for path in ("/etc/arena-was-here", "/usr/arena-was-here"):
-        assert not os.path.exists(path)
 
 
 SECRETS = """

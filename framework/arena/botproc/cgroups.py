@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import os
+import re
 import signal
 import time
 from collections.abc import Iterator
@@ -25,6 +26,7 @@ from pathlib import Path
 from arena.botproc import procinfo
 
 PREFIX = "arena-"
+LEGACY_NAME = re.compile(r"arena-(\d+)-\d+$")
 
 
 @dataclass(frozen=True)
@@ -315,8 +317,11 @@ def leftovers(mine: bool = False) -> Iterator[Path]:
             for child in folder.iterdir():
                 if not child.name.startswith(PREFIX):
                     continue
-                gone = procinfo.owner_alive(child.name) is False
-                if gone or (mine and procinfo.owner_of(child.name) == me):
+                alive = procinfo.owner_alive(child.name)
+                if alive is None and (legacy := LEGACY_NAME.match(child.name)):
+                    # arena-<pid>-<n>, named by earlier versions: the pid alone tells.
+                    alive = os.path.exists(f"/proc/{legacy.group(1)}")
+                if alive is False or (mine and procinfo.owner_of(child.name) == me):
                     yield child
 
 

@@ -1,0 +1,189 @@
+"""What each protection costs, per bot start and per turn, measured side by side in one run.
+
+    python3 bench/protections.py [--starts 100] [--turns 2000]
+
+Per bot start: start a trivial bot (``/bin/true``), wait for it, end it. First a bare
+``Popen``, then each layer arena adds, in the order the launcher applies them, then arena's
+own ``spawn`` in each sandbox kind. The rows interleave (one start of each, round after
+round) so machine noise hits them alike. A Python bot's own start-up is printed for scale.
+
+Per turn: a persistent bot pays nothing per turn for these protections (its limits,
+cgroup and sandbox are set once); see ``bench/overhead.py`` for whole games. A per-turn
+bot (file protocols, chess5) pays a bot start every turn plus the file handling: protocol
+files through a directory descriptor without following links, against plain path calls,
+and the sweep for orphans after the turn.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from arena.botproc import Sandbox, bwrap_works, cgroups
+from arena.botproc.launcher import Launch, PrivateDirs
+from arena.botproc.sandbox import private_dirs_supported
+from arena.botproc.spawn import spawn, sweep_orphans
+from arena.botproc.turns import check_files, prepare_turn, read_output
+
+TRUE = shutil.which("true") or "/bin/true"
+
+
+def popen(workdir: Path, launch: Launch | None = None, session: bool = False) -> None:
+    """Start /bin/true the way arena does, with the given layers, wait for it."""
+    proc = subprocess.Popen(
+        [TRUE], cwd=workdir, start_new_session=session, close_fds=True, preexec_fn=launch
+    )
+    proc.wait()
+
+
+def with_cgroup(workdir: Path, launch: Launch) -> None:
+    """The same with a fresh pids (and memory) cgroup, created, joined and removed."""
+    group = cgroups.BotCgroup.create(64, 512)
+    assert group is not None
+    try:
+        layered = Launch(group.procs_files, launch.rlimits, launch.private, launch.parent)
+        popen(workdir, layered, session=True)
+    finally:
+        group.remove()
+
+
+def arena_spawn(workdir: Path, sandbox: Sandbox) -> None:
+    """arena's own spawn and kill, every protection of ``sandbox``."""
+    bot = spawn([TRUE], workdir, sandbox, None, None, None, 1 << 30)
+    bot.proc.wait()
+    bot.kill()
+
+
+def python_start(workdir: Path) -> None:
+    """For scale: a bare Python interpreter start."""
+    subprocess.run([sys.executable, "-c", "pass"], cwd=workdir, check=True)
+
+
+def measure(rows: dict[str, Callable[[], object]], rounds: int) -> dict[str, list[float]]:
+    """Run every row once per round, rotating the order; milliseconds per run."""
+    times: dict[str, list[float]] = {name: [] for name in rows}
+    names = list(rows)
+    for i in range(rounds):
+        shift = i % len(names)
+        for name in names[shift:] + names[:shift]:
+            t0 = time.perf_counter()
+            rows[name]()
+            times[name].append((time.perf_counter() - t0) * 1000.0)
+    return times
+
+
+def report(title: str, times: dict[str, list[float]], unit: str) -> None:
+    """Median and mean of each row, and what it adds to the row above."""
+    print(f"\n{title}")
+    print(f"{'':52} {'median':>9} {'mean':>9} {'added':>9}")
+    previous: float | None = None
+    for name, values in times.items():
+        median = statistics.median(values)
+        added = (
+            ""
+            if previous is None or name.startswith(("arena", "for scale"))
+            else (f"{median - previous:+9.3f}")
+        )
+        print(f"{name:52} {median:9.3f} {statistics.fmean(values):9.3f} {added:>9}  {unit}")
+        if not name.startswith(("arena", "for scale")):
+            previous = median
+
+
+def start_rows(workdir: Path) -> dict[str, Callable[[], object]]:
+    """The per-start layers available on this machine."""
+    limits = ((resource.RLIMIT_FSIZE, 1 << 30), (resource.RLIMIT_CORE, 0))
+    base = Launch((), limits, None, os.getpid())
+    rows: dict[str, Callable[[], object]] = {
+        "Popen (vfork), no protection": lambda: popen(workdir),
+        "+ preexec_fn (fork instead of vfork), empty": lambda: popen(workdir, Launch()),
+        "+ own session, rlimits, death signal": lambda: popen(workdir, base, session=True),
+    }
+    if cgroups.parents() is not None:
+        rows["+ pids and memory cgroups (create, join, remove)"] = lambda: with_cgroup(
+            workdir, base
+        )
+    if (mode := private_dirs_supported()) is not None:
+        private = PrivateDirs(str(workdir), 64 << 20, mode.userns)
+        full = Launch((), limits, private, os.getpid())
+        if cgroups.parents() is not None:
+            rows["+ private /tmp and /dev/shm (mount namespace)"] = lambda: with_cgroup(
+                workdir, full
+            )
+        else:
+            rows["+ private /tmp and /dev/shm (mount namespace)"] = lambda: popen(
+                workdir, full, session=True
+            )
+    rows["arena spawn + kill, sandbox none"] = lambda: arena_spawn(workdir, Sandbox("none"))
+    if bwrap_works():
+        rows["arena spawn + kill, sandbox bwrap"] = lambda: arena_spawn(workdir, Sandbox("bwrap"))
+    rows["for scale: a Python interpreter start (bare)"] = lambda: python_start(workdir)
+    return rows
+
+
+def turn_rows(workdir: Path) -> dict[str, Callable[[], object]]:
+    """Per-turn file handling: the old path calls against the descriptor-relative ones."""
+    fd = os.open(workdir, os.O_RDONLY | os.O_DIRECTORY)
+    state, move = workdir / "state.json", workdir / "move.json"
+    text = '{"board": [[null, null, null, null, null]]}' * 20
+
+    def plain() -> None:
+        move.unlink(missing_ok=True)
+        state.write_text(text)
+        move.write_text("{}")
+        _ = sorted(p for p in workdir.iterdir() if p.name not in ("state.json", "move.json"))
+        if move.is_file():
+            move.read_bytes()[:1000]
+
+    def safe() -> None:
+        prepare_turn(fd, "state.json", text, "move.json")
+        move.write_text("{}")
+        check_files(fd, {"state.json", "move.json"}, 10, 1000)
+        read_output(fd, "move.json", 1000)
+
+    return {
+        "plain path calls (write, list, read)": plain,
+        "no-follow, descriptor-relative, checked": safe,
+        "+ orphan sweep after the turn": lambda: (safe(), sweep_orphans()),
+    }
+
+
+def main() -> int:
+    """Run both measurements and print them."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--starts", type=int, default=100, help="starts per row")
+    parser.add_argument("--turns", type=int, default=2000, help="turns per row")
+    args = parser.parse_args()
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    work = Path(tempfile.mkdtemp(prefix="arena-bench-"))
+    try:
+        os.chmod(work, 0o755)
+        found = cgroups.parents()
+        print(f"machine: {os.cpu_count()} cores, uid {os.getuid()}, "
+              f"{found.describe() if found else 'no cgroups'}, "
+              f"bubblewrap {'works' if bwrap_works() else 'unavailable'}")  # fmt: skip
+        rows = start_rows(work)
+        for run in rows.values():  # warm-up: probes, page cache
+            run()
+        report(f"per bot start ({args.starts} each)", measure(rows, args.starts), "ms")
+        turn_dir = work / "turns"
+        turn_dir.mkdir()
+        report(f"per turn of a per-turn bot ({args.turns} each)",
+               {k: [v * 1000 for v in vs] for k, vs in measure(turn_rows(turn_dir), args.turns).items()},
+               "µs")  # fmt: skip
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
