@@ -177,9 +177,9 @@ def main() -> int:
         report(f"per bot start ({args.starts} each)", measure(rows, args.starts), "ms")
         turn_dir = work / "turns"
         turn_dir.mkdir()
-        report(f"per turn of a per-turn bot ({args.turns} each)",
-               {k: [v * 1000 for v in vs] for k, vs in measure(turn_rows(turn_dir), args.turns).items()},
-               "µs")  # fmt: skip
+        times = measure(turn_rows(turn_dir), args.turns)
+        micros = {name: [ms * 1000 for ms in values] for name, values in times.items()}
+        report(f"per turn of a per-turn bot ({args.turns} each)", micros, "µs")
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return 0

@@ -8,6 +8,7 @@ their command line, unique per test.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -77,10 +78,8 @@ def survivors(text: str, wait: float = 3.0) -> list[int]:
 def kill_all(text: str) -> None:
     """Clean up after a failed test: SIGKILL whatever still carries ``text``."""
     for pid in processes_with(text):
-        try:
+        with contextlib.suppress(OSError):
             os.kill(pid, signal.SIGKILL)
-        except OSError:
-            pass
 
 
 def write_bot(folder: Path, name: str, source: str) -> Path:
@@ -168,10 +167,8 @@ def start_arena(*args: str, env: dict[str, str] | None = None) -> subprocess.Pop
 
 def stop_session(proc: subprocess.Popen[str]) -> None:
     """SIGKILL a started arena and its whole session (workers included)."""
-    try:
+    with contextlib.suppress(OSError):
         os.killpg(proc.pid, signal.SIGKILL)
-    except OSError:
-        pass
 
 
 def game_dirs(out: Path) -> set[str]:

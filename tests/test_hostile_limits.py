@@ -3,7 +3,6 @@ everything it starts, and a bot stopped by its memory cap loses for ``memory``."
 
 from __future__ import annotations
 
-import os
 import re
 import sys
 from pathlib import Path

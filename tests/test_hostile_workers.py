@@ -23,7 +23,7 @@ def stored(out) -> list[tuple[str, str]]:
 def test_a_bot_that_kills_its_parent_costs_only_its_own_games(tmp_path, mode, workers):
     bots = {"killer": KILL_PARENT, "a": stc_bot(), "b": stc_bot()}
     path = tournament(tmp_path, bots, sandbox=mode, games=2, concurrency=workers)
-    for attempt in range(2):  # and a rerun resumes without dying either
+    for _attempt in range(2):  # and a rerun resumes without dying either
         result = arena("run", str(path), "--no-progress")
         assert "Traceback" not in result.stderr
         keys = [key for key, _ in stored(tmp_path / "out")]

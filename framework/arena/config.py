@@ -50,7 +50,7 @@ KEYS = {
     "bots": "list of {name, cmd}",
     "output": "output folder (SQLite file, replays, stderr)",
     "sandbox": "auto (bubblewrap when it works), bwrap or none",
-    "memory_mb": "address-space cap per bot process in MiB (optional)",
+    "memory_mb": "memory cap per bot in MiB, all its processes together (optional)",
     "max_processes": "processes a bot may run at once where cgroups allow (default 64)",
 }
 
