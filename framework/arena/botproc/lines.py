@@ -41,6 +41,7 @@ class LogSink:
     """
 
     RECENT_CAP = 8 * 1024
+    TAIL_BYTES = 1024
 
     def __init__(self, pipe: IO[bytes], path: Path, cap: int = STDERR_CAP_BYTES) -> None:
         self.pipe = pipe
@@ -51,6 +52,7 @@ class LogSink:
         self.dropped = 0
         self.eof = False
         self._recent = bytearray()
+        self._tail = b""
 
     def fileno(self) -> int:
         """The pipe's descriptor, for ``select``."""
@@ -73,6 +75,7 @@ class LogSink:
                 self._file.write(keep)
                 self._written += len(keep)
             self.dropped += len(chunk) - len(keep)
+            self._tail = (self._tail + chunk)[-self.TAIL_BYTES :]
             room = self.RECENT_CAP - len(self._recent)
             if room > 0:
                 self._recent += chunk[:room]
@@ -81,6 +84,12 @@ class LogSink:
         """The last non-empty line written since :meth:`take_recent` (e.g. a crash's error)."""
         self.pump()
         lines = bytes(self._recent).decode("utf-8", "replace").strip().splitlines()
+        return lines[-1].strip() if lines else ""
+
+    def latest_line(self) -> str:
+        """The last non-empty line the bot wrote, whatever was taken or dropped before it."""
+        self.pump()
+        lines = bytes(self._tail).decode("utf-8", "replace").strip().splitlines()
         return lines[-1].strip() if lines else ""
 
     def take_recent(self) -> str:
@@ -273,7 +282,7 @@ class LineBot:
         """Why the bot's memory cap stopped it, or None (see :func:`out_of_memory`)."""
         if self._process is None:
             return None
-        last = self._log.last_line() if self._log else ""
+        last = self._log.latest_line() if self._log else ""
         return out_of_memory(self._process.oom_kills(), last, self.sandbox.memory_mb)
 
     def stop(self) -> None:
