@@ -83,20 +83,23 @@ def measure(rows: dict[str, Callable[[], object]], rounds: int) -> dict[str, lis
 
 
 def report(title: str, times: dict[str, list[float]], unit: str) -> None:
-    """Median and mean of each row, and what it adds to the row above."""
+    """Fastest, first-quartile and median time of each row, and what the layer adds.
+
+    On a shared, noisy machine the fast runs show the cost itself best: "added" is the
+    difference of first quartiles with the row above.
+    """
     print(f"\n{title}")
-    print(f"{'':52} {'median':>9} {'mean':>9} {'added':>9}")
+    print(f"{'':52} {'min':>9} {'p25':>9} {'median':>9} {'added':>9}")
     previous: float | None = None
     for name, values in times.items():
+        ordered = sorted(values)
+        low, p25 = ordered[0], ordered[len(ordered) // 4]
+        layered = not name.startswith(("arena", "for scale"))
+        added = f"{p25 - previous:+9.3f}" if layered and previous is not None else ""
         median = statistics.median(values)
-        added = (
-            ""
-            if previous is None or name.startswith(("arena", "for scale"))
-            else (f"{median - previous:+9.3f}")
-        )
-        print(f"{name:52} {median:9.3f} {statistics.fmean(values):9.3f} {added:>9}  {unit}")
-        if not name.startswith(("arena", "for scale")):
-            previous = median
+        print(f"{name:52} {low:9.3f} {p25:9.3f} {median:9.3f} {added:>9}  {unit}")
+        if layered:
+            previous = p25
 
 
 def start_rows(workdir: Path) -> dict[str, Callable[[], object]]:

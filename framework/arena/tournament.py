@@ -11,8 +11,14 @@ from typing import Any
 from tqdm import tqdm
 
 from arena import rating
-from arena.botproc import Sandbox, SandboxUnavailable, auto_warning, remove_leftovers
-from arena.botproc import resolve_sandbox as _resolve
+from arena.botproc import (
+    Sandbox,
+    SandboxUnavailable,
+    auto_warning,
+    bot_homes,
+    remove_leftovers,
+    resolve_sandbox,
+)
 from arena.config import TournamentConfig
 from arena.errors import ConfigError
 from arena.formats import Scheduler, defined_spec, fixed_plan, make_scheduler
@@ -75,9 +81,13 @@ def start_sandbox(
     ``where``; ``auto`` without bubblewrap warns once.
     """
     try:
-        sandbox = _resolve(kind, memory_mb, hide, max_processes)
+        sandbox = resolve_sandbox(kind, memory_mb, hide, max_processes)
     except SandboxUnavailable as exc:
         raise ConfigError(f"{where}: {exc}") from None
+    try:
+        bot_homes()
+    except (RuntimeError, OSError) as exc:
+        raise ConfigError(f"bot directories: {exc}") from None
     if warning := auto_warning(kind, sandbox):
         say(f"arena: {warning}")
     say(f"arena: sandbox {sandbox.describe()}")

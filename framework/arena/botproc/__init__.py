@@ -16,7 +16,7 @@ This package is the only part of arena that touches ``subprocess``. One module p
 from __future__ import annotations
 
 from arena.botproc.cleanup import remove_leftovers
-from arena.botproc.homes import BOT_HOMES, BotHome
+from arena.botproc.homes import BOT_HOMES, BotHome, bot_homes
 from arena.botproc.lines import (
     MAX_BUFFERED_BYTES,
     MAX_LINE_BYTES,
@@ -54,6 +54,7 @@ __all__ = [
     "SandboxUnavailable",
     "TurnProcessResult",
     "auto_warning",
+    "bot_homes",
     "bwrap_works",
     "remove_leftovers",
     "resolve_sandbox",
