@@ -5,7 +5,8 @@
 Per bot start: start a trivial bot (``/bin/true``), wait for it, end it. First a bare
 ``Popen``, then each layer arena adds, in the order the launcher applies them, then arena's
 own ``spawn`` in each sandbox kind. The rows interleave (one start of each, round after
-round) so machine noise hits them alike. A Python bot's own start-up is printed for scale.
+round, in a new random order each round) so machine noise hits them alike. A Python
+bot's own start-up is printed for scale.
 
 Per turn: a persistent bot pays nothing per turn for these protections (its limits,
 cgroup and sandbox are set once); see ``bench/overhead.py`` for whole games. A per-turn
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import random
 import resource
 import shutil
 import signal
@@ -70,12 +72,13 @@ def python_start(workdir: Path) -> None:
 
 
 def measure(rows: dict[str, Callable[[], object]], rounds: int) -> dict[str, list[float]]:
-    """Run every row once per round, rotating the order; milliseconds per run."""
+    """Run every row once per round, in a new random order each round; ms per run."""
     times: dict[str, list[float]] = {name: [] for name in rows}
     names = list(rows)
-    for i in range(rounds):
-        shift = i % len(names)
-        for name in names[shift:] + names[:shift]:
+    order = random.Random(1)
+    for _ in range(rounds):
+        order.shuffle(names)
+        for name in names:
             t0 = time.perf_counter()
             rows[name]()
             times[name].append((time.perf_counter() - t0) * 1000.0)
