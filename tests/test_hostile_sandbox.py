@@ -184,7 +184,7 @@ def test_sandbox_bwrap_that_cannot_work_is_one_error_before_any_game(tmp_path):
         f"arena: {path}: sandbox (line 6): bubblewrap does not work here: "
         "bwrap: No permissions to creating new namespace"
     )
-    assert not (tmp_path / "out").exists()
+    assert not (tmp_path / "out" / "arena.sqlite").exists()  # no game, nothing stored
     bot = f"{sys.executable} {write_bot(tmp_path / 'bots', 'm.py', stc_bot())}"
     match = arena("match", "stc", bot, bot, "--sandbox", "bwrap", env=env)
     assert match.returncode == 2

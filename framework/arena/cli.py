@@ -250,7 +250,7 @@ def cmd_match(args: argparse.Namespace, extra: list[str]) -> int:
     from arena.referee import GameRecord
     from arena.schedule import MAX_GAMES, GameSpec, round_robin
     from arena.store import make_output_folder
-    from arena.tournament import Job, play_games, start_sandbox
+    from arena.tournament import Job, announce_sandbox, choose_sandbox, play_games
     from arena.workers import Failure, Interrupted
 
     registry = _registry()
@@ -272,7 +272,7 @@ def cmd_match(args: argparse.Namespace, extra: list[str]) -> int:
         make_output_folder(args.output, "--output")
     _warn_concurrency(args.jobs, "-j")
     say = lambda msg: print(msg, file=sys.stderr, flush=True)  # noqa: E731
-    sandbox = start_sandbox(args.sandbox, None, [args.output] if args.output else [], 64, say)
+    sandbox = choose_sandbox(args.sandbox, None, [args.output] if args.output else [], 64)
     keep = args.output is not None
     root = args.output or Path(tempfile.mkdtemp(prefix="arena-match-"))
     names = [b.name for b in bots]
@@ -282,6 +282,7 @@ def cmd_match(args: argparse.Namespace, extra: list[str]) -> int:
     records: list[GameRecord] = []
     failed = 0
     progress = not args.verbose and args.games > 1 and _progress_wanted(args.no_progress)
+    announce_sandbox(args.sandbox, sandbox, say)
     bar = tqdm(total=len(specs), unit="game", disable=not progress, file=sys.stderr)
 
     def job(spec: GameSpec) -> Job:

@@ -67,18 +67,17 @@ def play_job(job: Job, heartbeat: Heartbeat | None = None) -> dict[str, Any]:
     return referee.play(job.seed, job.settings).to_dict()
 
 
-def start_sandbox(
+def choose_sandbox(
     kind: str,
     memory_mb: int | None,
     hide: Sequence[Path],
     max_processes: int | None,
-    say: Callable[[str], None],
     where: str = "--sandbox",
 ) -> Sandbox:
-    """Resolve the sandbox before any game, say which one is in use, clean up a killed run.
+    """The sandbox to run bots in, checked with the other input, before any game.
 
     ``sandbox: bwrap`` where bubblewrap does not work is a :class:`ConfigError` naming
-    ``where``; ``auto`` without bubblewrap warns once.
+    ``where`` (the file, key and line, or the option).
     """
     try:
         sandbox = resolve_sandbox(kind, memory_mb, hide, max_processes)
@@ -88,11 +87,16 @@ def start_sandbox(
         bot_homes()
     except (RuntimeError, OSError) as exc:
         raise ConfigError(f"bot directories: {exc}") from None
-    if warning := auto_warning(kind, sandbox):
+    return sandbox
+
+
+def announce_sandbox(requested: str, sandbox: Sandbox, say: Callable[[str], None]) -> None:
+    """Just before the first game: say which sandbox is in use (``auto`` without bubblewrap
+    warns once that bots are not isolated), and remove what a killed run left behind."""
+    if warning := auto_warning(requested, sandbox):
         say(f"arena: {warning}")
     say(f"arena: sandbox {sandbox.describe()}")
     remove_leftovers()
-    return sandbox
 
 
 @dataclass
@@ -145,8 +149,8 @@ def run_tournament(
     say = log or (lambda msg: print(msg, file=sys.stderr))
     line = config.lines.get("sandbox")
     where = f"{config.path}: sandbox" + (f" (line {line})" if line else "")
-    sandbox = start_sandbox(
-        config.sandbox, config.memory_mb, [config.output], config.max_processes, say, where
+    sandbox = choose_sandbox(
+        config.sandbox, config.memory_mb, [config.output], config.max_processes, where
     )
     if fresh:
         clear_output(config.output)
@@ -186,6 +190,7 @@ def run_tournament(
                 f"{unused} stored games are not in this tournament any more: kept in "
                 f"{store.path}, left off the leaderboard"
             )
+        announce_sandbox(config.sandbox, sandbox, say)
         argv = {b.name: b.argv for b in config.bots}
 
         def job(spec: GameSpec) -> Job:
