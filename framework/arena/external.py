@@ -24,7 +24,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from arena.botproc import LogSink, kill_tree
+from arena.botproc import LogSink, keep_child, kill_tree
 from arena.errors import ExternalProcessError
 
 MAX_LINE_BYTES = 16 * 1024 * 1024
@@ -124,6 +124,7 @@ class ExternalProcess:
         except OSError as exc:
             shutil.rmtree(self._home, ignore_errors=True)
             raise ExternalProcessError(f"{name} {self.argv[0]!r}: {exc.strerror}") from None
+        keep_child(self._proc.pid)  # arena's own helper: not a bot's orphan to sweep
         assert self._proc.stdin is not None and self._proc.stdout is not None
         assert self._proc.stderr is not None
         os.set_blocking(self._proc.stdin.fileno(), False)

@@ -36,6 +36,7 @@ from arena.botproc.sandbox import (
     bwrap_works,
     resolve_sandbox,
 )
+from arena.botproc.spawn import keep_child, kill_tree
 from arena.botproc.turns import TurnProcessResult, run_turn_process
 
 __all__ = [
@@ -56,6 +57,8 @@ __all__ = [
     "auto_warning",
     "bot_homes",
     "bwrap_works",
+    "keep_child",
+    "kill_tree",
     "remove_leftovers",
     "resolve_sandbox",
     "run_turn_process",

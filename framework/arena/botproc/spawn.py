@@ -23,6 +23,8 @@ from arena.botproc.sandbox import Sandbox
 
 _live: dict[int, BotProcess] = {}
 """Bots this process started and has not reaped yet, by pid (other children: orphans)."""
+_kept: set[int] = set()
+"""Children started on purpose that are not bots (a game's helper): never swept."""
 _subreaper = False
 
 
@@ -126,6 +128,21 @@ def out_of_memory(oom_kills: int, last_stderr_line: str, memory_mb: int | None) 
     return None
 
 
+def keep_child(pid: int) -> None:
+    """Mark a child this process started on purpose (not a bot): never swept as an orphan.
+
+    For processes the core starts outside the bot sandbox, such as a game's helper
+    (:mod:`arena.external`); end them with :func:`kill_tree`.
+    """
+    _kept.add(pid)
+
+
+def kill_tree(proc: subprocess.Popen[bytes]) -> None:
+    """Kill a process that is not a bot with everything it started, then reap it."""
+    _kept.discard(proc.pid)
+    BotProcess(proc, None).kill()
+
+
 def kill_every_bot() -> None:
     """Kill every bot this process started and every orphan (a worker's last act)."""
     for bot in list(_live.values()):
@@ -146,7 +163,9 @@ def sweep_orphans() -> int:
         strays = [
             pid
             for pid in procinfo.children(me)
-            if pid not in _live and procinfo.session_of(pid) not in (session, None)
+            if pid not in _live
+            and pid not in _kept
+            and procinfo.session_of(pid) not in (session, None)
         ]
         if not strays:
             break
