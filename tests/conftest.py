@@ -122,3 +122,13 @@ def tournament(tmp_path_factory: pytest.TempPathFactory) -> Path:
     assert result.returncode == 0, result.stderr
     assert f"report: {root / 'out' / 'report.html'}" in result.stderr
     return root / "out"
+
+
+def beyond_the_sandbox_line(stderr: str) -> str:
+    """``arena run``/``match`` standard error without the line saying which sandbox is in
+    use (nor ``auto``'s warning that bots are not isolated), for tests about the rest."""
+    return "".join(
+        line
+        for line in stderr.splitlines(keepends=True)
+        if not line.startswith("arena: sandbox ") and "bots are not isolated" not in line
+    )

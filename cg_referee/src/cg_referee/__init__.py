@@ -1,0 +1,1 @@
+"""Cg Referee: a game plugin for arena."""
