@@ -97,6 +97,12 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--concurrency", "-j", type=int, help="override `concurrency`")
     p.add_argument("--seed", type=int, help="override `seed`")
     p.add_argument("--output", type=Path, help="override `output`")
+    p.add_argument("--executor", choices=("local", "dask"), help="override `executor`")
+    p.add_argument(
+        "--dask",
+        metavar="ADDRESS",
+        help="play the games on the Dask scheduler at ADDRESS (implies --executor dask)",
+    )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument(
         "--format",
@@ -495,6 +501,7 @@ def cmd_run(args: argparse.Namespace, extra: list[str]) -> int:
         config.seed = args.seed
     if args.output is not None:
         config.output = args.output
+    _executor_options(config, args)
     make_output_folder(config.output, "--output" if args.output else where(config, "output"))
     _warn_concurrency(config.concurrency, "concurrency")
     summary = run_tournament(config, progress=_progress_wanted(args.no_progress), fresh=args.fresh)
@@ -517,6 +524,22 @@ def _write_report(output: Path) -> None:
         print(f"arena: could not write the report: {exc}", file=sys.stderr)
         return
     print(f"report: {result.path}", file=sys.stderr)  # stdout holds only the leaderboard
+
+
+def _executor_options(config: Any, args: argparse.Namespace) -> None:
+    """Apply ``--executor`` and ``--dask`` over the file's ``executor`` and ``dask``."""
+    if args.executor is not None:
+        config.executor = args.executor
+        config.given_by["executor"] = "--executor"
+        if args.executor == "local":
+            config.dask = None
+    if args.dask is not None:
+        if args.executor == "local":
+            raise ConfigError("--dask: only used with the dask executor (--executor is local)")
+        if not args.dask.strip():
+            raise ConfigError("--dask: needs the scheduler's address, e.g. tcp://host:8786")
+        config.executor, config.dask = "dask", args.dask.strip()
+        config.given_by.update(executor="--dask", dask="--dask")
 
 
 def cmd_leaderboard(args: argparse.Namespace, extra: list[str]) -> int:

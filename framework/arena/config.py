@@ -24,6 +24,7 @@ from arena.stats import SPRT_MODELS, Sprt
 
 FORMATS = ("round-robin", "gauntlet", "sprt", "league")
 SANDBOXES = ("auto", "bwrap", "none")
+EXECUTORS = ("local", "dask")
 SPRT_KEYS = ("elo0", "elo1", "alpha", "beta", "model")
 MAX_DEPTH = 32
 """Deepest nesting of YAML collections a tournament file may use (real files use 3)."""
@@ -52,6 +53,8 @@ KEYS = {
     "sandbox": "auto (bubblewrap when it works), bwrap or none",
     "memory_mb": "memory cap per bot in MiB, all its processes together (optional)",
     "max_processes": "processes a bot may run at once where cgroups allow (default 64)",
+    "executor": "where games run: local (worker processes here) or dask (a Dask cluster)",
+    "dask": "executor dask: the scheduler's address (default: a local Dask cluster)",
 }
 
 
@@ -91,8 +94,15 @@ class TournamentConfig:
     variant_keys: tuple[str, ...] = ()
     champion: str | None = None
     sprt: Sprt | None = None
+    executor: str = "local"
+    dask: str | None = None  # the Dask scheduler's address (None: a LocalCluster)
     lines: dict[str, int] = field(default_factory=dict)
     version: int = 1
+    given_by: dict[str, str] = field(default_factory=dict)  # key -> command-line option
+
+    def where(self, key: str) -> str:
+        """Where a key's value came from, for messages: ``FILE: key (line N)`` or the option."""
+        return self.given_by.get(key) or where(self, key)
 
 
 class _Located:
@@ -423,6 +433,7 @@ def load_tournament(path: Path, registry: Registry) -> TournamentConfig:
     if games is not None and total > MAX_GAMES:
         raise doc.error("games", too_many_games(fmt, games, total))
     output = Path(str(data.get("output", Path("out") / path.stem)))
+    executor, address = _executor(doc, data)
     return TournamentConfig(
         path=path,
         name=str(data.get("name", path.stem)),
@@ -442,6 +453,8 @@ def load_tournament(path: Path, registry: Registry) -> TournamentConfig:
         max_processes=_positive_int(doc, data, "max_processes", 64, MAX_PROCESSES),
         champion=champion,
         sprt=sprt,
+        executor=executor,
+        dask=address,
         lines=doc.lines,
         version=info.version,
     )
@@ -451,6 +464,22 @@ def _games(doc: _Located, data: dict[str, Any], fmt: str) -> int | None:
     if fmt in ("sprt", "league") and data.get("games") is None:
         return None  # sprt: until a bound is crossed; league: until Ctrl-C
     return _positive_int(doc, data, "games", 2)
+
+
+def _executor(doc: _Located, data: dict[str, Any]) -> tuple[str, str | None]:
+    executor = data.get("executor", "local")
+    if executor not in EXECUTORS:
+        known = ", ".join(EXECUTORS)
+        raise doc.error("executor", f"must be one of {known}, not {executor!r}")
+    address = data.get("dask")
+    if address is None:
+        return executor, None
+    if executor != "dask":
+        raise doc.error("dask", f"only used with `executor: dask` (executor is {executor})")
+    if not isinstance(address, str) or not address.strip():
+        example = "a scheduler address like tcp://host:8786"
+        raise doc.error("dask", f"must be {example}, not {address!r}")
+    return executor, address.strip()
 
 
 def _check_format(

@@ -6,7 +6,7 @@ import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tqdm import tqdm
 
@@ -31,6 +31,9 @@ from arena.schedule import GameSpec
 from arena.stats import Sprt
 from arena.store import CurrentGame, Store, clear_output, open_existing
 from arena.workers import Failure, Interrupted, WorkerPool
+
+if TYPE_CHECKING:
+    from arena.dask_executor import DaskExecutor
 
 _REGISTRY: Registry | None = None
 
@@ -152,9 +155,17 @@ def run_tournament(
     sandbox = choose_sandbox(
         config.sandbox, config.memory_mb, [config.output], config.max_processes, where
     )
-    if fresh:
-        clear_output(config.output)
-    store = Store(config.output)
+    # A Dask cluster is reached before anything is written (an unreachable one is a
+    # configuration mistake); dask is imported only when used (it is slow to import).
+    dask = _open_dask(config, say) if config.executor == "dask" else None
+    try:
+        if fresh:
+            clear_output(config.output)
+        store = Store(config.output)
+    except BaseException:
+        if dask is not None:
+            dask.close()
+        raise
     try:
         variants = config.variants or [config.settings]
         skip = [str(config.output)]  # output folders inside a bot's folder argument change
@@ -237,7 +248,10 @@ def run_tournament(
         todo = scheduler.specs()  # lazy: a worker asks for the next game when it is free
         workers = 1 if _at_most_one_left(scheduler) else config.concurrency
         try:
-            play_games(todo, job, workers, finished)
+            if dask is not None:
+                dask.run(todo, job, finished)
+            else:
+                play_games(todo, job, workers, finished)
         except Interrupted as stop:
             stop_signal = stop.signum
             say(f"\ninterrupted ({stop}): {played} games stored; run the same command to resume")
@@ -247,6 +261,21 @@ def run_tournament(
         return RunSummary(played, resumed, failed, stop_signal is not None, board, stop_signal)
     finally:
         store.close()
+        if dask is not None:
+            dask.close()
+
+
+def _open_dask(config: TournamentConfig, say: Callable[[str], None]) -> DaskExecutor:
+    try:
+        from arena.dask_executor import DaskExecutor
+    except ModuleNotFoundError as exc:
+        if exc.name not in ("dask", "distributed"):
+            raise
+        raise ConfigError(
+            f"{config.where('executor')}: executor dask needs the `distributed` package"
+            " (pip install 'bot-arena[dask]')"
+        ) from None
+    return DaskExecutor.open(config, say)
 
 
 def _current_games(

@@ -1,0 +1,133 @@
+"""A ``distributed.LocalCluster`` in a process of its own session, for ``executor: dask``
+without an address.
+
+Why not in ``arena run``'s own process: Ctrl-C in a terminal reaches every process of its
+group, and a cluster's nanny and worker processes would each die of it with a traceback.
+In their own session they never see it: ``arena run`` alone handles Ctrl-C, stops handing
+out games and closes the cluster, exactly as with the local executor. The host process
+prints the scheduler's address, then waits for its standard input to close (``arena run``
+closing it, or dying) and closes the cluster.
+
+    python -m arena.dask_cluster WORKERS
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from types import FrameType
+from typing import IO, Any
+
+from arena.errors import ArenaError
+
+START_TIMEOUT_S = 180.0
+"""Seconds the cluster may take to start (a loaded machine is slow to start processes)."""
+CLOSE_TIMEOUT_S = 20.0
+"""Seconds the cluster gets to close before every process of it is killed."""
+ALLOWED_FAILURES = 3
+"""Workers a game may take down before it counts as failed."""
+
+
+class LocalClusterProcess:
+    """The host process of a LocalCluster of ``workers`` one-thread worker processes."""
+
+    def __init__(self, workers: int) -> None:
+        self.log_dir = Path(tempfile.mkdtemp(prefix="arena-dask-"))
+        self.log: IO[bytes] = open(self.log_dir / "cluster.log", "wb")  # noqa: SIM115
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "arena.dask_cluster", str(workers)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self.log,
+            start_new_session=True,  # out of the terminal's reach: no Ctrl-C, no SIGHUP
+        )
+        self.address = ""
+
+    def wait_address(self) -> str:
+        """The scheduler's address once the cluster is up (Ctrl-C here stops it at once)."""
+        assert self.proc.stdout is not None
+        deadline = time.monotonic() + START_TIMEOUT_S
+        line = b""
+        while not line.endswith(b"\n"):
+            left = deadline - time.monotonic()
+            if left <= 0 or self.proc.poll() is not None:
+                break
+            ready, _, _ = select.select([self.proc.stdout], [], [], min(left, 0.5))
+            if ready:
+                chunk = os.read(self.proc.stdout.fileno(), 4096)
+                if not chunk:
+                    break
+                line += chunk
+        if not line.endswith(b"\n"):
+            self.close()
+            raise ArenaError(f"could not start a local Dask cluster: {self._last_log_line()}")
+        self.address = line.decode().strip()
+        return self.address
+
+    def _last_log_line(self) -> str:
+        try:
+            lines = (self.log_dir / "cluster.log").read_text(errors="replace").splitlines()
+        except OSError:
+            lines = []
+        return next((line for line in reversed(lines) if line.strip()), "no reason given")
+
+    def close(self) -> None:
+        """Ask the host to close the cluster; kill every process of it if that takes long."""
+        with contextlib.suppress(OSError):
+            if self.proc.stdin is not None:
+                self.proc.stdin.close()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.proc.wait(CLOSE_TIMEOUT_S)
+        # The host's session holds the nannies and workers: none may outlive the run.
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        self.proc.wait()
+        with contextlib.suppress(OSError):
+            if self.proc.stdout is not None:
+                self.proc.stdout.close()
+        self.log.close()
+        shutil.rmtree(self.log_dir, ignore_errors=True)
+
+
+def _stop(signum: int, frame: FrameType | None) -> None:
+    raise SystemExit(0)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Host a LocalCluster until standard input closes (see the module's docstring)."""
+    import dask
+    import distributed
+
+    workers = int((argv or sys.argv[1:])[0])
+    signal.signal(signal.SIGTERM, _stop)
+    dask.config.set({"distributed.scheduler.allowed-failures": ALLOWED_FAILURES})
+    cluster: Any = distributed.LocalCluster(
+        n_workers=workers,
+        threads_per_worker=1,  # one game per worker process, like the local executor
+        processes=True,
+        host="127.0.0.1",
+        dashboard_address=None,
+        silence_logs=logging.ERROR,
+    )
+    try:
+        print(cluster.scheduler_address, flush=True)
+        sys.stdin.buffer.read()  # until arena run closes it (or exits)
+    finally:
+        for name in ("distributed", "asyncio", "tornado"):
+            logging.getLogger(name).setLevel(logging.CRITICAL)
+        with contextlib.suppress(Exception):
+            cluster.close(timeout=CLOSE_TIMEOUT_S / 2)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,315 @@
+"""Playing a tournament's games on a Dask cluster (``executor: dask``).
+
+The coordinator (``arena run``) keeps everything the local executor keeps: the scheduler
+of the format, the store (SQLite and the game folders), the progress bar, Ctrl-C. Only
+the games move: each is a Dask task (:func:`play_remote`) that plays one game on a worker
+in a scratch folder and returns its record with the files the referee wrote (replay and
+stderr); the coordinator writes those into the output folder and stores the game.
+
+- **Bot files** (:mod:`arena.botfiles`): the files the bots' commands name are packed
+  once, registered on the cluster as a worker plugin (:class:`BotFiles`: every worker,
+  also one that joins or restarts later, receives them), and unpacked on each worker
+  machine into a content-addressed cache; the command is rewritten to the cached copy.
+  A worker needs arena, the games and the interpreters, not the user's checkout.
+- **Lazy scheduling**: as many games are in flight as the cluster has threads, twice
+  over; the next game is asked of the format's scheduler only when one ends, so SPRT and
+  league decide with every result known, as with the local executor.
+- **Lost workers**: a worker that dies mid-game loses nothing: Dask plays the game again
+  on another worker (same seed, same bots: same result); a game that kills
+  ``allowed-failures`` workers in a row fails with that reason.
+- Without an address a :class:`distributed.LocalCluster` is started
+  (:mod:`arena.dask_cluster`, in a session of its own so that Ctrl-C reaches only
+  ``arena run``): ``concurrency`` worker processes of one thread each (one game per
+  process, like the local pool).
+
+Dask is imported only here, and this module only when ``executor: dask`` is used.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import logging
+import shutil
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import distributed
+from distributed import WorkerPlugin
+
+from arena.botfiles import FileRef, Pack, PackError, cache_root, localize, pack_commands, unpack
+from arena.botproc import bwrap_works, new_bot_home, resolve_sandbox
+from arena.config import TournamentConfig
+from arena.dask_cluster import LocalClusterProcess
+from arena.errors import ArenaError, ConfigError
+from arena.referee import BotSpec
+from arena.schedule import GameSpec
+
+CONNECT_TIMEOUT_S = 10.0
+"""Seconds to reach the scheduler before ``arena run`` gives up (exit code 2)."""
+_QUIET = logging.CRITICAL
+_LOGGERS = ("distributed", "asyncio", "tornado")
+
+Finished = Callable[[GameSpec, "dict[str, Any] | BaseException"], None]
+
+
+@dataclass(frozen=True)
+class RemoteJob:
+    """One game as a worker receives it: bots' commands with :class:`FileRef` for their
+    files, and the sandbox as configured (``auto`` is decided by each worker)."""
+
+    game: str
+    seed: int
+    settings: dict[str, Any]
+    bots: tuple[tuple[str, tuple[str | FileRef, ...]], ...]
+    sandbox: str
+    memory_mb: int | None
+    max_processes: int
+    files: str
+
+
+class BotFiles(WorkerPlugin):
+    """A worker plugin carrying the packed bot files of one tournament."""
+
+    def __init__(self, name: str, packs: dict[str, Pack]) -> None:
+        self.name = name
+        self.packs = packs
+
+    def setup(self, worker: Any) -> None:
+        """Unpack every file into this machine's cache as the worker starts."""
+        for packed in self.packs.values():
+            unpack(packed, cache_root())
+
+    def path(self, ref: FileRef) -> Path:
+        """The cached copy of a referenced file or folder (written again if damaged)."""
+        return unpack(self.packs[ref.digest], cache_root())
+
+
+@functools.lru_cache(maxsize=8)
+def _worker_sandbox(kind: str, memory_mb: int | None, max_processes: int) -> Any:
+    if kind == "bwrap" and not bwrap_works():
+        raise RuntimeError("sandbox: bwrap, but bubblewrap does not work on this worker")
+    # Game folders are made under the bot homes, which bubblewrap already hides.
+    return resolve_sandbox(kind, memory_mb, (), max_processes)
+
+
+def play_remote(job: RemoteJob) -> dict[str, Any]:
+    """Play one game on this Dask worker: ``{"record": ..., "files": {name: bytes}}``.
+
+    The game is played in a scratch folder (removed afterwards) by the same function as
+    the local executor's workers; the files it leaves are returned with the record.
+    """
+    from arena.tournament import Job, play_job
+
+    files = distributed.get_worker().plugins[job.files]
+    assert isinstance(files, BotFiles)
+    bots = tuple(BotSpec(name, localize(argv, files.path)) for name, argv in job.bots)
+    sandbox = _worker_sandbox(job.sandbox, job.memory_mb, job.max_processes)
+    scratch = new_bot_home(f"dask-{job.game}-")
+    try:
+        game_dir = scratch / "game"
+        local = Job(job.game, job.seed, job.settings, bots, str(game_dir), sandbox)
+        record = play_job(local)
+        written = {p.name: p.read_bytes() for p in sorted(game_dir.iterdir()) if p.is_file()}
+        return {"record": record, "files": written}
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def write_game_files(game_dir: Path, files: dict[str, bytes]) -> None:
+    """Write a game's returned files into its folder (each replaced in one step)."""
+    game_dir.mkdir(parents=True, exist_ok=True)
+    for name, data in files.items():
+        if "/" in name or name in ("", ".", ".."):
+            raise ValueError(f"a worker returned a file named {name!r}")
+        tmp = game_dir / f".{name}.tmp"
+        tmp.write_bytes(data)
+        tmp.replace(game_dir / name)
+
+
+class DaskExecutor:
+    """The coordinator's side: a client (and maybe a LocalCluster) for one tournament."""
+
+    def __init__(
+        self,
+        client: Any,
+        cluster: LocalClusterProcess | None,
+        config: TournamentConfig,
+        say: Callable[[str], None],
+    ) -> None:
+        self.client = client
+        self.cluster = cluster
+        self.config = config
+        self.say = say
+        self.address = config.dask or "a local cluster"
+        self.commands: dict[str, tuple[str | FileRef, ...]] = {}
+        self.plugin = ""
+        self._threads = (0, 0.0)
+        self._levels: dict[str, int] = {}
+
+    # -- opening and closing -----------------------------------------------------------
+
+    @classmethod
+    def open(cls, config: TournamentConfig, say: Callable[[str], None]) -> DaskExecutor:
+        """Connect to ``config.dask`` (else start a LocalCluster) and ship the bot files.
+
+        Raises :class:`ConfigError` (before any game) when the scheduler cannot be reached
+        or a bot's files cannot be packed.
+        """
+        try:
+            commands, packs = pack_commands({b.name: b.argv for b in config.bots})
+        except PackError as exc:
+            raise ConfigError(f"{config.where('bots')}: {exc}") from None
+        levels = _quiet_logs(logging.ERROR)
+        cluster: LocalClusterProcess | None = None
+        try:
+            if config.dask:
+                client = _connect(config)
+            else:
+                say(f"dask: starting a local cluster of {config.concurrency} workers")
+                cluster = LocalClusterProcess(config.concurrency)
+                address = cluster.wait_address()
+                client = distributed.Client(address, timeout=CONNECT_TIMEOUT_S)
+        except BaseException:
+            _restore_logs(levels)
+            if cluster is not None:
+                cluster.close()
+            raise
+        executor = cls(client, cluster, config, say)
+        executor._levels = levels
+        executor.commands = commands
+        digest = uuid.uuid4().hex[:12]
+        executor.plugin = f"arena-bot-files-{digest}"
+        try:
+            client.register_plugin(BotFiles(executor.plugin, packs), name=executor.plugin)
+        except BaseException:
+            executor.close()
+            raise
+        threads = executor.threads(refresh=True)
+        workers = len(client.scheduler_info(n_workers=-1).get("workers", {}))
+        if config.dask:
+            state = f"{workers} workers, {threads} threads" if workers else "no workers yet"
+            say(f"dask: {state} at {config.dask}")
+        return executor
+
+    def close(self) -> None:
+        """Cancel what still runs, drop the bot files plugin, disconnect (stop the cluster)."""
+        levels = _quiet_logs(_QUIET)
+        try:
+            with contextlib.suppress(Exception):
+                if self.plugin and self.client.status == "running":
+                    self.client.unregister_worker_plugin(self.plugin)
+            with contextlib.suppress(Exception):
+                self.client.close(timeout=5)
+            if self.cluster is not None:
+                self.cluster.close()
+        finally:
+            _restore_logs(levels)
+            _restore_logs(getattr(self, "_levels", {}))
+
+    # -- running -----------------------------------------------------------------------
+
+    def threads(self, refresh: bool = False) -> int:
+        """Threads of the cluster's workers (asked of the scheduler at most once a second)."""
+        count, asked = self._threads
+        if refresh or time.monotonic() - asked > 1.0:
+            count = sum(self.client.nthreads().values())
+            self._threads = (count, time.monotonic())
+        return count
+
+    def run(
+        self, todo: Iterator[GameSpec], job: Callable[[GameSpec], Any], finished: Finished
+    ) -> None:
+        """Play every game of ``todo``; ``finished(spec, record dict or exception)`` as
+        each ends, after its files are in its folder. Ctrl-C cancels what is in flight."""
+        running: dict[Any, tuple[GameSpec, Path]] = {}
+        exhausted = False
+        try:
+            while True:
+                # Twice the threads: each worker has its next game waiting (as locally).
+                while not exhausted and len(running) < 2 * max(1, self.threads()):
+                    spec = next(todo, None)
+                    if spec is None:
+                        exhausted = True
+                        break
+                    local = job(spec)
+                    future = self.client.submit(
+                        play_remote,
+                        self._remote(local),
+                        key=f"arena-game-{spec.key}-{uuid.uuid4().hex[:8]}",
+                        pure=False,
+                    )
+                    running[future] = (spec, Path(local.game_dir))
+                if not running:
+                    return
+                try:
+                    done, _ = distributed.wait(
+                        list(running), timeout=1.0, return_when="FIRST_COMPLETED"
+                    )
+                except TimeoutError:
+                    continue
+                for future in done:
+                    spec, game_dir = running.pop(future)
+                    finished(spec, self._outcome(future, game_dir))
+        finally:
+            if running:
+                with contextlib.suppress(Exception):
+                    self.client.cancel(list(running))
+
+    def _remote(self, local: Any) -> RemoteJob:
+        return RemoteJob(
+            local.game,
+            local.seed,
+            local.settings,
+            tuple((b.name, self.commands[b.name]) for b in local.bots),
+            self.config.sandbox,
+            self.config.memory_mb,
+            self.config.max_processes,
+            self.plugin,
+        )
+
+    def _outcome(self, future: Any, game_dir: Path) -> dict[str, Any] | BaseException:
+        if future.status == "cancelled":
+            raise ArenaError(
+                f"lost the Dask scheduler at {self.address}; the games stored so far are kept"
+                " (run the same command again to resume)"
+            )
+        if future.status == "error":
+            exc = future.exception()
+            if type(exc).__name__ == "KilledWorker":
+                return RuntimeError(
+                    "Dask gave up on the game: the workers playing it died too often"
+                    " (the scheduler's allowed-failures; a bot may do that)"
+                )
+            return exc if isinstance(exc, BaseException) else RuntimeError(str(exc))
+        result = future.result()
+        write_game_files(game_dir, result["files"])
+        return dict(result["record"])
+
+
+def _connect(config: TournamentConfig) -> Any:
+    try:
+        return distributed.Client(config.dask, timeout=CONNECT_TIMEOUT_S)
+    except Exception as exc:
+        why = str(exc).split("\n")[0] or type(exc).__name__
+        raise ConfigError(
+            f"{config.where('dask')}: cannot reach the Dask scheduler at {config.dask!r}: {why}"
+        ) from None
+
+
+def _quiet_logs(level: int) -> dict[str, int]:
+    levels = {}
+    for name in _LOGGERS:
+        logger = logging.getLogger(name)
+        levels[name] = logger.level
+        logger.setLevel(max(level, logger.level))
+    return levels
+
+
+def _restore_logs(levels: dict[str, int]) -> None:
+    for name, level in levels.items():
+        logging.getLogger(name).setLevel(level)
