@@ -131,9 +131,12 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def dask_cluster(tmp_path: Path, workers: int, env: dict[str, str]) -> Iterator[tuple[str, list]]:
+def dask_cluster(
+    tmp_path: Path, workers: int, env: dict[str, str], threads: int = 1
+) -> Iterator[tuple[str, list]]:
     """A real ``dask scheduler`` and ``workers`` real ``dask worker`` processes (one thread,
-    no nanny: a killed worker stays dead); every process is killed at the end."""
+    no nanny: a killed worker stays dead): yields the address and the processes, the
+    scheduler first; every process is killed at the end."""
     port = free_port()
     address = f"tcp://127.0.0.1:{port}"
     full_env = {**os.environ, **env}
@@ -150,7 +153,7 @@ def dask_cluster(tmp_path: Path, workers: int, env: dict[str, str]) -> Iterator[
         for _ in range(workers):
             procs.append(
                 subprocess.Popen(
-                    [sys.executable, "-m", "dask", "worker", address, "--nthreads", "1",
+                    [sys.executable, "-m", "dask", "worker", address, "--nthreads", str(threads),
                      "--no-nanny", "--no-dashboard", "--host", "127.0.0.1"],
                     stdout=log, stderr=subprocess.STDOUT, env=full_env, start_new_session=True,
                 )
@@ -159,7 +162,7 @@ def dask_cluster(tmp_path: Path, workers: int, env: dict[str, str]) -> Iterator[
 
         with Client(address, timeout=60) as client:
             client.wait_for_workers(workers, timeout=120)
-        yield address, procs[1:]
+        yield address, procs
     finally:
         for proc in procs:
             with contextlib.suppress(ProcessLookupError):
@@ -377,7 +380,8 @@ def test_a_worker_killed_mid_game_loses_no_result(tmp_path):
     # Two games at once, one per worker; "a" thinks 0.5 s on its first turn.
     path = write_tournament(tmp_path, bots={"a": "whereami.py", "b": "strong.sh"}, sleep=0.5)
     out = tmp_path / "out"
-    with dask_cluster(tmp_path, 2, {}) as (address, workers):
+    with dask_cluster(tmp_path, 2, {}) as (address, procs):
+        workers = procs[1:]
         proc = subprocess.Popen(
             [sys.executable, "-m", "arena", "run", str(path), "--dask", address, "--no-progress"],
             cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -403,3 +407,38 @@ def test_a_worker_killed_mid_game_loses_no_result(tmp_path):
     # Both games are stored: the one on the dead worker was played again on the other.
     assert "2 games played now, 0 resumed" in out_text
     assert sorted(results(out)) == ["r0:a,b", "r0:b,a"]
+
+
+def test_losing_the_scheduler_stops_with_one_line_and_the_run_resumes_on_another(tmp_path):
+    path = write_tournament(tmp_path, games=6, sleep=0.3)
+    out = tmp_path / "out"
+    with dask_cluster(tmp_path, 2, {}) as (address, procs):
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "arena", "run", str(path), "--dask", address, "--no-progress"],
+            cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        try:
+            deadline = time.monotonic() + 120
+            while time.monotonic() < deadline and stored(out) < 2:
+                time.sleep(0.05)
+            procs[0].kill()  # the scheduler
+            _, err = proc.communicate(timeout=120)
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                proc.kill()
+    assert proc.returncode == 1, err
+    assert err.splitlines()[-1] == (
+        f"arena: lost the Dask scheduler at {address}; the games stored so far are kept:"
+        " run the same command again to resume"
+    )
+    no_traceback(err)
+    kept = stored(out)
+    assert 2 <= kept < 18
+    with dask_cluster(tmp_path, 1, {}, threads=2) as (address, _):
+        again = arena("run", str(path), "--dask", address, "--no-progress")
+    assert again.returncode == 0, again.stderr
+    assert again.stderr.startswith(
+        f"dask: 1 worker, 2 threads at {address}\n"
+        "dask: warning: 1 of the workers play several games at once in one Python process"
+    )
+    assert f"{18 - kept} games played now, {kept} resumed" in again.stdout

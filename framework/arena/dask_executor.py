@@ -34,6 +34,7 @@ import shutil
 import time
 import uuid
 from collections.abc import Callable, Iterator
+from concurrent.futures import CancelledError
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -46,12 +47,13 @@ from arena.botproc import bwrap_works, new_bot_home, resolve_sandbox
 from arena.config import TournamentConfig
 from arena.dask_cluster import LocalClusterProcess
 from arena.errors import ArenaError, ConfigError
+from arena.jobs import Job, play_job
 from arena.referee import BotSpec
 from arena.schedule import GameSpec
 
 CONNECT_TIMEOUT_S = 10.0
 """Seconds to reach the scheduler before ``arena run`` gives up (exit code 2)."""
-_QUIET = logging.CRITICAL
+_QUIET = logging.CRITICAL + 1  # not even critical messages
 _LOGGERS = ("distributed", "asyncio", "tornado")
 
 Finished = Callable[[GameSpec, "dict[str, Any] | BaseException"], None]
@@ -103,8 +105,6 @@ def play_remote(job: RemoteJob) -> dict[str, Any]:
     The game is played in a scratch folder (removed afterwards) by the same function as
     the local executor's workers; the files it leaves are returned with the record.
     """
-    from arena.tournament import Job, play_job
-
     files = distributed.get_worker().plugins[job.files]
     assert isinstance(files, BotFiles)
     bots = tuple(BotSpec(name, localize(argv, files.path)) for name, argv in job.bots)
@@ -164,7 +164,7 @@ class DaskExecutor:
             commands, packs = pack_commands({b.name: b.argv for b in config.bots})
         except PackError as exc:
             raise ConfigError(f"{config.where('bots')}: {exc}") from None
-        levels = _quiet_logs(logging.ERROR)
+        levels = _quiet_logs(_QUIET)
         cluster: LocalClusterProcess | None = None
         try:
             if config.dask:
@@ -189,16 +189,22 @@ class DaskExecutor:
         except BaseException:
             executor.close()
             raise
-        threads = executor.threads(refresh=True)
-        workers = len(client.scheduler_info(n_workers=-1).get("workers", {}))
         if config.dask:
-            state = f"{workers} workers, {threads} threads" if workers else "no workers yet"
+            nthreads = executor._call(client.nthreads)
+            workers, threads = len(nthreads), sum(nthreads.values())
+            state = f"{_plural(workers, 'worker')}, {_plural(threads, 'thread')}"
+            state = state if workers else "no workers yet (the games wait for one)"
             say(f"dask: {state} at {config.dask}")
+            if shared := sum(1 for n in nthreads.values() if n > 1):
+                say(
+                    f"dask: warning: {shared} of the workers play several games at once in one"
+                    " Python process (their referees share it): start them with --nthreads 1"
+                )
         return executor
 
     def close(self) -> None:
-        """Cancel what still runs, drop the bot files plugin, disconnect (stop the cluster)."""
-        levels = _quiet_logs(_QUIET)
+        """Drop the bot files plugin, disconnect (stop the local cluster); Dask's loggers
+        stay quiet until the end."""
         try:
             with contextlib.suppress(Exception):
                 if self.plugin and self.client.status == "running":
@@ -208,15 +214,14 @@ class DaskExecutor:
             if self.cluster is not None:
                 self.cluster.close()
         finally:
-            _restore_logs(levels)
-            _restore_logs(getattr(self, "_levels", {}))
+            _restore_logs(self._levels)
 
     # -- running -----------------------------------------------------------------------
 
-    def threads(self, refresh: bool = False) -> int:
+    def threads(self) -> int:
         """Threads of the cluster's workers (asked of the scheduler at most once a second)."""
         count, asked = self._threads
-        if refresh or time.monotonic() - asked > 1.0:
+        if time.monotonic() - asked > 1.0:
             count = sum(self.client.nthreads().values())
             self._threads = (count, time.monotonic())
         return count
@@ -225,19 +230,21 @@ class DaskExecutor:
         self, todo: Iterator[GameSpec], job: Callable[[GameSpec], Any], finished: Finished
     ) -> None:
         """Play every game of ``todo``; ``finished(spec, record dict or exception)`` as
-        each ends, after its files are in its folder. Ctrl-C cancels what is in flight."""
+        each ends, after its files are in its folder. Ctrl-C cancels what is in flight;
+        losing the scheduler raises :class:`ArenaError` (the stored games are kept)."""
         running: dict[Any, tuple[GameSpec, Path]] = {}
         exhausted = False
         try:
             while True:
                 # Twice the threads: each worker has its next game waiting (as locally).
-                while not exhausted and len(running) < 2 * max(1, self.threads()):
+                while not exhausted and len(running) < 2 * max(1, self._call(self.threads)):
                     spec = next(todo, None)
                     if spec is None:
                         exhausted = True
                         break
                     local = job(spec)
-                    future = self.client.submit(
+                    future = self._call(
+                        self.client.submit,
                         play_remote,
                         self._remote(local),
                         key=f"arena-game-{spec.key}-{uuid.uuid4().hex[:8]}",
@@ -246,19 +253,35 @@ class DaskExecutor:
                     running[future] = (spec, Path(local.game_dir))
                 if not running:
                     return
-                try:
-                    done, _ = distributed.wait(
-                        list(running), timeout=1.0, return_when="FIRST_COMPLETED"
-                    )
-                except TimeoutError:
-                    continue
-                for future in done:
+                for future in self._call(self._first_done, list(running)):
                     spec, game_dir = running.pop(future)
                     finished(spec, self._outcome(future, game_dir))
         finally:
             if running:
                 with contextlib.suppress(Exception):
                     self.client.cancel(list(running))
+
+    def _first_done(self, futures: list[Any]) -> list[Any]:
+        try:
+            done, _ = distributed.wait(futures, timeout=1.0, return_when="FIRST_COMPLETED")
+        except TimeoutError:  # nothing ended within a second: look for room again
+            return []
+        return list(done)
+
+    def _call(self, function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        """A call to the cluster; a lost connection becomes one clear :class:`ArenaError`."""
+        try:
+            return function(*args, **kwargs)
+        except (CancelledError, OSError) as exc:
+            raise self._lost(exc) from None
+
+    def _lost(self, exc: BaseException | None) -> ArenaError:
+        detail = "" if exc is None or isinstance(exc, CancelledError) else str(exc)
+        why = f" ({detail.splitlines()[0]})" if detail else ""
+        return ArenaError(
+            f"lost the Dask scheduler at {self.address}{why}; the games stored so far are"
+            " kept: run the same command again to resume"
+        )
 
     def _remote(self, local: Any) -> RemoteJob:
         return RemoteJob(
@@ -274,10 +297,7 @@ class DaskExecutor:
 
     def _outcome(self, future: Any, game_dir: Path) -> dict[str, Any] | BaseException:
         if future.status == "cancelled":
-            raise ArenaError(
-                f"lost the Dask scheduler at {self.address}; the games stored so far are kept"
-                " (run the same command again to resume)"
-            )
+            raise self._lost(None)
         if future.status == "error":
             exc = future.exception()
             if type(exc).__name__ == "KilledWorker":
@@ -301,9 +321,19 @@ def _connect(config: TournamentConfig) -> Any:
         ) from None
 
 
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" + ("" if count == 1 else "s")
+
+
 def _quiet_logs(level: int) -> dict[str, int]:
+    """Raise every Dask, asyncio and tornado logger to ``level`` (their levels before).
+
+    Child loggers have levels of their own (``distributed.client``...), so each is set:
+    what goes wrong reaches the user as arena's one-line messages instead.
+    """
+    names = [n for n in logging.root.manager.loggerDict if n.split(".")[0] in _LOGGERS]
     levels = {}
-    for name in _LOGGERS:
+    for name in {*_LOGGERS, *names}:
         logger = logging.getLogger(name)
         levels[name] = logger.level
         logger.setLevel(max(level, logger.level))

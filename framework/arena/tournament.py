@@ -22,11 +22,10 @@ from arena.botproc import (
 from arena.config import TournamentConfig
 from arena.errors import ConfigError
 from arena.formats import Scheduler, defined_spec, fixed_plan, make_scheduler
-from arena.game import Game
 from arena.identity import Identities, bot_fingerprint, describe_changes
+from arena.jobs import Job, play_job
 from arena.leaderboard import Leaderboard
-from arena.plugins import Registry, load_registry
-from arena.referee import BotSpec, GameRecord, Heartbeat, Referee, StepObserver
+from arena.referee import BotSpec, GameRecord
 from arena.schedule import GameSpec
 from arena.stats import Sprt
 from arena.store import CurrentGame, Store, clear_output, open_existing
@@ -34,40 +33,6 @@ from arena.workers import Failure, Interrupted, WorkerPool
 
 if TYPE_CHECKING:
     from arena.dask_executor import DaskExecutor
-
-_REGISTRY: Registry | None = None
-
-
-def _worker_registry() -> Registry:
-    global _REGISTRY
-    if _REGISTRY is None:
-        _REGISTRY = load_registry()
-    return _REGISTRY
-
-
-@dataclass(frozen=True)
-class Job:
-    """Everything a worker process needs to play one scheduled game (picklable)."""
-
-    game: str
-    seed: int
-    settings: dict[str, Any]
-    bots: tuple[BotSpec, ...]
-    game_dir: str
-    sandbox: Sandbox
-    observer: Callable[[Game[Any], Sequence[str]], StepObserver] | None = None
-
-
-def play_job(job: Job, heartbeat: Heartbeat | None = None) -> dict[str, Any]:
-    """Play one game in this process and return its record as a dict (worker entry point).
-
-    ``job.observer``, a module-level function, builds the step observer in the worker.
-    """
-    game = _worker_registry().create(job.game)
-    names = [b.name for b in job.bots]
-    observer = job.observer(game, names) if job.observer is not None else None
-    referee = Referee(game, job.bots, Path(job.game_dir), job.sandbox, observer, heartbeat)
-    return referee.play(job.seed, job.settings).to_dict()
 
 
 def choose_sandbox(

@@ -1,0 +1,281 @@
+"""Scaling on one machine: games per second at concurrency 1, 2, ..., cores, and on Dask.
+
+    python3 bench/scaling.py [--games 80] [--heavy-games 24] [--rounds 3] [--sandbox auto]
+                             [--no-dask]
+
+Whole tournaments through ``arena.tournament.run_tournament`` (scheduler, worker pool,
+SQLite, replays: everything but the progress bar), on seeded Smash The Code games:
+
+- **instant**: two bots that answer as soon as a turn's input is read, so the time is
+  arena's own (processes, referee, storage). Target: concurrency ``cores`` plays at least
+  0.9 x cores x the games per second of concurrency 1.
+- **cpu-heavy**: a bot that computes for 20 ms of CPU each turn against an instant bot, so
+  one core is busy per game: the ceiling is ``cores`` x concurrency 1.
+
+Levels run interleaved (1, 2, ..., 1, 2, ...) ``--rounds`` times so that noise on a shared
+machine hits every level alike; each figure is the median over the rounds. Two rates per
+level: ``wall`` (games / wall time, start-up of the worker processes included: what a user
+waits for) and ``steady`` (games between the first and the last stored / the time between
+them: the executor's pace once running), turns per second, forfeits, and the CPU time of
+``arena run``'s own process per game (at concurrency 1 it plays the games itself; above,
+it only schedules and stores them). Then the Dask executor (a LocalCluster of two
+workers) against the local executor at concurrency 2, interleaved the same way.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from arena import store as store_module
+from arena.config import load_tournament
+from arena.plugins import load_registry
+from arena.tournament import run_tournament
+
+INSTANT_BOT = """\
+import sys
+while True:
+    lines = [sys.stdin.readline() for _ in range(34)]
+    if not lines[-1]:
+        break
+    rows = lines[9:21]
+    heights = [sum(row[c] != "." for row in rows) for c in range(6)]
+    print(heights.index(min(heights)), 1, flush=True)
+"""
+# The instant bot's move, after 20 ms of CPU (process time: the same work however loaded).
+HEAVY_BOT = INSTANT_BOT.replace(
+    "    rows = lines[9:21]",
+    "    import time\n"
+    "    end = time.process_time() + 0.020\n"
+    "    while time.process_time() < end:\n"
+    "        pass\n"
+    "    rows = lines[9:21]",
+)
+TOURNAMENT = """\
+name: scaling
+game: stc
+games: {games}
+seed: 3
+sandbox: {sandbox}
+settings:
+  max_turns: 30
+bots:
+  - name: a
+    cmd: python3 {a}
+  - name: b
+    cmd: python3 {b}
+output: {out}
+"""
+
+
+@dataclass
+class Run:
+    """One tournament: games stored, wall seconds, steady games/s, forfeits, turns played,
+    CPU seconds of ``arena run``'s own process (scheduling, storage, results)."""
+
+    games: int
+    wall: float
+    steady: float
+    forfeits: int
+    turns: int
+    coordinator_cpu: float
+
+    @property
+    def rate(self) -> float:
+        """Games per second of wall time."""
+        return self.games / self.wall
+
+
+_stamps: list[float] = []
+_original_add = store_module.Store.add_game
+
+
+def _stamped_add(self: Any, *args: Any, **kwargs: Any) -> int:
+    _stamps.append(time.perf_counter())
+    return _original_add(self, *args, **kwargs)
+
+
+store_module.Store.add_game = _stamped_add  # type: ignore[method-assign]
+
+
+def play(path: Path, out: Path, concurrency: int, executor: str = "local") -> Run:
+    """Run the tournament file into a fresh ``out`` and time it."""
+    shutil.rmtree(out, ignore_errors=True)
+    config = load_tournament(path, load_registry())
+    config.output, config.concurrency, config.executor = out, concurrency, executor
+    _stamps.clear()
+    cpu0 = time.process_time()
+    t0 = time.perf_counter()
+    summary = run_tournament(config, progress=False, log=lambda msg: None)
+    wall = time.perf_counter() - t0
+    cpu = time.process_time() - cpu0
+    steady = (len(_stamps) - 1) / (_stamps[-1] - _stamps[0]) if len(_stamps) > 1 else 0.0
+    forfeits = sum(
+        row.forfeits.get(kind, 0)
+        for row in summary.leaderboard.stats
+        for kind in ("timeout", "crash", "invalid", "illegal")
+    )
+    stored = store_module.open_existing(out)
+    try:
+        turns = sum(row.turns for row in stored.games())
+    finally:
+        stored.close()
+    return Run(summary.played, wall, steady, forfeits, turns, cpu)
+
+
+def write(work: Path, name: str, a: str, b: str, games: int, sandbox: str) -> Path:
+    """A tournament file of ``games`` games between bots ``a`` and ``b`` (sources)."""
+    folder = work / name
+    folder.mkdir()
+    (folder / "a.py").write_text(a)
+    (folder / "b.py").write_text(b)
+    path = folder / "t.yaml"
+    # Two bots, seats swapped per seed: `games` per combination is the number of games.
+    text = TOURNAMENT.format(
+        games=games, sandbox=sandbox, a=folder / "a.py", b=folder / "b.py", out=folder / "out"
+    )
+    path.write_text(text)
+    return path
+
+
+def median_runs(runs: list[Run]) -> tuple[float, float, int]:
+    """Median wall rate, median steady rate, total forfeits."""
+    return (
+        statistics.median(r.rate for r in runs),
+        statistics.median(r.steady for r in runs),
+        sum(r.forfeits for r in runs),
+    )
+
+
+def turn_rate(runs: list[Run]) -> float:
+    """Median turns per second of wall time (unlike games/s, not raised by short games)."""
+    return statistics.median(r.turns / r.wall for r in runs)
+
+
+def cpu_per_game_ms(runs: list[Run]) -> float:
+    """Median CPU milliseconds of the coordinator process per game."""
+    return statistics.median(1000 * r.coordinator_cpu / max(1, r.games) for r in runs)
+
+
+def scaling(path: Path, levels: list[int], rounds: int, label: str) -> dict[int, list[Run]]:
+    """Every level ``rounds`` times, interleaved."""
+    runs: dict[int, list[Run]] = {c: [] for c in levels}
+    for r in range(rounds):
+        order = levels if r % 2 == 0 else levels[::-1]
+        for c in order:
+            runs[c].append(play(path, path.parent / f"out-{c}", c))
+            last = runs[c][-1]
+            print(
+                f"  {label} round {r + 1} concurrency {c}: {last.games} games in "
+                f"{last.wall:.2f} s ({last.rate:.2f}/s wall, {last.steady:.2f}/s steady)",
+                file=sys.stderr,
+                flush=True,
+            )
+    return runs
+
+
+def report(label: str, runs: dict[int, list[Run]], target: float | None) -> None:
+    """Print one workload's table: rates and ratios to concurrency 1."""
+    base_wall, base_steady, _ = median_runs(runs[1])
+    base_turns = turn_rate(runs[1])
+    print(f"\n{label}")
+    print(
+        "  concurrency  games/s wall  x c=1   games/s steady  x c=1   turns/s  x c=1"
+        "   forfeits  coordinator CPU ms/game"
+    )
+    lost = 0
+    for c, level in runs.items():
+        wall, steady, forfeits = median_runs(level)
+        lost += forfeits
+        print(
+            f"  {c:>11}  {wall:12.2f}  {wall / base_wall:5.2f}   {steady:14.2f}  "
+            f"{steady / base_steady:5.2f}   {turn_rate(level):7.1f}  "
+            f"{turn_rate(level) / base_turns:5.2f}   {forfeits:8d}  {cpu_per_game_ms(level):23.1f}"
+        )
+    if target is not None:
+        top = max(runs)
+        wall, steady, _ = median_runs(runs[top])
+        verdict = "met" if wall / base_wall >= target * top else "NOT met"
+        print(
+            f"  target: concurrency {top} >= {target} x {top} x concurrency 1 (wall): {verdict} "
+            f"({wall / base_wall:.2f} vs {target * top:.2f}); steady {steady / base_steady:.2f}"
+        )
+    if lost:
+        print(
+            f"  warning: {lost} forfeits (bots missed their clocks: the machine is loaded);"
+            " a forfeit shortens its game, so games/s are not comparable: see turns/s"
+        )
+
+
+def main() -> int:
+    """Run the benchmark and print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=80, help="instant games per run")
+    parser.add_argument("--heavy-games", type=int, default=24, help="cpu-heavy games per run")
+    parser.add_argument("--rounds", type=int, default=3, help="runs of every level")
+    parser.add_argument("--sandbox", default="auto", choices=("auto", "bwrap", "none"))
+    parser.add_argument("--no-dask", action="store_true", help="skip the Dask comparison")
+    args = parser.parse_args()
+
+    cores = os.cpu_count() or 1
+    levels = list(range(1, cores + 1))
+    work = Path(tempfile.mkdtemp(prefix="arena-scaling-"))
+    os.chdir(work)
+    try:
+        instant = write(work, "instant", INSTANT_BOT, INSTANT_BOT, args.games, args.sandbox)
+        heavy = write(work, "heavy", HEAVY_BOT, INSTANT_BOT, args.heavy_games, args.sandbox)
+        load = os.getloadavg()[0]
+        print(f"{cores} cores, load average {load:.2f} at start, sandbox {args.sandbox}")
+        play(instant, work / "warm", 1)  # page cache and bytecode, outside the figures
+        instant_runs = scaling(instant, levels, args.rounds, "instant")
+        heavy_runs = scaling(heavy, levels, args.rounds, "cpu-heavy")
+        report(f"instant bots, {args.games} games per run", instant_runs, 0.9)
+        report(f"cpu-heavy bot (20 ms CPU a turn), {args.heavy_games} games", heavy_runs, None)
+        if not args.no_dask:
+            dask_vs_local(instant, args.rounds)
+        print(f"load average {os.getloadavg()[0]:.2f} at the end")
+    finally:
+        os.chdir("/")
+        shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+def dask_vs_local(path: Path, rounds: int) -> None:
+    """The Dask executor (LocalCluster, 2 workers) against the local executor (-j 2)."""
+    runs: dict[str, list[Run]] = {"local": [], "dask": []}
+    for r in range(rounds):
+        for executor in ("local", "dask") if r % 2 == 0 else ("dask", "local"):
+            runs[executor].append(play(path, path.parent / f"out-{executor}", 2, executor))
+            last = runs[executor][-1]
+            print(
+                f"  {executor} round {r + 1}: {last.games} games in {last.wall:.2f} s",
+                file=sys.stderr,
+                flush=True,
+            )
+    local_wall, local_steady, _ = median_runs(runs["local"])
+    dask_wall, dask_steady, _ = median_runs(runs["dask"])
+    print("\ninstant bots, concurrency 2: Dask (LocalCluster of 2 workers) against local")
+    print("  executor  games/s wall  games/s steady  turns/s  forfeits  coordinator CPU ms/game")
+    for name, level in runs.items():
+        wall, steady, forfeits = median_runs(level)
+        print(
+            f"  {name:<8}  {wall:12.2f}  {steady:14.2f}  {turn_rate(level):7.1f}  "
+            f"{forfeits:8d}  {cpu_per_game_ms(level):23.1f}"
+        )
+    print(
+        f"  dask / local: {dask_wall / local_wall:.2f} wall (cluster start-up included), "
+        f"{dask_steady / local_steady:.2f} steady, "
+        f"{turn_rate(runs['dask']) / turn_rate(runs['local']):.2f} turns/s"
+    )
+
+
+if __name__ == "__main__":
+    sys.exit(main())
