@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from arena.botproc import BOT_HOMES
 from arena.cli import main
 from conftest import REPO
 
@@ -250,7 +251,9 @@ def test_a_local_dask_cluster_gives_the_local_executors_results_with_bot_files_s
 
     cache = tmp_path / "cache"
     env = {"ARENA_PROGRESS": "1", "ARENA_BOT_CACHE": str(cache)}
+    scratch_before = set(BOT_HOMES.glob("dask-*"))
     remote = arena("run", str(path), "--executor", "dask", "--output", str(tmp_path / "d"), env=env)
+    assert set(BOT_HOMES.glob("dask-*")) <= scratch_before  # each game's scratch folder removed
     assert remote.returncode == 0, remote.stderr
     assert "dask: starting a local cluster of 2 workers" in remote.stderr
     assert "6/6" in remote.stderr  # the same progress bar, fed as games end
