@@ -232,6 +232,18 @@ def test_without_the_distributed_package_the_dask_executor_is_a_configuration_mi
     )
 
 
+def test_bot_files_too_large_to_ship_stop_before_the_cluster_starts(tmp_path, capsys, monkeypatch):
+    from arena import botfiles
+
+    monkeypatch.setattr(botfiles, "MAX_PACK_BYTES", 100)
+    path = write_tournament(tmp_path)
+    assert main(["run", str(path), "--executor", "dask", "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"arena: {path}: bots (line 10): bot 'strong': ")
+    assert "the files the commands name hold 0 MiB, more than 0 MiB" in err
+    assert err.count("\n") == 1 and not (tmp_path / "out").exists()
+
+
 def test_arena_does_not_import_dask_unless_a_tournament_uses_it(tmp_path):
     code = (
         "import sys, arena.cli, arena.tournament, arena.config, arena.formats\n"

@@ -182,25 +182,35 @@ class DaskExecutor:
         executor = cls(client, cluster, config, say)
         executor._levels = levels
         executor.commands = commands
-        digest = uuid.uuid4().hex[:12]
-        executor.plugin = f"arena-bot-files-{digest}"
+        executor.plugin = f"arena-bot-files-{uuid.uuid4().hex[:12]}"  # one per run
         try:
-            client.register_plugin(BotFiles(executor.plugin, packs), name=executor.plugin)
+            executor._start(packs)
         except BaseException:
             executor.close()
             raise
-        if config.dask:
-            nthreads = executor._call(client.nthreads)
-            workers, threads = len(nthreads), sum(nthreads.values())
-            state = f"{_plural(workers, 'worker')}, {_plural(threads, 'thread')}"
-            state = state if workers else "no workers yet (the games wait for one)"
-            say(f"dask: {state} at {config.dask}")
-            if shared := sum(1 for n in nthreads.values() if n > 1):
-                say(
-                    f"dask: warning: {shared} of the workers play several games at once in one"
-                    " Python process (their referees share it): start them with --nthreads 1"
-                )
         return executor
+
+    def _start(self, packs: dict[str, Pack]) -> None:
+        """Send the bot files to every worker (also those that join later); say who is there."""
+        try:
+            self._call(self.client.register_plugin, BotFiles(self.plugin, packs), name=self.plugin)
+        except ArenaError:
+            raise
+        except Exception as exc:  # a worker could not unpack them (disk full...)
+            why = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            raise ArenaError(f"the Dask workers could not take the bots' files: {why}") from None
+        if not self.config.dask:
+            return
+        nthreads = self._call(self.client.nthreads)
+        workers, threads = len(nthreads), sum(nthreads.values())
+        state = f"{_plural(workers, 'worker')}, {_plural(threads, 'thread')}"
+        state = state if workers else "no workers yet (the games wait for one)"
+        self.say(f"dask: {state} at {self.config.dask}")
+        if shared := sum(1 for n in nthreads.values() if n > 1):
+            self.say(
+                f"dask: warning: {shared} of the workers play several games at once in one"
+                " Python process (their referees share it): start them with --nthreads 1"
+            )
 
     def close(self) -> None:
         """Drop the bot files plugin, disconnect (stop the local cluster); Dask's loggers
