@@ -18,14 +18,19 @@ level: ``wall`` (games / wall time, start-up of the worker processes included: w
 waits for) and ``steady`` (games between the first and the last stored / the time between
 them: the executor's pace once running), turns per second, forfeits, and the CPU time of
 ``arena run``'s own process per game (at concurrency 1 it plays the games itself; above,
-it only schedules and stores them). Then the Dask executor (a LocalCluster of two
-workers) against the local executor at concurrency 2, interleaved the same way.
+it only schedules and stores them). With ``--sandbox none`` also the CPU time per game of
+every process (bots included: inside bubblewrap they escape the accounting) and the cores
+kept busy: the same CPU per game at every level means arena does no extra work in
+parallel, so a speed-up short of the target is cores it did not get. Then the Dask
+executor (a LocalCluster of two workers) against the local executor at concurrency 2,
+interleaved the same way.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import statistics
 import sys
@@ -87,6 +92,12 @@ class Run:
     forfeits: int
     turns: int
     coordinator_cpu: float
+    total_cpu: float  # this process and every process it waited for: workers, bots
+
+    @property
+    def cores_busy(self) -> float:
+        """CPU seconds of every process of the run per second of wall time."""
+        return self.total_cpu / self.wall
 
     @property
     def rate(self) -> float:
@@ -112,11 +123,11 @@ def play(path: Path, out: Path, concurrency: int, executor: str = "local") -> Ru
     config = load_tournament(path, load_registry())
     config.output, config.concurrency, config.executor = out, concurrency, executor
     _stamps.clear()
-    cpu0 = time.process_time()
+    cpu0, all0 = time.process_time(), _all_cpu()
     t0 = time.perf_counter()
     summary = run_tournament(config, progress=False, log=lambda msg: None)
     wall = time.perf_counter() - t0
-    cpu = time.process_time() - cpu0
+    cpu, total = time.process_time() - cpu0, _all_cpu() - all0
     steady = (len(_stamps) - 1) / (_stamps[-1] - _stamps[0]) if len(_stamps) > 1 else 0.0
     forfeits = sum(
         row.forfeits.get(kind, 0)
@@ -128,7 +139,14 @@ def play(path: Path, out: Path, concurrency: int, executor: str = "local") -> Ru
         turns = sum(row.turns for row in stored.games())
     finally:
         stored.close()
-    return Run(summary.played, wall, steady, forfeits, turns, cpu)
+    return Run(summary.played, wall, steady, forfeits, turns, cpu, total)
+
+
+def _all_cpu() -> float:
+    """CPU seconds of this process and of every descendant it (or they) waited for."""
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime
 
 
 def write(work: Path, name: str, a: str, b: str, games: int, sandbox: str) -> Path:
@@ -160,6 +178,16 @@ def turn_rate(runs: list[Run]) -> float:
     return statistics.median(r.turns / r.wall for r in runs)
 
 
+def all_cpu_per_game_ms(runs: list[Run]) -> float:
+    """Median CPU milliseconds per game of every process of the run (bots included)."""
+    return statistics.median(1000 * r.total_cpu / max(1, r.games) for r in runs)
+
+
+def cores_busy(runs: list[Run]) -> float:
+    """Median cores kept busy by the run's processes."""
+    return statistics.median(r.cores_busy for r in runs)
+
+
 def cpu_per_game_ms(runs: list[Run]) -> float:
     """Median CPU milliseconds of the coordinator process per game."""
     return statistics.median(1000 * r.coordinator_cpu / max(1, r.games) for r in runs)
@@ -182,31 +210,44 @@ def scaling(path: Path, levels: list[int], rounds: int, label: str) -> dict[int,
     return runs
 
 
-def report(label: str, runs: dict[int, list[Run]], target: float | None) -> None:
-    """Print one workload's table: rates and ratios to concurrency 1."""
+def report(label: str, runs: dict[int, list[Run]], target: float | None, cpu: bool) -> None:
+    """Print one workload's table: rates and ratios to concurrency 1 (and CPU use)."""
     base_wall, base_steady, _ = median_runs(runs[1])
     base_turns = turn_rate(runs[1])
     print(f"\n{label}")
-    print(
+    header = (
         "  concurrency  games/s wall  x c=1   games/s steady  x c=1   turns/s  x c=1"
         "   forfeits  coordinator CPU ms/game"
     )
+    print(header + ("  all CPU ms/game  cores busy" if cpu else ""))
     lost = 0
     for c, level in runs.items():
         wall, steady, forfeits = median_runs(level)
         lost += forfeits
-        print(
+        line = (
             f"  {c:>11}  {wall:12.2f}  {wall / base_wall:5.2f}   {steady:14.2f}  "
             f"{steady / base_steady:5.2f}   {turn_rate(level):7.1f}  "
             f"{turn_rate(level) / base_turns:5.2f}   {forfeits:8d}  {cpu_per_game_ms(level):23.1f}"
         )
+        if cpu:
+            line += f"  {all_cpu_per_game_ms(level):15.1f}  {cores_busy(level):10.2f}"
+        print(line)
+    top = max(runs)
+    wall, steady, _ = median_runs(runs[top])
     if target is not None:
-        top = max(runs)
-        wall, steady, _ = median_runs(runs[top])
         verdict = "met" if wall / base_wall >= target * top else "NOT met"
         print(
             f"  target: concurrency {top} >= {target} x {top} x concurrency 1 (wall): {verdict} "
             f"({wall / base_wall:.2f} vs {target * top:.2f}); steady {steady / base_steady:.2f}"
+        )
+    if cpu:
+        # The same CPU per game at every level means arena does no extra work in parallel:
+        # what is missing from the speed-up is cores it did not get (others' load) or a
+        # game that already keeps more than one core busy (simultaneous bots).
+        extra = all_cpu_per_game_ms(runs[top]) / all_cpu_per_game_ms(runs[1])
+        print(
+            f"  CPU per game at concurrency {top} / at 1: {extra:.2f}; cores busy "
+            f"{cores_busy(runs[1]):.2f} at 1, {cores_busy(runs[top]):.2f} at {top} of {top}"
         )
     if lost:
         print(
@@ -237,8 +278,13 @@ def main() -> int:
         play(instant, work / "warm", 1)  # page cache and bytecode, outside the figures
         instant_runs = scaling(instant, levels, args.rounds, "instant")
         heavy_runs = scaling(heavy, levels, args.rounds, "cpu-heavy")
-        report(f"instant bots, {args.games} games per run", instant_runs, 0.9)
-        report(f"cpu-heavy bot (20 ms CPU a turn), {args.heavy_games} games", heavy_runs, None)
+        # Bots inside bubblewrap are not waited for by arena: their CPU time is not counted.
+        cpu = args.sandbox == "none"
+        report(f"instant bots, {args.games} games per run", instant_runs, 0.9, cpu)
+        heavy_label = f"cpu-heavy bot (20 ms CPU a turn), {args.heavy_games} games"
+        report(heavy_label, heavy_runs, None, cpu)
+        if not cpu:
+            print("\n(CPU per game of all processes: with --sandbox none only)")
         if not args.no_dask:
             dask_vs_local(instant, args.rounds)
         print(f"load average {os.getloadavg()[0]:.2f} at the end")
