@@ -19,8 +19,6 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-
 from arena.botproc import BOT_HOMES
 from arena.cli import main
 from conftest import REPO
@@ -172,6 +170,21 @@ def dask_cluster(
         log.close()
 
 
+def mentioning(text: str) -> list[str]:
+    """Command lines of the live processes whose command line or environment has ``text``."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+            environ = Path(f"/proc/{pid}/environ").read_bytes()
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if state != "Z" and (text.encode() in cmdline or text.encode() in environ):
+            found.append(cmdline.replace(b"\0", b" ").decode(errors="replace"))
+    return found
+
+
 def no_traceback(text: str) -> None:
     """Nothing but arena's own lines: no traceback, no log line of Dask's."""
     assert "Traceback" not in text and "distributed." not in text, text
@@ -288,15 +301,17 @@ def test_ctrl_c_stops_a_local_cluster_quietly_and_the_rerun_completes_every_game
     path = write_tournament(tmp_path, games=6, sleep=0.3)
     out = tmp_path / "out"
     # Its own process group, as a terminal runs it: Ctrl-C reaches every process in it.
+    cache = str(tmp_path / "cache")  # in the environment of every process of the run
     proc = subprocess.Popen(
         [sys.executable, "-m", "arena", "run", str(path), "--executor", "dask"],
         cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        start_new_session=True,
+        start_new_session=True, env={**os.environ, "ARENA_BOT_CACHE": cache},
     )  # fmt: skip
     try:
         deadline = time.monotonic() + 180
         while time.monotonic() < deadline and stored(out) < 3:
             time.sleep(0.2)
+        assert any("arena.game_process" in cmd for cmd in mentioning(cache))
         os.killpg(proc.pid, signal.SIGINT)
         _, err = proc.communicate(timeout=60)
     finally:
@@ -307,16 +322,12 @@ def test_ctrl_c_stops_a_local_cluster_quietly_and_the_rerun_completes_every_game
     no_traceback(err)
     kept = stored(out)
     assert 3 <= kept < 18
-    # Every process of the run (cluster, workers, bots) is gone.
+    # Every process of the run is gone: the cluster's (its own session), the game
+    # processes (their environment) and the bots (run from the cache).
     deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            os.killpg(proc.pid, 0)
-        except ProcessLookupError:
-            break
+    while time.monotonic() < deadline and (left := mentioning(cache)):
         time.sleep(0.2)
-    else:
-        pytest.fail("processes of the interrupted run are still alive")
+    assert not left, left
 
     again = arena("run", str(path), "--executor", "dask", "--no-progress")
     assert again.returncode == 0, again.stderr
@@ -402,11 +413,14 @@ def test_a_worker_killed_mid_game_loses_no_result(tmp_path):
             cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         )  # fmt: skip
         try:
-            # A worker is mid-game when the bots it started are running.
+            # A worker is mid-game when the bots its game process started are running.
             victim = None
             deadline = time.monotonic() + 120
             while victim is None and time.monotonic() < deadline:
-                victim = next((w for w in workers if len(children(w.pid)) == 2), None)
+                victim = next(
+                    (w for w in workers if sum(len(children(c)) for c in children(w.pid)) == 2),
+                    None,
+                )
                 time.sleep(0.02)
             assert victim is not None, "no game ever started"
             assert stored(out) == 0

@@ -14,6 +14,9 @@ stderr); the coordinator writes those into the output folder and stores the game
 - **Lazy scheduling**: as many games are in flight as the cluster has threads, twice
   over; the next game is asked of the format's scheduler only when one ends, so SPRT and
   league decide with every result known, as with the local executor.
+- **Game processes**: a worker thread plays its games in a single-threaded process of its
+  own (:mod:`arena.game_process`), as the local pool's workers do: bots are never started
+  from a threaded process, and Dask's event loop never delays the referee's clocks.
 - **Lost workers**: a worker that dies mid-game loses nothing: Dask plays the game again
   on another worker (same seed, same bots: same result); a game that kills
   ``allowed-failures`` workers in a row fails with that reason.
@@ -31,6 +34,7 @@ import contextlib
 import functools
 import logging
 import shutil
+import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -47,7 +51,8 @@ from arena.botproc import bwrap_works, new_bot_home, resolve_sandbox
 from arena.config import TournamentConfig
 from arena.dask_cluster import LocalClusterProcess
 from arena.errors import ArenaError, ConfigError
-from arena.jobs import Job, play_job
+from arena.game_process import GameProcess
+from arena.jobs import Job
 from arena.referee import BotSpec
 from arena.schedule import GameSpec
 
@@ -99,11 +104,23 @@ def _worker_sandbox(kind: str, memory_mb: int | None, max_processes: int) -> Any
     return resolve_sandbox(kind, memory_mb, (), max_processes)
 
 
+_local = threading.local()
+
+
+def _game_process() -> GameProcess:
+    """This worker thread's game process (see :mod:`arena.game_process`)."""
+    if not hasattr(_local, "process"):
+        _local.process = GameProcess()
+    process: GameProcess = _local.process
+    return process
+
+
 def play_remote(job: RemoteJob) -> dict[str, Any]:
     """Play one game on this Dask worker: ``{"record": ..., "files": {name: bytes}}``.
 
-    The game is played in a scratch folder (removed afterwards) by the same function as
-    the local executor's workers; the files it leaves are returned with the record.
+    The game is played in a scratch folder (removed afterwards), in a single-threaded
+    process of this worker thread's own, by the same function as the local executor's
+    workers; the files it leaves are returned with the record.
     """
     files = distributed.get_worker().plugins[job.files]
     assert isinstance(files, BotFiles)
@@ -113,7 +130,7 @@ def play_remote(job: RemoteJob) -> dict[str, Any]:
     try:
         game_dir = scratch / "game"
         local = Job(job.game, job.seed, job.settings, bots, str(game_dir), sandbox)
-        record = play_job(local)
+        record = _game_process().play(local)
         written = {p.name: p.read_bytes() for p in sorted(game_dir.iterdir()) if p.is_file()}
         return {"record": record, "files": written}
     finally:
