@@ -207,7 +207,7 @@ def test_a_bad_executor_or_a_stray_address_is_one_line_naming_file_key_and_line(
     path = write_tournament(tmp_path)
     assert main(["run", str(path), "--executor", "local", "--dask", "tcp://x:1"]) == 2
     assert "--dask: only used with the dask executor" in capsys.readouterr().err
-    assert not (tmp_path / "out").exists()
+    assert not (tmp_path / "out" / "arena.sqlite").exists()
 
 
 def test_an_unreachable_scheduler_stops_before_any_game_with_exit_code_2(
@@ -228,7 +228,7 @@ def test_an_unreachable_scheduler_stops_before_any_game_with_exit_code_2(
     err = capsys.readouterr().err
     assert err.startswith(f"arena: {path}: dask (line 11): cannot reach the Dask scheduler")
     assert err.count("\n") == 1
-    assert not (tmp_path / "out").exists()  # nothing written, no game played
+    assert not (tmp_path / "out" / "arena.sqlite").exists()  # nothing stored, no game played
 
 
 def test_without_the_distributed_package_the_dask_executor_is_a_configuration_mistake(tmp_path):
@@ -254,7 +254,7 @@ def test_bot_files_too_large_to_ship_stop_before_the_cluster_starts(tmp_path, ca
     err = capsys.readouterr().err
     assert err.startswith(f"arena: {path}: bots (line 10): bot 'strong': ")
     assert "the files the commands name hold 0 MiB, more than 0 MiB" in err
-    assert err.count("\n") == 1 and not (tmp_path / "out").exists()
+    assert err.count("\n") == 1 and not (tmp_path / "out" / "arena.sqlite").exists()
 
 
 def test_arena_does_not_import_dask_unless_a_tournament_uses_it(tmp_path):
@@ -283,7 +283,7 @@ def test_a_local_dask_cluster_gives_the_local_executors_results_with_bot_files_s
     assert "dask: starting a local cluster of 2 workers" in remote.stderr
     assert "6/6" in remote.stderr  # the same progress bar, fed as games end
     no_traceback(remote.stderr)
-    assert "6 games played now, 0 resumed" in remote.stdout
+    assert "6 games played now, 0 resumed" in remote.stderr
     assert results(tmp_path / "d") == results(tmp_path / "local")
     board = remote.stdout.replace(str(tmp_path / "d"), "OUT")
     assert board == local.stdout.replace(str(tmp_path / "local"), "OUT")
@@ -332,7 +332,7 @@ def test_ctrl_c_stops_a_local_cluster_quietly_and_the_rerun_completes_every_game
     again = arena("run", str(path), "--executor", "dask", "--no-progress")
     assert again.returncode == 0, again.stderr
     assert f"resuming: {kept} of 18 games already stored" in again.stderr
-    assert f"{18 - kept} games played now, {kept} resumed" in again.stdout
+    assert f"{18 - kept} games played now, {kept} resumed" in again.stderr
     db = sqlite3.connect(out / "arena.sqlite")
     assert db.execute("SELECT COUNT(*), COUNT(DISTINCT key) FROM games").fetchone() == (18, 18)
 
@@ -354,7 +354,7 @@ def test_ctrl_c_while_the_local_cluster_starts_stops_at_once(tmp_path):
             os.killpg(proc.pid, signal.SIGKILL)
     assert proc.returncode == 130, err
     assert err.decode() == "arena: interrupted\n"
-    assert not (tmp_path / "out").exists()
+    assert not (tmp_path / "out" / "arena.sqlite").exists()
 
 
 def test_an_sprt_on_dask_asks_for_each_game_as_results_come_in(tmp_path):
@@ -384,7 +384,7 @@ def test_a_scheduler_and_workers_on_localhost_play_every_game_from_the_shipped_f
     assert result.returncode == 0, result.stderr
     assert f"dask: 2 workers, 2 threads at {address}" in result.stderr
     no_traceback(result.stderr)
-    assert "6 games played now" in result.stdout
+    assert "6 games played now" in result.stderr
     games = results(tmp_path / "out")
     assert len(games) == 6
     logs = list((tmp_path / "out" / "games").glob("*/stderr-*-where.txt"))
@@ -426,7 +426,7 @@ def test_a_worker_killed_mid_game_loses_no_result(tmp_path):
             assert stored(out) == 0
             victim.kill()
             victim.wait()
-            out_text, err = proc.communicate(timeout=180)
+            _, err = proc.communicate(timeout=180)
         finally:
             with contextlib.suppress(ProcessLookupError):
                 proc.kill()
@@ -434,7 +434,7 @@ def test_a_worker_killed_mid_game_loses_no_result(tmp_path):
     assert proc.returncode == 0, err
     no_traceback(err)
     # Both games are stored: the one on the dead worker was played again on the other.
-    assert "2 games played now, 0 resumed" in out_text
+    assert "2 games played now, 0 resumed" in err
     assert sorted(results(out)) == ["r0:a,b", "r0:b,a"]
 
 
@@ -470,4 +470,4 @@ def test_losing_the_scheduler_stops_with_one_line_and_the_run_resumes_on_another
         f"dask: 1 worker, 2 threads at {address}\n"
         "dask: warning: 1 of the workers play several games at once in one Python process"
     )
-    assert f"{18 - kept} games played now, {kept} resumed" in again.stdout
+    assert f"{18 - kept} games played now, {kept} resumed" in again.stderr

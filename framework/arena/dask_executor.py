@@ -326,14 +326,14 @@ class DaskExecutor:
         if future.status == "cancelled":
             raise self._lost(None)
         if future.status == "error":
-            exc = future.exception()
+            exc = self._call(future.exception)
             if type(exc).__name__ == "KilledWorker":
                 return RuntimeError(
                     "Dask gave up on the game: the workers playing it died too often"
                     " (the scheduler's allowed-failures; a bot may do that)"
                 )
             return exc if isinstance(exc, BaseException) else RuntimeError(str(exc))
-        result = future.result()
+        result = self._call(future.result)
         write_game_files(game_dir, result["files"])
         return dict(result["record"])
 
