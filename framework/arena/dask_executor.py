@@ -303,10 +303,9 @@ class DaskExecutor:
             raise self._lost(exc) from None
 
     def _lost(self, exc: BaseException | None) -> ArenaError:
-        detail = "" if exc is None or isinstance(exc, CancelledError) else str(exc)
-        why = f" ({detail.splitlines()[0]})" if detail else ""
+        # Dask's own words (closed streams, connection pools) would not help the user.
         return ArenaError(
-            f"lost the Dask scheduler at {self.address}{why}; the games stored so far are"
+            f"lost the Dask scheduler at {self.address}; the games stored so far are"
             " kept: run the same command again to resume"
         )
 
