@@ -19,6 +19,8 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
+
 from arena.botproc import BOT_HOMES
 from arena.cli import main
 from conftest import REPO
@@ -297,7 +299,10 @@ def test_a_local_dask_cluster_gives_the_local_executors_results_with_bot_files_s
         assert log.read_text().splitlines()[0] == f"running {digest_dirs[0] / 'whereami.py'}"
 
 
-def test_ctrl_c_stops_a_local_cluster_quietly_and_the_rerun_completes_every_game_once(tmp_path):
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_ctrl_c_or_sigterm_stops_a_local_cluster_quietly_and_the_rerun_completes_every_game_once(
+    tmp_path, signum
+):
     path = write_tournament(tmp_path, games=6, sleep=0.3)
     out = tmp_path / "out"
     # Its own process group, as a terminal runs it: Ctrl-C reaches every process in it.
@@ -312,13 +317,16 @@ def test_ctrl_c_stops_a_local_cluster_quietly_and_the_rerun_completes_every_game
         while time.monotonic() < deadline and stored(out) < 3:
             time.sleep(0.2)
         assert any("arena.game_process" in cmd for cmd in mentioning(cache))
-        os.killpg(proc.pid, signal.SIGINT)
+        if signum == signal.SIGINT:
+            os.killpg(proc.pid, signum)  # Ctrl-C: the whole foreground group
+        else:
+            proc.send_signal(signum)  # `kill PID`: arena run alone
         _, err = proc.communicate(timeout=60)
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, signal.SIGKILL)
-    assert proc.returncode == 130, err
-    assert "interrupted:" in err
+    assert proc.returncode == 128 + signum, err
+    assert f"interrupted ({signal.Signals(signum).name}): " in err
     no_traceback(err)
     kept = stored(out)
     assert 3 <= kept < 18

@@ -13,14 +13,16 @@ from pathlib import Path
 
 import pytest
 
-from arena.botproc import Sandbox
-from arena.game_process import GameProcess, GameProcessDied
+from arena import game_process
+from arena.botproc import BOT_HOMES, Sandbox
+from arena.game_process import GameProcess, GameProcessDied, GameRequest
 from arena.jobs import Job
 from arena.referee import BotSpec
 
-# Plays Smash The Code by cycling columns; waits SLEEP seconds before every answer but the first.
+# Plays Smash The Code by cycling columns; waits SLEEP seconds before every answer but the
+# first; on turn STOP (if any) stops the process that started it (its game process).
 CYCLER = """\
-import sys, time
+import os, signal, sys, time
 turn = 0
 while True:
     lines = [sys.stdin.readline() for _ in range(34)]
@@ -28,16 +30,21 @@ while True:
         break
     if turn:
         time.sleep({sleep})
+    if turn == {stop}:
+        os.kill(os.getppid(), signal.SIGSTOP)
     print(turn % 6, 1, flush=True)
     turn += 1
 """
 
 
-def job(tmp_path: Path, name: str, turns: int, sleep: float = 0.0, game: str = "stc") -> Job:
-    bot = tmp_path / f"cycler-{sleep}.py"
-    bot.write_text(CYCLER.format(sleep=sleep))
+def request(
+    tmp_path: Path, turns: int, sleep: float = 0.0, game: str = "stc", stop: int = -1
+) -> GameRequest:
+    bot = tmp_path / f"cycler-{sleep}-{stop}.py"
+    bot.write_text(CYCLER.format(sleep=sleep, stop=stop))
     bots = (BotSpec("a", ("python3", str(bot))), BotSpec("b", ("python3", str(bot))))
-    return Job(game, 7, {"max_turns": turns}, bots, str(tmp_path / name), Sandbox("none"))
+    job = Job(game, 7, {"max_turns": turns}, bots, "", Sandbox())
+    return GameRequest(job, "none", None, 64)
 
 
 def alive(pid: int) -> bool:
@@ -48,25 +55,27 @@ def alive(pid: int) -> bool:
     return state != "Z"
 
 
+def scratch_folders(pid: int) -> list[Path]:
+    """The scratch folders of the game process ``pid`` (named with its owner tag)."""
+    return [p for p in BOT_HOMES.glob("dask-*") if f"-{pid}." in p.name]
+
+
 def test_games_are_played_one_after_another_in_one_kept_process(tmp_path):
     process = GameProcess()
     try:
-        first = process.play(job(tmp_path, "g1", 5))
+        first = process.play(request(tmp_path, 5))
         assert process.proc is not None
         pid = process.proc.pid
-        second = process.play(job(tmp_path, "g2", 7))
+        second = process.play(request(tmp_path, 7))
         assert process.proc.pid == pid  # the same process played both
+        assert scratch_folders(pid) == []  # each game's folder removed after it
     finally:
         process.close()
-    assert (first["turns"], second["turns"]) == (5, 7)
-    assert [s["bot"] for s in first["seats"]] == ["a", "b"]
-    replay = json.loads((tmp_path / "g2" / "replay.json").read_text())
+    assert (first["record"]["turns"], second["record"]["turns"]) == (5, 7)
+    assert [s["bot"] for s in first["record"]["seats"]] == ["a", "b"]
+    assert sorted(second["files"]) == ["replay.json", "stderr-0-a.txt", "stderr-1-b.txt"]
+    replay = json.loads(second["files"]["replay.json"])
     assert replay["seed"] == 7 and len(replay["steps"]) == 7
-    assert sorted(p.name for p in (tmp_path / "g1").iterdir()) == [
-        "replay.json",
-        "stderr-0-a.txt",
-        "stderr-1-b.txt",
-    ]
     assert not alive(pid)  # closing its input ended it
 
 
@@ -74,8 +83,8 @@ def test_a_referee_failure_is_that_games_error_and_the_process_goes_on(tmp_path)
     process = GameProcess()
     try:
         with pytest.raises(RuntimeError, match=r"UnknownGame: .*nosuchgame"):
-            process.play(job(tmp_path, "bad", 3, game="nosuchgame"))
-        assert process.play(job(tmp_path, "good", 3))["turns"] == 3
+            process.play(request(tmp_path, 3, game="nosuchgame"))
+        assert process.play(request(tmp_path, 3))["record"]["turns"] == 3
     finally:
         process.close()
 
@@ -83,43 +92,53 @@ def test_a_referee_failure_is_that_games_error_and_the_process_goes_on(tmp_path)
 def test_a_game_process_killed_mid_game_is_reported_and_replaced(tmp_path):
     process = GameProcess()
     try:
-        process.play(job(tmp_path, "warm", 2))
+        process.play(request(tmp_path, 2))
         assert process.proc is not None
         pid = process.proc.pid
-        killer = subprocess.Popen(
-            ["sh", "-c", f"sleep 1; kill -9 {pid}"], start_new_session=True
-        )  # fmt: skip
-        with pytest.raises(GameProcessDied, match="killed by signal 9"):
-            process.play(job(tmp_path, "long", 60, sleep=0.05))
+        killer = subprocess.Popen(["sh", "-c", f"sleep 1; kill -9 {pid}"])
+        with pytest.raises(GameProcessDied, match="was killed by signal 9"):
+            process.play(request(tmp_path, 60, sleep=0.05))
         killer.wait()
-        assert process.play(job(tmp_path, "after", 3))["turns"] == 3
+        assert process.play(request(tmp_path, 3))["record"]["turns"] == 3
         assert process.proc is not None and process.proc.pid != pid
     finally:
         process.close()
 
 
-def test_the_game_process_dies_with_its_parent(tmp_path):
+def test_a_game_process_stopped_by_a_bot_is_abandoned_by_the_watchdog(tmp_path, monkeypatch):
+    monkeypatch.setattr(game_process, "WATCHDOG_GRACE_S", 1.0)
+    process = GameProcess()
+    try:
+        started = time.monotonic()
+        with pytest.raises(GameProcessDied, match="abandoned by the watchdog"):
+            process.play(request(tmp_path, 20, stop=3))
+        assert time.monotonic() - started < 30
+        monkeypatch.undo()  # a new process needs its usual start-up time
+        assert process.play(request(tmp_path, 3))["record"]["turns"] == 3
+    finally:
+        process.close()
+
+
+def test_the_game_process_stops_its_game_when_its_parent_dies(tmp_path):
     # A parent (like a Dask worker) starts a long game in its game process, then is killed.
-    long_job = job(tmp_path, "orphan", 200, sleep=0.05)
-    (tmp_path / "job.json").write_text(
-        json.dumps([long_job.game, long_job.seed, long_job.settings, long_job.game_dir])
-    )
+    long = request(tmp_path, 200, sleep=0.05)
+    (tmp_path / "request.json").write_text(json.dumps(list(long.job.bots[0].argv)))
     parent = tmp_path / "parent.py"
     parent.write_text(
         textwrap.dedent(
             f"""
-            import json, sys
+            import json
             from arena.botproc import Sandbox
-            from arena.game_process import GameProcess
+            from arena.game_process import GameProcess, GameRequest
             from arena.jobs import Job
             from arena.referee import BotSpec
-            game, seed, settings, folder = json.load(open({str(tmp_path / "job.json")!r}))
-            bots = tuple(BotSpec(n, ("python3", {str(tmp_path / "cycler-0.05.py")!r}))
-                         for n in "ab")
+            argv = tuple(json.load(open({str(tmp_path / "request.json")!r})))
+            bots = (BotSpec("a", argv), BotSpec("b", argv))
+            job = Job("stc", 7, {{"max_turns": 200}}, bots, "", Sandbox())
             process = GameProcess()
             process._alive()
             print(process.proc.pid, flush=True)
-            process.play(Job(game, seed, settings, bots, folder, Sandbox("none")))
+            process.play(GameRequest(job, "none", None, 64))
             """
         )
     )
@@ -127,14 +146,16 @@ def test_the_game_process_dies_with_its_parent(tmp_path):
     assert proc.stdout is not None
     child = int(proc.stdout.readline())
     deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and not (Path(long_job.game_dir) / "stderr-0-a.txt").exists():
+    while time.monotonic() < deadline and not scratch_folders(child):
         time.sleep(0.05)
-    time.sleep(0.5)  # mid-game: 200 turns of 50 ms
-    assert alive(child)
+    time.sleep(1.0)  # mid-game: 200 turns of 50 ms
+    assert alive(child) and scratch_folders(child)
+    bots = [int(c) for c in Path(f"/proc/{child}/task/{child}/children").read_text().split()]
+    assert len(bots) == 2
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
-    deadline = time.monotonic() + 5
-    while time.monotonic() < deadline and alive(child):
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and (alive(child) or any(map(alive, bots))):
         time.sleep(0.05)
-    assert not alive(child)
-    assert not (Path(long_job.game_dir) / "replay.json").exists()  # the game stopped there
+    assert not alive(child) and not any(map(alive, bots))  # the game and its bots stopped
+    assert scratch_folders(child) == []  # and its folder is gone

@@ -31,9 +31,8 @@ Dask is imported only here, and this module only when ``executor: dask`` is used
 from __future__ import annotations
 
 import contextlib
-import functools
 import logging
-import shutil
+import signal
 import threading
 import time
 import uuid
@@ -41,27 +40,29 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import CancelledError
 from dataclasses import dataclass
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 import distributed
 from distributed import WorkerPlugin
 
 from arena.botfiles import FileRef, Pack, PackError, cache_root, localize, pack_commands, unpack
-from arena.botproc import bwrap_works, new_bot_home, resolve_sandbox
+from arena.botproc import Sandbox
 from arena.config import TournamentConfig
 from arena.dask_cluster import LocalClusterProcess
 from arena.errors import ArenaError, ConfigError
-from arena.game_process import GameProcess
+from arena.game_process import GameProcess, GameProcessDied, GameRequest
 from arena.jobs import Job
 from arena.referee import BotSpec
 from arena.schedule import GameSpec
+from arena.workers import Failure, Interrupted
 
 CONNECT_TIMEOUT_S = 10.0
 """Seconds to reach the scheduler before ``arena run`` gives up (exit code 2)."""
 _QUIET = logging.CRITICAL + 1  # not even critical messages
 _LOGGERS = ("distributed", "asyncio", "tornado")
 
-Finished = Callable[[GameSpec, "dict[str, Any] | BaseException"], None]
+Finished = Callable[[GameSpec, "dict[str, Any] | Failure"], None]
 
 
 @dataclass(frozen=True)
@@ -96,14 +97,6 @@ class BotFiles(WorkerPlugin):
         return unpack(self.packs[ref.digest], cache_root())
 
 
-@functools.lru_cache(maxsize=8)
-def _worker_sandbox(kind: str, memory_mb: int | None, max_processes: int) -> Any:
-    if kind == "bwrap" and not bwrap_works():
-        raise RuntimeError("sandbox: bwrap, but bubblewrap does not work on this worker")
-    # Game folders are made under the bot homes, which bubblewrap already hides.
-    return resolve_sandbox(kind, memory_mb, (), max_processes)
-
-
 _local = threading.local()
 
 
@@ -118,23 +111,16 @@ def _game_process() -> GameProcess:
 def play_remote(job: RemoteJob) -> dict[str, Any]:
     """Play one game on this Dask worker: ``{"record": ..., "files": {name: bytes}}``.
 
-    The game is played in a scratch folder (removed afterwards), in a single-threaded
-    process of this worker thread's own, by the same function as the local executor's
-    workers; the files it leaves are returned with the record.
+    The bots' commands point at this machine's cached copies of their files; the game is
+    played by this worker thread's game process, in a scratch folder whose files come
+    back with the record.
     """
     files = distributed.get_worker().plugins[job.files]
     assert isinstance(files, BotFiles)
     bots = tuple(BotSpec(name, localize(argv, files.path)) for name, argv in job.bots)
-    sandbox = _worker_sandbox(job.sandbox, job.memory_mb, job.max_processes)
-    scratch = new_bot_home(f"dask-{job.game}-")
-    try:
-        game_dir = scratch / "game"
-        local = Job(job.game, job.seed, job.settings, bots, str(game_dir), sandbox)
-        record = _game_process().play(local)
-        written = {p.name: p.read_bytes() for p in sorted(game_dir.iterdir()) if p.is_file()}
-        return {"record": record, "files": written}
-    finally:
-        shutil.rmtree(scratch, ignore_errors=True)
+    local = Job(job.game, job.seed, job.settings, bots, "", Sandbox())
+    request = GameRequest(local, job.sandbox, job.memory_mb, job.max_processes)
+    return _game_process().play(request)
 
 
 def write_game_files(game_dir: Path, files: dict[str, bytes]) -> None:
@@ -167,6 +153,8 @@ class DaskExecutor:
         self.plugin = ""
         self._threads = (0, 0.0)
         self._levels: dict[str, int] = {}
+        self._signal: int | None = None
+        self._waiting = False
 
     # -- opening and closing -----------------------------------------------------------
 
@@ -256,13 +244,21 @@ class DaskExecutor:
     def run(
         self, todo: Iterator[GameSpec], job: Callable[[GameSpec], Any], finished: Finished
     ) -> None:
-        """Play every game of ``todo``; ``finished(spec, record dict or exception)`` as
-        each ends, after its files are in its folder. Ctrl-C cancels what is in flight;
-        losing the scheduler raises :class:`ArenaError` (the stored games are kept)."""
+        """Play every game of ``todo``; ``finished(spec, record dict or Failure)`` as each
+        ends, after its files are in its folder.
+
+        SIGINT and SIGTERM stop it as they stop the local pool: no game starts after the
+        signal, a game being stored is stored, the games in flight are cancelled (a local
+        cluster's are stopped with it), and :class:`~arena.workers.Interrupted` says which
+        signal it was. Losing the scheduler raises :class:`ArenaError` (stored games kept).
+        """
         running: dict[Any, tuple[GameSpec, Path]] = {}
         exhausted = False
+        restore = self._install_signals()
         try:
             while True:
+                if self._signal is not None:
+                    raise Interrupted(self._signal)
                 # Twice the threads: each worker has its next game waiting (as locally).
                 while not exhausted and len(running) < 2 * max(1, self._call(self.threads)):
                     spec = next(todo, None)
@@ -284,16 +280,44 @@ class DaskExecutor:
                     spec, game_dir = running.pop(future)
                     finished(spec, self._outcome(future, game_dir))
         finally:
+            restore()
             if running:
                 with contextlib.suppress(Exception):
                     self.client.cancel(list(running))
 
     def _first_done(self, futures: list[Any]) -> list[Any]:
+        self._waiting = True
         try:
+            if self._signal is not None:
+                raise Interrupted(self._signal)
             done, _ = distributed.wait(futures, timeout=1.0, return_when="FIRST_COMPLETED")
         except TimeoutError:  # nothing ended within a second: look for room again
             return []
+        finally:
+            self._waiting = False
         return list(done)
+
+    def _install_signals(self) -> Callable[[], None]:
+        """SIGINT and SIGTERM set the stop flag (and break a wait); returns the undo."""
+        if threading.current_thread() is not threading.main_thread():
+            return lambda: None
+        previous = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+
+        def handler(signum: int, frame: FrameType | None) -> None:
+            if self._signal is None:
+                self._signal = signum
+            # Only a wait is interrupted: a game being stored is never cut in half.
+            if self._waiting:
+                raise Interrupted(self._signal)
+
+        for s in previous:
+            signal.signal(s, handler)
+
+        def restore() -> None:
+            for s, h in previous.items():
+                signal.signal(s, h)
+
+        return restore
 
     def _call(self, function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """A call to the cluster; a lost connection becomes one clear :class:`ArenaError`."""
@@ -321,17 +345,19 @@ class DaskExecutor:
             self.plugin,
         )
 
-    def _outcome(self, future: Any, game_dir: Path) -> dict[str, Any] | BaseException:
+    def _outcome(self, future: Any, game_dir: Path) -> dict[str, Any] | Failure:
         if future.status == "cancelled":
             raise self._lost(None)
         if future.status == "error":
             exc = self._call(future.exception)
             if type(exc).__name__ == "KilledWorker":
-                return RuntimeError(
+                return Failure(
                     "Dask gave up on the game: the workers playing it died too often"
                     " (the scheduler's allowed-failures; a bot may do that)"
                 )
-            return exc if isinstance(exc, BaseException) else RuntimeError(str(exc))
+            if isinstance(exc, GameProcessDied | RuntimeError) and str(exc):
+                return Failure(str(exc))
+            return Failure(f"{type(exc).__name__}: {exc}")
         result = self._call(future.result)
         write_game_files(game_dir, result["files"])
         return dict(result["record"])

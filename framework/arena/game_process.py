@@ -1,34 +1,60 @@
-"""A process of its own that plays the games it is sent, one at a time, over a pipe.
+"""A process of its own that plays the games a Dask worker thread is sent, one at a time.
 
-A Dask worker runs tasks in threads, beside its own event loop; bots must be started and
-timed from a process with no other thread (forking a threaded process is unsafe, and a
-busy thread delays the referee's readings). So a Dask task hands its game to a
+A Dask worker runs tasks in threads, beside its own event loop, and bots may only be
+started from a process with no other thread (their launcher runs between fork and exec)
+and timed by a referee no other thread delays. So a Dask task hands its game to a
 :class:`GameProcess`: a plain ``python -m arena.game_process`` child, started once per
-worker thread and kept, that plays each :class:`~arena.jobs.Job` with
-:func:`~arena.jobs.play_job`, exactly as a worker of the local pool does.
+worker thread and kept, that lives as a worker of the local pool does
+(:mod:`arena.workers`): SIGINT ignored, SIGTERM ends the game (its bots killed), it dies
+with the thread that started it, it is a child subreaper and kills every bot it started
+as it exits. Each game is played by :func:`~arena.jobs.play_job` in a scratch folder of
+its own under the bot homes (named with its owner tag: a later run on the machine removes
+it if the process was killed), and comes back with the files the referee wrote there.
 
-The protocol is length-prefixed pickles between a parent and the child it started:
-a job in, ``("done", record dict)`` or ``("failed", reason)`` out. The child writes
-nothing else to that pipe (its standard output goes to standard error), ends when its
-input closes, and is killed at once if its parent dies (a worker lost mid-game: the
-game is played again elsewhere, nobody waits for this one).
+The protocol is length-prefixed pickles between a parent and the child it started: a
+:class:`GameRequest` in; ``("beat", seconds)`` as each step starts, then
+``("done", {"record": ..., "files": {name: bytes}})`` or ``("failed", reason)`` out. The
+parent runs the same watchdog as the local pool on those beats
+(:data:`~arena.workers.WATCHDOG_GRACE_S`). The child writes nothing else to that pipe
+(its standard output goes to standard error) and ends when its input closes.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import pickle
+import select
 import signal
 import subprocess
 import sys
+import tempfile
+import time
+from dataclasses import dataclass, replace
+from pathlib import Path
+from types import FrameType
 from typing import IO, Any
+
+from arena.jobs import Job
+from arena.workers import WATCHDOG_GRACE_S
 
 _LENGTH = 8
 
 
+@dataclass(frozen=True)
+class GameRequest:
+    """A game for the game process: the job (its ``game_dir`` and ``sandbox`` are the
+    game process's to choose) and the sandbox as configured (``auto`` decided there)."""
+
+    job: Job
+    sandbox: str
+    memory_mb: int | None
+    max_processes: int
+
+
 class GameProcessDied(RuntimeError):
-    """The process playing a game ended before answering (a bot may have killed it)."""
+    """The process playing a game died or was abandoned before answering."""
 
 
 def _send(pipe: IO[bytes], value: Any) -> None:
@@ -48,24 +74,60 @@ def _receive(pipe: IO[bytes]) -> Any:
     return pickle.loads(data)
 
 
+def _read_exactly(fd: int, size: int) -> bytes:
+    """``size`` bytes from ``fd`` (straight from the descriptor: nothing is left buffered
+    where ``select`` cannot see it)."""
+    chunks: list[bytes] = []
+    while size:
+        chunk = os.read(fd, size)
+        if not chunk:
+            raise EOFError
+        chunks.append(chunk)
+        size -= len(chunk)
+    return b"".join(chunks)
+
+
+def _receive_fd(fd: int) -> Any:
+    size = int.from_bytes(_read_exactly(fd, _LENGTH), "big")
+    return pickle.loads(_read_exactly(fd, size))
+
+
 class GameProcess:
     """The parent's handle on one game process (started on first use, restarted if dead)."""
 
     def __init__(self) -> None:
         self.proc: subprocess.Popen[bytes] | None = None
 
-    def play(self, job: Any) -> dict[str, Any]:
-        """Play ``job`` in the child; its record dict. Raises :class:`GameProcessDied` if the
-        child dies, :class:`RuntimeError` with the reason if the referee failed."""
+    def play(self, request: GameRequest) -> dict[str, Any]:
+        """Play ``request`` in the child: ``{"record": ..., "files": ...}``.
+
+        Raises :class:`GameProcessDied` when the child dies or the watchdog abandons the
+        game (the child is then killed), :class:`RuntimeError` with the reason when the
+        referee failed.
+        """
         proc = self._alive()
         assert proc.stdin is not None and proc.stdout is not None
+        deadline = time.monotonic() + WATCHDOG_GRACE_S
         try:
-            _send(proc.stdin, job)
-            kind, payload = _receive(proc.stdout)
+            _send(proc.stdin, request)
+            while True:
+                # Wait for the next message, no later than the game's clocks allow.
+                left = deadline - time.monotonic()
+                if left <= 0 or not select.select([proc.stdout], [], [], left)[0]:
+                    self._kill()
+                    raise GameProcessDied(
+                        "abandoned by the watchdog: the game ran over its step's clocks by "
+                        f"{WATCHDOG_GRACE_S:.0f} s (a bot may have stopped its process)"
+                    )
+                kind, payload = _receive_fd(proc.stdout.fileno())
+                if kind == "beat":
+                    deadline = time.monotonic() + float(payload) + WATCHDOG_GRACE_S
+                    continue
+                break
         except (OSError, EOFError):
             code = proc.wait()
             self.proc = None
-            why = f"killed by signal {-code}" if code < 0 else f"exited with code {code}"
+            why = f"was killed by signal {-code}" if code < 0 else f"exited with code {code}"
             raise GameProcessDied(
                 f"the process playing the game {why} (a bot may have done it)"
             ) from None
@@ -83,6 +145,13 @@ class GameProcess:
             )
         return self.proc
 
+    def _kill(self) -> None:
+        if self.proc is not None:
+            with contextlib.suppress(ProcessLookupError):
+                self.proc.kill()  # works on a stopped process too
+            self.proc.wait()
+            self.proc = None
+
     def close(self) -> None:
         """Let the child end (its input closes) and reap it."""
         if self.proc is None:
@@ -91,51 +160,91 @@ class GameProcess:
             if self.proc.stdin is not None:
                 self.proc.stdin.close()
         try:
-            self.proc.wait(5)
+            self.proc.wait(10)
         except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
+            self._kill()
         self.proc = None
 
 
-def serve(jobs: IO[bytes], results: IO[bytes]) -> None:
-    """Play every job read from ``jobs``, answering on ``results``, until ``jobs`` closes."""
+@functools.lru_cache(maxsize=8)
+def _sandbox(kind: str, memory_mb: int | None, max_processes: int) -> Any:
+    from arena.botproc import resolve_sandbox
+
+    # hide: nothing of arena's is visible to a sandboxed bot here (no output folder).
+    return resolve_sandbox(kind, memory_mb, (), max_processes)
+
+
+def play_request(request: GameRequest, heartbeat: Any) -> dict[str, Any]:
+    """Play one request in this process in a scratch folder; the record and its files."""
+    from arena.botproc.homes import bot_homes, remove_tree
+    from arena.botproc.procinfo import owner_tag
     from arena.jobs import play_job
+
+    sandbox = _sandbox(request.sandbox, request.memory_mb, request.max_processes)
+    job = request.job
+    scratch = Path(tempfile.mkdtemp(prefix=f"dask-{job.game}-{owner_tag()}-", dir=bot_homes()))
+    try:
+        game_dir = scratch / "game"
+        record = play_job(replace(job, game_dir=str(game_dir), sandbox=sandbox), heartbeat)
+        files = {p.name: p.read_bytes() for p in sorted(game_dir.iterdir()) if p.is_file()}
+        return {"record": record, "files": files}
+    finally:
+        remove_tree(scratch)
+
+
+def serve(requests: IO[bytes], results: IO[bytes]) -> None:
+    """Play every request read from ``requests``, answering on ``results``, until it closes."""
+
+    def heartbeat(seconds: float) -> None:
+        _send(results, ("beat", seconds))
 
     while True:
         try:
-            job = _receive(jobs)
+            request = _receive(requests)
         except EOFError:
             return
         try:
-            result: tuple[str, Any] = ("done", play_job(job))
-        except Exception as exc:  # a referee or plugin bug: this game only
+            result: tuple[str, Any] = ("done", play_request(request, heartbeat))
+        except Exception as exc:  # a referee or plugin bug, no sandbox here: this game only
             result = ("failed", f"{type(exc).__name__}: {exc}")
         _send(results, result)
 
 
-def _die_with_parent(parent: int) -> bool:
-    """Be killed when the thread that started this process ends (its Dask worker died):
-    a game nobody waits for stops at once. False if the parent is already gone."""
-    with contextlib.suppress(Exception):  # Linux only; elsewhere the pipe's end is enough
-        import ctypes
+class _Stop(BaseException):
+    """SIGTERM (or the death of the parent): end the game now, its bots killed."""
 
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    return os.getppid() == parent
+
+def _stop(signum: int, frame: FrameType | None) -> None:
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    raise _Stop()
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m arena.game_process PARENT_PID``: serve jobs on standard input and output."""
+    """``python -m arena.game_process PARENT_PID``: serve requests on stdin and stdout."""
+    from arena.botproc import remove_leftovers
+    from arena.botproc.launcher import PR_SET_PDEATHSIG, become_subreaper, prctl
+    from arena.botproc.spawn import kill_every_bot
+
     args = sys.argv[1:] if argv is None else argv
-    if args and not _die_with_parent(int(args[0])):
-        return 0
-    # Ctrl-C in the terminal of a `dask worker` stops the worker; this process then ends
-    # when its input closes, after the game it is playing.
+    # Ctrl-C in the terminal of a `dask worker` stops the worker, which ends this process.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _stop)
+    with contextlib.suppress(OSError):
+        prctl(PR_SET_PDEATHSIG, signal.SIGTERM)  # the worker (thread) died: stop too
+    if args and os.getppid() != int(args[0]):
+        return 0  # it died before that
+    become_subreaper()
+    remove_leftovers()  # what killed runs on this machine left behind
     results = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)  # a stray print goes to stderr, never into the results
-    with contextlib.suppress(BrokenPipeError):  # the parent is gone
+    try:
         serve(sys.stdin.buffer, results)
+    except (_Stop, BrokenPipeError):
+        pass
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        kill_every_bot()
+        remove_leftovers(mine=True)
     return 0
 
 

@@ -117,8 +117,14 @@ def run_tournament(
     say = log or (lambda msg: print(msg, file=sys.stderr))
     line = config.lines.get("sandbox")
     where = f"{config.path}: sandbox" + (f" (line {line})" if line else "")
-    sandbox = choose_sandbox(
-        config.sandbox, config.memory_mb, [config.output], config.max_processes, where
+    # On a remote Dask cluster each worker decides the sandbox (`auto`) for itself.
+    remote = config.executor == "dask" and config.dask is not None
+    sandbox = (
+        Sandbox(config.sandbox)
+        if remote
+        else choose_sandbox(
+            config.sandbox, config.memory_mb, [config.output], config.max_processes, where
+        )
     )
     # A Dask cluster is reached before anything is written (an unreachable one is a
     # configuration mistake); dask is imported only when used (it is slow to import).
@@ -166,7 +172,11 @@ def run_tournament(
                 f"{unused} stored games are not in this tournament any more: kept in "
                 f"{store.path}, left off the leaderboard"
             )
-        announce_sandbox(config.sandbox, sandbox, say)
+        if remote:
+            say(f"arena: sandbox {config.sandbox}, as each Dask worker's machine allows")
+            remove_leftovers()
+        else:
+            announce_sandbox(config.sandbox, sandbox, say)
         argv = {b.name: b.argv for b in config.bots}
 
         def job(spec: GameSpec) -> Job:
