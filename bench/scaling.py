@@ -17,8 +17,8 @@ machine hits every level alike; each figure is the median over the rounds. Two r
 level: ``wall`` (games / wall time, start-up of the worker processes included: what a user
 waits for) and ``steady`` (games between the first and the last stored / the time between
 them: the executor's pace once running), turns per second, forfeits, and the CPU time of
-``arena run``'s own process per game (at concurrency 1 it plays the games itself; above,
-it only schedules and stores them). With ``--sandbox none`` also the CPU time per game of
+``arena run``'s own process per game (it only schedules and stores them: every game is
+played in a worker process). With ``--sandbox none`` also the CPU time per game of
 every process (bots included: inside bubblewrap they escape the accounting) and the cores
 kept busy: the same CPU per game at every level means arena does no extra work in
 parallel, so a speed-up short of the target is cores it did not get. Then the Dask
