@@ -148,9 +148,12 @@ def test_the_game_process_stops_its_game_when_its_parent_dies(tmp_path):
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and not scratch_folders(child):
         time.sleep(0.05)
-    time.sleep(1.0)  # mid-game: 200 turns of 50 ms
+    children = Path(f"/proc/{child}/task/{child}/children")
+    bots: list[int] = []
+    while time.monotonic() < deadline and len(bots) < 2:  # mid-game: both bots started
+        time.sleep(0.05)
+        bots = [int(c) for c in children.read_text().split()]
     assert alive(child) and scratch_folders(child)
-    bots = [int(c) for c in Path(f"/proc/{child}/task/{child}/children").read_text().split()]
     assert len(bots) == 2
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
