@@ -153,6 +153,44 @@ def test_a_signal_stops_the_tournament_no_game_starts_after_it_and_nothing_survi
         kill_all(mark)
 
 
+# The command's own exit path, with a stand-in for the run: what the pool does when a
+# signal stops it (note it), then a second signal while the leaderboard is printed.
+WIND_DOWN = """
+import os, signal, sys, time
+from arena import cli
+
+def winding_down(args, extra):
+    from arena.stopping import note_stop
+    note_stop(signal.SIGTERM)
+    os.kill(os.getpid(), signal.SIGINT)
+    time.sleep(0.2)
+    print("leaderboard printed")
+    return 128 + signal.SIGTERM
+
+def before_any_game(args, extra):
+    os.kill(os.getpid(), signal.SIGTERM)
+    time.sleep(5)
+    return 0
+
+cli.cmd_games = winding_down if sys.argv[1] == "late" else before_any_game
+sys.exit(cli.main(["games"]))
+"""
+
+
+def test_a_second_signal_while_the_run_winds_down_keeps_the_first_ones_exit_code():
+    r = subprocess.run(
+        [sys.executable, "-c", WIND_DOWN, "late"], capture_output=True, text=True, timeout=60
+    )
+    assert (r.returncode, r.stdout, r.stderr) == (143, "leaderboard printed\n", "")
+
+
+def test_sigterm_before_any_game_ends_the_command_with_143_and_one_line():
+    r = subprocess.run(
+        [sys.executable, "-c", WIND_DOWN, "early"], capture_output=True, text=True, timeout=60
+    )
+    assert (r.returncode, r.stdout, r.stderr) == (143, "", "arena: interrupted\n")
+
+
 HANG_PER_TURN = """
 import sys, time
 time.sleep(60)  # {mark}

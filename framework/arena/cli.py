@@ -10,10 +10,13 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
+import signal
 import sys
 import tempfile
+import threading
 from collections.abc import Sequence
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 import yaml
@@ -23,6 +26,7 @@ from arena.errors import ArenaError, ConfigError
 from arena.game import Game
 from arena.leaderboard import FORMATS
 from arena.listing import RESULTS
+from arena.stopping import first_stop, note_stop
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED, EXIT_PIPE = 0, 1, 2, 130, 141
 
@@ -33,6 +37,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args, extra = parser.parse_known_args(argv)
     if extra and args.command != "match":
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    _install_stop_signals()
     try:
         code = int(args.func(args, extra))
         sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's exit
@@ -52,7 +57,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_FAILED
     except KeyboardInterrupt:
         print("arena: interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
+        return 128 + (first_stop() or signal.SIGINT)
+
+
+def _install_stop_signals() -> None:
+    """SIGINT or SIGTERM ends the command as Ctrl-C does; once one has, later ones wait.
+
+    A running pool takes these signals itself, stops its games, and hands them back here.
+    A second signal while the command winds down (a second Ctrl-C, Ctrl-C after SIGTERM)
+    must not cut the leaderboard in half nor change the exit code: 128 + the first one.
+    """
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        if first_stop() is not None:
+            return
+        note_stop(signum)
+        raise KeyboardInterrupt
+
+    if threading.current_thread() is threading.main_thread():
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(signum, stop)
 
 
 def _parser() -> argparse.ArgumentParser:

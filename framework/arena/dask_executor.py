@@ -55,6 +55,7 @@ from arena.game_process import GameProcess, GameProcessDied, GameRequest
 from arena.jobs import Job
 from arena.referee import BotSpec
 from arena.schedule import GameSpec
+from arena.stopping import note_stop
 from arena.workers import Failure, Interrupted
 
 CONNECT_TIMEOUT_S = 10.0
@@ -304,6 +305,7 @@ class DaskExecutor:
         previous = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
 
         def handler(signum: int, frame: FrameType | None) -> None:
+            note_stop(signum)
             if self._signal is None:
                 self._signal = signum
             # Only a wait is interrupted: a game being stored is never cut in half.

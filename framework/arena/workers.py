@@ -42,6 +42,7 @@ from arena.botproc.homes import bot_homes, remove_tree
 from arena.botproc.launcher import PR_SET_PDEATHSIG, become_subreaper, prctl
 from arena.botproc.procinfo import owner_tag
 from arena.botproc.spawn import kill_every_bot, sweep_orphans
+from arena.stopping import note_stop
 
 WATCHDOG_GRACE_S = 10.0
 """Seconds a game may run past its current step's clocks before the watchdog abandons it."""
@@ -323,6 +324,7 @@ class WorkerPool(Generic[K]):
         previous = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
 
         def handler(signum: int, frame: FrameType | None) -> None:
+            note_stop(signum)
             if self._signal is None:
                 self._signal = signum
             # Only a wait is interrupted: a game being stored is never cut in half.
