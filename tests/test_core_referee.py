@@ -42,16 +42,41 @@ def test_two_bots_play_to_the_end_and_the_replay_has_every_byte(make_bot, tmp_pa
     assert replay["outcome"] == {"ranks": [1, 0], "scores": [3.0, 6.0], "reason": "done"}
 
 
-def test_half_the_budget_never_times_out_twice_the_budget_always_does(make_bot, tmp_path):
+# Sleeps ``ms`` after reading each input, then reports how long it took, read to write.
+SELF_TIMED_SLEEPER = """
+import sys, time
+for line in sys.stdin:
+    start = time.perf_counter()
+    time.sleep({ms} / 1000)
+    sys.stderr.write(f"{{(time.perf_counter() - start) * 1000!r}}\\n")
+    sys.stderr.flush()
+    print(1, flush=True)
+"""
+
+
+def test_a_tenth_of_the_budget_never_times_out_twice_the_budget_always_does(make_bot, tmp_path):
+    # Why this cannot flake: each bot reports the time it took itself, from having read
+    # its input to writing its answer, and the referee's clock starts before the write
+    # that completes the input and stops after the read that brings the answer, so its
+    # measure is never less than the bot's own: a margin-free bound, whatever the load.
+    # Twice the budget is then always a timeout. A tenth of it could only time out if the
+    # machine stalled 180 ms of the bot's 200: sizes far from the bound. A clock that
+    # started late (after the write returned, from a descheduled referee) would measure
+    # less than the bot's own time, and fail here.
     game = ToyGame()
     game.info = replace(ToyGame.info, turn_ms=200)
-    fast = make_bot("fast", loop_bot("1", sleep=0.100))  # 50% of 200 ms
-    slow = make_bot("slow", loop_bot("1", sleep=0.400))  # 200% of 200 ms
+    fast = make_bot("fast", SELF_TIMED_SLEEPER.format(ms=20))  # 10% of 200 ms
+    slow = make_bot("slow", SELF_TIMED_SLEEPER.format(ms=400))  # 200% of 200 ms
     record = play(game, [fast, fast], tmp_path, turns=8)
     assert [s.forfeit for s in record.seats] == [None, None]
-    replay = json.loads((tmp_path / "game" / "replay.json").read_text())
-    later = [io["ms"] for step in replay["steps"][1:] for io in step["io"].values()]
-    assert len(later) == 14 and all(ms >= 100 for ms in later)  # measured, not rounded away
+    steps = json.loads((tmp_path / "game" / "replay.json").read_text())["steps"]
+    for seat in (0, 1):
+        log = (tmp_path / "game" / record.seats[seat].stderr).read_text()
+        own = [float(ms) for ms in log.split()]
+        measured = [step["io"][str(seat)]["ms"] for step in steps]
+        assert len(own) == len(measured) == 8
+        assert all(o >= 20 for o in own)
+        assert [m >= o for m, o in zip(measured, own, strict=True)] == [True] * 8
     for _ in range(2):
         record = play(game, [fast, slow], tmp_path, turns=8)
         assert record.seats[1].forfeit == "timeout"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -18,11 +19,11 @@ from arena.botproc import (
     BotHome,
     InputStalled,
     LineBot,
-    OutputFlood,
     Sandbox,
     TurnProcessResult,
+    drain_logs,
     run_turn_process,
-    wait_readable,
+    wait_and_read,
 )
 from arena.errors import AnswerError
 from arena.external import helper_scope
@@ -38,6 +39,30 @@ STEP_LOG_CAP = 8 * 1024
 """Bytes of a per-turn process's stderr kept in its step record (the file keeps more)."""
 REPLAY_FORMAT = 2
 """Version of ``replay.json``: 2 added views, parsed actions, messages, budgets, replies."""
+
+
+@dataclass(frozen=True)
+class Clock:
+    """How turns are timed: every game budget is multiplied by ``scale`` (a slower
+    machine), and an answer up to ``margin_ms`` past its budget is *late*, not a forfeit
+    (cutechess-cli's ``timemargin``)."""
+
+    scale: float = 1.0
+    margin_ms: float = 0.0
+
+    def budget_ms(self, game_ms: float) -> float:
+        """The budget of a turn the game gives ``game_ms``: an int when it is whole."""
+        scaled = game_ms * self.scale
+        return int(scaled) if float(scaled).is_integer() else round(scaled, 3)
+
+    def describe(self) -> str:
+        """``budgets x1.5, margin 50 ms`` (empty for the default clock)."""
+        parts = []
+        if self.scale != 1.0:
+            parts.append(f"budgets x{self.scale:g}")
+        if self.margin_ms:
+            parts.append(f"margin {self.margin_ms:g} ms")
+        return ", ".join(parts)
 
 
 @dataclass(frozen=True)
@@ -62,6 +87,8 @@ class SeatRecord:
     total_ms: float = 0.0
     max_ms: float = 0.0
     stderr: str = ""
+    late: int = 0  # answers over the budget but within the clock's margin
+    turn_ms: list[float] = field(default_factory=list)  # each answered turn's time, in order
 
 
 @dataclass
@@ -102,14 +129,47 @@ class Forfeit:
 @dataclass
 class _Pending:
     start: float
-    deadline: float
+    deadline: float  # the budget and the margin: past it, the seat forfeits
     budget_ms: float
+    margin_ms: float
     lines: list[str] = field(default_factory=list)
     command: list[str] = field(default_factory=list)  # units of a command not yet whole
 
 
+@dataclass
+class _TurnLogs:
+    """Which step record each seat's stderr goes to: its current turn and the one before
+    (a bot's log written after its answer, before it reads its next input, is the
+    previous turn's; see :class:`~arena.botproc.LineBot`)."""
+
+    current: list[dict[str, Any] | None]
+    previous: list[dict[str, Any] | None]
+
+    @staticmethod
+    def of(n: int) -> _TurnLogs:
+        return _TurnLogs([None] * n, [None] * n)
+
+    def settle(self, seat: int, bot: LineBot) -> None:
+        """File what seat's bot wrote on stderr so far under the turns it belongs to."""
+        _append_log(self.previous[seat], bot.take_previous_log())
+        _append_log(self.current[seat], bot.take_stderr())
+
+    def begin(self, seat: int, io: dict[str, Any]) -> None:
+        """Seat's new turn is ``io`` (call once :meth:`settle` filed the old ones)."""
+        self.previous[seat], self.current[seat] = self.current[seat], io
+
+
+def _append_log(io: dict[str, Any] | None, text: str) -> None:
+    if io is not None and text:
+        room = STEP_LOG_CAP - len(io["stderr"])
+        if room > 0:
+            io["stderr"] += text[:room]
+
+
 StepObserver = Callable[[int, dict[str, Any], Any], None]
-"""Called after every step with (step index, step record, state after the step)."""
+"""Called for every step, in order, with (step index, step record, state after the step),
+once the record is whole: when the step after it was played and the game goes on (each
+seat's stderr then holds what it wrote after answering), or at the end of the game."""
 Heartbeat = Callable[[float], None]
 """Called as every step starts with the seconds it may legitimately take (a watchdog's cue)."""
 
@@ -129,6 +189,7 @@ class Referee:
         sandbox: Sandbox | None = None,
         observer: StepObserver | None = None,
         heartbeat: Heartbeat | None = None,
+        clock: Clock | None = None,
     ) -> None:
         self.game = game
         self.bots = list(bots)
@@ -136,6 +197,7 @@ class Referee:
         self.sandbox = sandbox or Sandbox()
         self.observer = observer
         self.heartbeat = heartbeat
+        self.clock = clock or Clock()
         self.info = game.info
         self._home: BotHome | None = None
 
@@ -217,15 +279,23 @@ class Referee:
         view: Any,
     ) -> Any:
         prompted = [False] * len(seats)
+        logs = _TurnLogs.of(len(seats))
+        unobserved: deque[tuple[int, dict[str, Any], Any]] = deque()
+        margin_s = self.clock.margin_ms / 1000.0
         while to_act := list(self.game.to_act(state)):
+            # The game goes on: the step before the last one is whole now (its seats' logs
+            # written after they answered it arrived while the last one was played).
+            while len(unobserved) > 1:
+                self._observe(*unobserved.popleft())
             if len(steps) >= MAX_STEPS:
                 raise RuntimeError(f"{self.info.id}: still running after {MAX_STEPS} steps")
             budgets = {}
             for seat in to_act:
-                budgets[seat] = self.game.clock_ms(state, seat, not prompted[seat])
+                game_ms = self.game.clock_ms(state, seat, not prompted[seat])
+                budgets[seat] = self.clock.budget_ms(game_ms)
                 prompted[seat] = True
             if self.heartbeat is not None:
-                self.heartbeat(sum(budgets.values()) / 1000.0)
+                self.heartbeat(sum(budgets.values()) / 1000.0 + len(budgets) * margin_s)
             step: dict[str, Any] = {
                 "to_act": to_act,
                 "moves": {},
@@ -236,7 +306,9 @@ class Referee:
             if isinstance(self.info.transport, FileTransport):
                 moves, forfeits = self._file_step(state, to_act, budgets, workdirs, step)
             else:
-                moves, forfeits = self._line_step(state, to_act, budgets, line_bots, readers, step)
+                moves, forfeits = self._line_step(
+                    state, to_act, budgets, line_bots, readers, step, logs
+                )
             for seat, forfeit in forfeits.items():
                 if (
                     line_bots
@@ -250,13 +322,16 @@ class Referee:
                 step["forfeits"][str(seat)] = asdict(forfeit)
                 if line_bots:
                     line_bots[seat].stop()
+                    logs.settle(seat, line_bots[seat])
                 state = self.game.eliminate(state, seat)
-            for seat, io in step["io"].items():
-                record = seats[int(seat)]
-                if int(seat) in moves:
-                    record.moves += 1
+            for seat_key, io in step["io"].items():
+                record = seats[int(seat_key)]
                 record.total_ms += io["ms"]
                 record.max_ms = max(record.max_ms, io["ms"])
+                if int(seat_key) in moves:
+                    record.moves += 1
+                    record.turn_ms.append(io["ms"])
+                    record.late += bool(io.get("late"))
             # Each answering seat's move as the game parsed it (messages are kept as read).
             step["actions"] = {
                 str(seat): self.game.action_view(move.action)
@@ -272,47 +347,69 @@ class Referee:
             step["turn"] = self.game.turn_number(state)
             view = new_view
             steps.append(step)
-            if self.observer is not None:
-                self.observer(len(steps) - 1, step, state)
+            for seat, bot in enumerate(line_bots):
+                logs.settle(seat, bot)
+            unobserved.append((len(steps) - 1, step, state))
+        # The end: the bots' last logs (bounded in time), then they are stopped.
+        drain_logs(line_bots)
+        for seat, bot in enumerate(line_bots):
+            bot.stop()
+            logs.settle(seat, bot)
+        while unobserved:
+            self._observe(*unobserved.popleft())
         return state
+
+    def _observe(self, index: int, step: dict[str, Any], state: Any) -> None:
+        if self.observer is not None:
+            self.observer(index, step, state)
 
     def _line_step(
         self,
         state: Any,
         to_act: list[int],
-        budgets: dict[int, int],
+        budgets: dict[int, float],
         bots: list[LineBot],
         readers: list[UnitReader],
         step: dict[str, Any],
+        logs: _TurnLogs,
     ) -> tuple[dict[int, Move], dict[int, Forfeit]]:
         moves: dict[int, Move] = {}
         forfeits: dict[int, Forfeit] = {}
         pending: dict[int, _Pending] = {}
+        margin_ms = self.clock.margin_ms
         for seat in to_act:
             prompt = self.game.prompt(state, seat)
-            step["io"][str(seat)] = {
+            io = step["io"][str(seat)] = {
                 "input": prompt,
                 "lines": [],
                 "ms": 0.0,
                 "budget_ms": budgets[seat],
                 "stderr": "",
             }
-            budget_s = budgets[seat] / 1000.0
+            logs.settle(seat, bots[seat])  # its log so far belongs to its earlier turns
+            logs.begin(seat, io)
+            limit_s = (budgets[seat] + margin_ms) / 1000.0
             try:
-                # The clock starts once the whole input is written.
-                written = bots[seat].send(prompt, time.perf_counter() + budget_s)
+                # The clock starts just before the write that completes the input.
+                start = bots[seat].send(prompt, time.perf_counter() + limit_s)
             except InputStalled:
                 forfeits[seat] = Forfeit("timeout", "did not read its input")
                 continue
             except BotClosed as closed:
                 forfeits[seat] = Forfeit("crash", _exit_text(closed.exit_code, "before its turn"))
                 continue
-            pending[seat] = _Pending(written, written + budget_s, budgets[seat])
+            pending[seat] = _Pending(start, start + limit_s, budgets[seat], margin_ms)
+
+        def gather() -> None:
+            """Read and stamp what every seat still to answer has sent (never blocks)."""
+            for s in pending:
+                bots[s].pump()
 
         while pending:
+            gather()
             for seat in list(pending):
                 verdict = self._read_answers(
-                    state, seat, bots[seat], readers[seat], pending[seat], step
+                    state, seat, bots[seat], readers[seat], pending[seat], step, gather
                 )
                 if verdict is None:
                     continue
@@ -322,12 +419,12 @@ class Referee:
                 else:
                     forfeits[seat] = verdict
             if pending:
+                # Only here does the referee wait: in the kernel, until the earliest
+                # deadline; what arrives is read and stamped before anything else.
                 now = time.perf_counter()
-                wait_readable(
+                wait_and_read(
                     [bots[s] for s in pending], min(p.deadline for p in pending.values()) - now
                 )
-        for seat in to_act:
-            step["io"][str(seat)]["stderr"] = bots[seat].take_stderr()
         return moves, forfeits
 
     def _read_answers(
@@ -338,17 +435,18 @@ class Referee:
         reader: UnitReader,
         p: _Pending,
         step: dict[str, Any],
+        gather: Callable[[], None],
     ) -> Move | Forfeit | None:
         """Consume what seat has sent; a Move or Forfeit ends its turn, None waits for more.
 
         Lines are taken from the bot only when the reader has no unit left, so what waits
-        unread stays bounded by the bot's own buffer caps.
+        unread stays bounded by the bot's own buffer caps. ``gather`` reads and stamps the
+        other seats' output before each call into the game, so time spent in the rules
+        never counts against them.
         """
         io = step["io"][str(seat)]
-        try:
-            bot.pump()
-        except OutputFlood as flood:
-            return Forfeit("invalid", str(flood), flood.raw)
+        if bot.flood is not None:
+            return Forfeit("invalid", str(bot.flood), bot.flood.raw)
         while True:
             unit = reader.pop()
             if unit is None:
@@ -358,7 +456,7 @@ class Referee:
                 # A line sent before this turn's input (an extra line last turn) counts as 0 ms.
                 io["ms"] = max(0.0, arrived - p.start) * 1000.0
                 if arrived > p.deadline:
-                    detail = f"answered after {io['ms']:.1f} ms (budget {p.budget_ms} ms)"
+                    detail = f"answered after {io['ms']:.1f} ms (budget {_budget_text(p)})"
                     return Forfeit("timeout", detail, line)
                 p.lines.append(line)
                 io["lines"].append(line)
@@ -368,6 +466,7 @@ class Referee:
             io["ms"] = max(0.0, arrived - p.start) * 1000.0
             p.command.append(text)
             command = reader.separator.join(p.command)
+            gather()
             try:
                 answer = self.game.interpret(state, seat, command)
             except AnswerError as bad:
@@ -379,12 +478,14 @@ class Referee:
                 step["moves"][str(seat)] = command
                 if answer.message:
                     step["messages"][str(seat)] = answer.message
+                if io["ms"] > p.budget_ms:
+                    io["late"] = True  # over the budget, within the margin
                 return answer
             if isinstance(answer, Reply):
                 # Keyed by the index of the query line it answers.
                 io.setdefault("replies", {})[str(len(io["lines"]) - 1)] = answer.text
                 try:
-                    bot.send(answer.text, p.deadline)
+                    bot.send(answer.text, p.deadline, new_turn=False)
                 except (InputStalled, BotClosed):
                     return Forfeit("timeout", "did not read the answer to its query", command)
             elif not isinstance(answer, Ignore):
@@ -398,7 +499,7 @@ class Referee:
             return Forfeit("crash", detail, "\n".join(p.lines))
         if now > p.deadline:
             io["ms"] = (now - p.start) * 1000.0
-            detail = f"no answer within {p.budget_ms} ms"
+            detail = f"no answer within {_budget_text(p)}"
             return Forfeit("timeout", detail, "\n".join(p.lines))
         return None
 
@@ -406,7 +507,7 @@ class Referee:
         self,
         state: Any,
         to_act: list[int],
-        budgets: dict[int, int],
+        budgets: dict[int, float],
         workdirs: list[Path],
         step: dict[str, Any],
     ) -> tuple[dict[int, Move], dict[int, Forfeit]]:
@@ -424,7 +525,7 @@ class Referee:
                 transport.input_name,
                 prompt,
                 transport.output_name,
-                budgets[seat] / 1000.0,
+                (budgets[seat] + self.clock.margin_ms) / 1000.0,
                 self.stderr_path(seat),
                 transport.max_extra_files,
                 transport.max_file_bytes,
@@ -432,7 +533,7 @@ class Referee:
                 self._home.fds[seat] if self._home is not None else None,
             )
             output = result.output or ""
-            step["io"][str(seat)] = {
+            io = step["io"][str(seat)] = {
                 "input": prompt,
                 "lines": [output] if result.output is not None else [],
                 "ms": result.elapsed_ms,
@@ -446,6 +547,8 @@ class Referee:
                 step["moves"][str(seat)] = output
                 if verdict.message:
                     step["messages"][str(seat)] = verdict.message
+                if result.elapsed_ms > budgets[seat]:
+                    io["late"] = True  # over the budget, within the margin
             else:
                 forfeits[seat] = verdict
         return moves, forfeits
@@ -456,7 +559,7 @@ class Referee:
         seat: int,
         transport: FileTransport,
         result: TurnProcessResult,
-        budget_ms: int,
+        budget_ms: float,
     ) -> Move | Forfeit:
         out, output = transport.output_name, result.output
         if not result.started and result.file_problem is not None:
@@ -464,7 +567,9 @@ class Referee:
         if result.memory is not None and not result.timed_out and result.exit_code != 0:
             return Forfeit("memory", result.memory, output or "")
         if result.timed_out:
-            return Forfeit("timeout", f"still running after {budget_ms} ms")
+            margin = self.clock.margin_ms
+            extra = f" + {margin:g} ms margin" if margin else ""
+            return Forfeit("timeout", f"still running after {budget_ms:g} ms{extra}")
         if result.exit_code != 0:
             reason, meaning = transport.exit_codes.get(result.exit_code or 0, ("crash", ""))
             detail = _exit_text(result.exit_code, f"({meaning})" if meaning else "")
@@ -502,7 +607,8 @@ class Referee:
                 "scores": [s.score for s in record.seats],
                 "reason": record.reason,
             },
-            "seats": [asdict(s) for s in record.seats],
+            # Each turn's time is in its step already (io.ms).
+            "seats": [{k: v for k, v in asdict(s).items() if k != "turn_ms"} for s in record.seats],
             "final": self.game.view(state),
         }
         path = self.game_dir / record.replay
@@ -546,3 +652,9 @@ def _forfeiters_last(ranks: list[int], forfeited: list[bool], game_decides: bool
         for rank, lost in zip(ranks, forfeited, strict=True)
     ]
     return [sum(1 for other in keys if other < key) for key in keys]
+
+
+def _budget_text(p: _Pending) -> str:
+    """``100 ms``, or ``100 ms + 50 ms margin`` with a time margin."""
+    text = f"{p.budget_ms:g} ms"
+    return f"{text} + {p.margin_ms:g} ms margin" if p.margin_ms else text

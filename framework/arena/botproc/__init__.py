@@ -26,7 +26,8 @@ from arena.botproc.lines import (
     LineBot,
     LogSink,
     OutputFlood,
-    wait_readable,
+    drain_logs,
+    wait_and_read,
 )
 from arena.botproc.sandbox import (
     FILE_SIZE_CAP_BYTES,
@@ -57,10 +58,11 @@ __all__ = [
     "auto_warning",
     "bot_homes",
     "bwrap_works",
+    "drain_logs",
     "keep_child",
     "kill_tree",
     "remove_leftovers",
     "resolve_sandbox",
     "run_turn_process",
-    "wait_readable",
+    "wait_and_read",
 ]

@@ -1,18 +1,25 @@
 """Persistent bots speaking a line protocol: start, timestamped non-blocking reads, stop.
 
-* :class:`LineBot` - one persistent process per game on stdin/stdout. Output is read
-  without blocking (non-blocking pipe plus ``select``), every line is timestamped when it
-  arrives, and what is buffered is capped.
-* :class:`LogSink` - a bot's stderr, drained from the referee's own ``select`` loop into a
-  bounded file.
+* :class:`LineBot` - one persistent process per game on stdin/stdout. A turn's clock
+  starts just before the write that completes its input; output is read without blocking
+  and every chunk is timestamped as soon as it is read; what is buffered is capped.
+* :func:`wait_and_read` - the referee's only wait: in the kernel (``poll``) on the bots
+  still to answer, until the earliest deadline; whatever is ready is read and stamped
+  first, before any other work (stderr, the game's rules).
+* :class:`LogSink` - a bot's stderr, drained from the referee's own ``poll`` loop into a
+  bounded file; :class:`LineBot` files what arrives under the turn it belongs to.
+* :func:`drain_logs` - the end of a game: the bots' last words on stderr, bounded in time.
 """
 
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
 import select
+import struct
 import subprocess
+import termios
 import time
 from collections import deque
 from collections.abc import Sequence
@@ -20,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
+from arena.botproc.procinfo import waiting_on_pipe
 from arena.botproc.sandbox import FILE_SIZE_CAP_BYTES, Sandbox
 from arena.botproc.spawn import BotProcess, out_of_memory, spawn
 
@@ -29,14 +37,24 @@ MAX_BUFFERED_BYTES = 1024 * 1024
 """Unread output above this is an output flood."""
 STDERR_CAP_BYTES = 1024 * 1024
 """Bytes of stderr kept per bot per game; the rest is counted and dropped."""
+READS_PER_PUMP = 4
+"""Reads of 64 KiB at most per stderr drain, so a bot flooding its log cannot keep the
+referee from the other bots' answers (the rest is read at the next wake-up)."""
+END_QUIET_S = 0.05
+"""At the end of a game, a bot's stderr is drained until it waits for input, or has been
+silent this long..."""
+END_DRAIN_S = 0.5
+"""... or for this long at most, before it is killed."""
+END_POLL_S = 0.002
+"""How often the end-of-game drain looks whether a bot now waits for input."""
 
 
 class LogSink:
     """Keeps what a bot writes on its log pipe: the first ``cap`` bytes go to a file.
 
-    The referee feeds it from its own ``select`` loop (no threads): the pipe is drained
+    The referee feeds it from its own ``poll`` loop (no threads): the pipe is drained
     whenever the referee waits on the bot, so a bot that logs a lot only ever blocks
-    while it is not on the clock. :meth:`take_recent` returns what arrived since its
+    while it is not on the clock. :meth:`take_recent` returns what was read since its
     last call (for per-turn logs), bounded too.
     """
 
@@ -58,9 +76,14 @@ class LogSink:
         """The pipe's descriptor, for ``select``."""
         return self.pipe.fileno()
 
-    def pump(self) -> None:
-        """Read whatever the pipe holds now (never blocks)."""
-        while not self.eof:
+    def pump(self, reads: int | None = None) -> None:
+        """Read what the pipe holds now (never blocks): at most ``reads`` chunks of 64 KiB,
+        or until it is empty."""
+        while not self.eof and not self.pipe.closed:
+            if reads is not None:
+                if reads <= 0:
+                    return
+                reads -= 1
             try:
                 chunk = os.read(self.pipe.fileno(), 65536)
             except BlockingIOError:
@@ -93,8 +116,10 @@ class LogSink:
         return lines[-1].strip() if lines else ""
 
     def take_recent(self) -> str:
-        """What the bot wrote since the last call (at most 8 KiB), decoded leniently."""
-        self.pump()
+        """What was read since the last call (at most 8 KiB), decoded leniently.
+
+        It does not read the pipe: the caller pumps first (and decides which turn the
+        text belongs to)."""
         data = bytes(self._recent)
         self._recent.clear()
         return data.decode("utf-8", "replace")
@@ -113,6 +138,7 @@ class LogSink:
             note = f"\n[arena: stderr truncated, {self.dropped} bytes dropped]\n"
             self._file.write(note.encode())
         self._file.close()
+        self.eof = True
         with contextlib.suppress(OSError):
             self.pipe.close()
 
@@ -141,9 +167,13 @@ class OutputFlood(Exception):
 class LineBot:
     """A persistent bot process speaking a line protocol.
 
-    ``lines`` holds complete lines with the ``perf_counter`` time they arrived; the
-    referee pops them and compares arrival times with its deadlines, so a line that
-    arrived in time counts as in time however late the referee looks at it.
+    ``lines`` holds complete lines with the ``perf_counter`` time they were read; the
+    referee pops them and compares those times with its deadlines, so a line read in
+    time counts as in time however late the referee looks at it.
+
+    Its stderr is filed by turn: what it writes before it starts reading the input of
+    its next turn belongs to its previous turn (:meth:`take_previous_log`), the rest to
+    its current turn (:meth:`take_stderr`).
     """
 
     argv: Sequence[str]
@@ -152,12 +182,16 @@ class LineBot:
     sandbox: Sandbox = field(default_factory=Sandbox)
     proc: subprocess.Popen[bytes] | None = None
     lines: deque[tuple[str, float]] = field(default_factory=deque)
+    flood: OutputFlood | None = None
+    """Set (and reading stops) once the bot wrote more than the caps allow."""
     _partial: bytearray = field(default_factory=bytearray)
     _buffered: int = 0
     _eof: bool = False
     _log: LogSink | None = None
     _process: BotProcess | None = None
     _stopped: bool = False
+    _held: str = ""  # stderr of the previous turn, not yet taken
+    _fresh: int = 0  # bytes of the latest input while the bot has not started reading it
 
     def start(self) -> None:
         """Start the process in its working directory (stdout non-blocking).
@@ -190,40 +224,65 @@ class LineBot:
         """The stderr descriptor to drain while waiting (None once it is closed)."""
         return self._log.fileno() if self._log is not None and not self._log.eof else None
 
-    def pump_log(self) -> None:
-        """Drain stderr without blocking."""
-        if self._log is not None:
-            self._log.pump()
+    @property
+    def stopped(self) -> bool:
+        """:meth:`stop` was called."""
+        return self._stopped
 
-    def send(self, text: str, deadline: float) -> float:
-        """Write ``text`` completely; return the ``perf_counter`` time it was all written.
+    def waiting_for_input(self) -> bool:
+        """Whether the bot is blocked reading its input, all it wrote in the pipes (False
+        when this cannot be seen: see :func:`~arena.botproc.procinfo.waiting_on_pipe`)."""
+        return self._process is not None and waiting_on_pipe(self._process.pid)
 
-        The pipe is non-blocking, so a bot that stops reading cannot hang the referee:
-        raises :class:`InputStalled` if the text cannot be written by ``deadline``, and
-        :class:`BotClosed` when the bot no longer reads its input at all.
+    def send(self, text: str, deadline: float, new_turn: bool = True) -> float:
+        """Write ``text`` completely; return when the turn's clock started: the
+        ``perf_counter`` time taken just before the write that completed it.
+
+        The clock starts before that write, never after it returns: once the last bytes
+        are in the pipe the bot may read them, answer and be timed while the referee is
+        still returning from ``write`` (or was descheduled there). So the time measured
+        is never less than the time the bot had the whole input.
+
+        ``new_turn`` (False for the reply to an in-turn query) files what the bot wrote
+        on stderr so far under its previous turn. The pipe is non-blocking, so a bot that
+        stops reading cannot hang the referee: raises :class:`InputStalled` if the text
+        cannot be written by ``deadline``, and :class:`BotClosed` when the bot no longer
+        reads its input at all.
         """
         assert self.proc is not None and self.proc.stdin is not None
         fd = self.proc.stdin.fileno()
-        view = memoryview(text.encode())
+        if new_turn and self._log is not None:
+            self.pump_log()
+            self._hold(self._log.take_recent())
+            self._fresh = 0
+        data = text.encode()
+        view = memoryview(data)
+        started = time.perf_counter()
         while view:
             try:
+                started = time.perf_counter()  # the stamp of the write that completes it
                 view = view[os.write(fd, view) :]
             except BlockingIOError:
                 remaining = deadline - time.perf_counter()
                 if remaining <= 0:
                     raise InputStalled() from None
-                select.select([], [fd], [], remaining)
+                with contextlib.suppress(InterruptedError):
+                    select.select([], [fd], [], remaining)
             except OSError:
                 raise BotClosed(self.proc.poll()) from None
-        return time.perf_counter()
+        if new_turn:
+            self._fresh = len(data)
+        return started
 
     def pump(self) -> None:
-        """Read whatever stdout has now, split it into timestamped lines.
+        """Read whatever stdout holds now and split it into lines, each stamped with the
+        time right after the read that brought its end (never blocks).
 
-        Raises :class:`OutputFlood` past the buffer caps. At end of file, sets ``closed``.
+        Past the buffer caps, sets :attr:`flood` and reads no more. At end of file, the
+        bot is :attr:`closed` once its lines are taken.
         """
         fd = self.fileno()
-        while True:
+        while not self._eof and self.flood is None:
             try:
                 chunk = os.read(fd, 65536)
             except BlockingIOError:
@@ -244,12 +303,12 @@ class LineBot:
                 self._partial = bytearray(rest)
             if len(self._partial) > MAX_LINE_BYTES:
                 raw_text = bytes(self._partial[:200]).decode("utf-8", "replace")
-                raise OutputFlood(
-                    f"output flood: over {MAX_LINE_BYTES} bytes in one line", raw_text
-                )
-            if self._buffered + len(self._partial) > MAX_BUFFERED_BYTES:
+                message = f"output flood: over {MAX_LINE_BYTES} bytes in one line"
+                self.flood = OutputFlood(message, raw_text)
+            elif self._buffered + len(self._partial) > MAX_BUFFERED_BYTES:
                 first = self.lines[0][0][:200] if self.lines else ""
-                raise OutputFlood(f"output flood: over {MAX_BUFFERED_BYTES} bytes unread", first)
+                message = f"output flood: over {MAX_BUFFERED_BYTES} bytes unread"
+                self.flood = OutputFlood(message, first)
 
     def pop_line(self) -> tuple[str, float]:
         """The oldest complete line and its arrival time (call only when ``lines``)."""
@@ -270,13 +329,54 @@ class LineBot:
             return self.proc.wait(timeout=wait)
         return None
 
+    # -- stderr, filed by turn ------------------------------------------------------
+
+    def pump_log(self) -> None:
+        """Drain stderr without blocking (a bounded amount), filing it by turn.
+
+        While the bot has not started reading its latest input (its stdin pipe still
+        holds all of it: ``FIONREAD``), what it wrote belongs to its previous turn.
+        """
+        if self._log is None:
+            return
+        self._log.pump(READS_PER_PUMP)
+        if self._fresh and self.proc is not None and self.proc.stdin is not None:
+            if self._unread_input() >= self._fresh:
+                self._hold(self._log.take_recent())
+            else:
+                self._fresh = 0  # it started reading: what follows is this turn's
+
+    def _unread_input(self) -> int:
+        """Bytes written to the bot's stdin that it has not read yet (0 if unknown)."""
+        assert self.proc is not None and self.proc.stdin is not None
+        try:
+            raw = fcntl.ioctl(self.proc.stdin.fileno(), termios.FIONREAD, b"\0\0\0\0")
+        except (OSError, ValueError):
+            return 0
+        return int(struct.unpack("i", raw)[0])
+
+    def _hold(self, text: str) -> None:
+        room = LogSink.RECENT_CAP - len(self._held)
+        if text and room > 0:
+            self._held += text[:room]
+
+    def take_previous_log(self) -> str:
+        """Stderr of the bot's previous turn, written after :meth:`send` started its
+        current one but before the bot read that input (since the last call)."""
+        self.pump_log()
+        held, self._held = self._held, ""
+        return held
+
+    def take_stderr(self) -> str:
+        """Stderr of the bot's current turn since the last call (bounded)."""
+        if self._log is None:
+            return ""
+        self.pump_log()
+        return self._log.take_recent()
+
     def last_stderr_line(self) -> str:
         """The bot's latest stderr line, kept for the next :meth:`take_stderr`."""
         return self._log.last_line() if self._log else ""
-
-    def take_stderr(self) -> str:
-        """Stderr written since the last call (bounded)."""
-        return self._log.take_recent() if self._log else ""
 
     def out_of_memory(self) -> str | None:
         """Why the bot's memory cap stopped it, or None (see :func:`out_of_memory`)."""
@@ -288,12 +388,15 @@ class LineBot:
     def stop(self) -> None:
         """End the bot: close its stdin, kill it and everything it started, flush stderr.
 
-        Safe to call again (a forfeiting bot is stopped at once, then with the others at
-        the end of the game): later calls do nothing.
+        What stderr held is still filed by turn afterwards (:meth:`take_stderr`). Safe to
+        call again (a forfeiting bot is stopped at once, then with the others at the end
+        of the game): later calls do nothing.
         """
         if self.proc is None or self._stopped:
             return
         self._stopped = True
+        if self._log is not None:
+            self.pump_log()  # filed while the input it has not read is still countable
         if self.proc.stdin is not None:
             with contextlib.suppress(OSError):
                 self.proc.stdin.close()
@@ -304,28 +407,83 @@ class LineBot:
                 self.proc.stdout.close()
         if self._log is not None:
             self._log.close()
+            if self._fresh:  # killed before it read its last input: its previous turn's
+                self._hold(self._log.take_recent())
 
 
-def wait_readable(bots: Sequence[LineBot], timeout: float) -> None:
-    """Block until one of ``bots`` has output, or ``timeout`` seconds pass.
+def wait_and_read(bots: Sequence[LineBot], timeout: float) -> None:
+    """Wait in the kernel until one of ``bots`` has output, or ``timeout`` seconds pass;
+    then read and stamp every bot whose output is ready, before anything else.
 
-    Every bot's stderr is drained meanwhile, so none blocks on a full log pipe.
+    The stamp is taken right after each read (:meth:`LineBot.pump`), so the time a bot is
+    charged ends when its bytes were in the pipe, as early as the referee can know it;
+    the referee's own work (stderr, the game's rules, the other seats) comes after the
+    stamps. Every bot's stderr is drained meanwhile (a bounded amount per wake-up), so
+    none blocks on a full log pipe.
     """
-    logs = {fd: bot for bot in bots if (fd := bot.log_fileno()) is not None}
-    outs = [b.fileno() for b in bots]
+    poller = select.poll()
+    outs = {b.fileno(): b for b in bots if not b.closed and b.flood is None}
+    logs = {fd: b for b in bots if (fd := b.log_fileno()) is not None}
+    for fd in [*outs, *logs]:
+        poller.register(fd, select.POLLIN)
     deadline = time.perf_counter() + timeout
-    while True:
+    while outs:
         remaining = deadline - time.perf_counter()
         if remaining <= 0:
             return
         try:
-            ready, _, _ = select.select([*outs, *logs], [], [], remaining)
+            events = poller.poll(remaining * 1000.0)  # milliseconds, rounded up
         except InterruptedError:
             continue
-        for fd in ready:
+        ready = [outs[fd] for fd, _ in events if fd in outs]
+        for bot in ready:
+            bot.pump()  # stamps first
+        for fd, _ in events:
             if fd in logs:
                 logs[fd].pump_log()
                 if logs[fd].log_fileno() is None:
+                    poller.unregister(fd)
                     del logs[fd]
-        if any(fd in outs for fd in ready) or not ready:
+        if ready or not events:
             return
+
+
+def drain_logs(
+    bots: Sequence[LineBot],
+    quiet: float = END_QUIET_S,
+    most: float = END_DRAIN_S,
+) -> None:
+    """At the end of a game, read each bot's stderr until the bot waits for input (it has
+    said all it had to: no wait at all for a bot already waiting), or has written nothing
+    for ``quiet`` seconds, or ``most`` seconds have passed; so what a bot logs after its
+    last answer is kept before it is killed. Bounded in time, and in size by the caps.
+    """
+    now = time.perf_counter()
+    end = now + most
+    heard = {id(b): now for b in bots}
+    todo = [b for b in bots if not b.stopped and b.log_fileno() is not None]
+    while todo:
+        now = time.perf_counter()
+        left = []
+        for bot in todo:
+            done = bot.waiting_for_input()  # first: what it wrote before is in the pipe
+            bot.pump_log()
+            if bot.log_fileno() is None or done or now - heard[id(bot)] >= quiet:
+                continue
+            left.append(bot)
+        todo = left
+        if not todo or now >= end:
+            return
+        poller = select.poll()
+        fds = {}
+        for bot in todo:
+            fd = bot.log_fileno()
+            if fd is not None:
+                fds[fd] = bot
+                poller.register(fd, select.POLLIN)
+        try:
+            events = poller.poll(min(END_POLL_S, end - now) * 1000.0)
+        except InterruptedError:
+            continue
+        for fd, _ in events:
+            heard[id(fds[fd])] = time.perf_counter()

@@ -91,3 +91,30 @@ def owner_alive(name: str) -> bool | None:
         return None
     pid, started = int(match.group(1)), int(match.group(2))
     return start_time(pid) == started
+
+
+def waiting_on_pipe(pid: int) -> bool:
+    """Whether the processes of ``pid``'s tree are idle waiting to read a pipe: no thread
+    runs and one sleeps in the kernel's pipe read (its ``wchan``). A bot blocked reading
+    its input has written everything it had to say. False when unknown (no ``/proc``
+    access, a kernel that hides ``wchan``).
+    """
+    reading = False
+    for proc in [pid, *descendants(pid)]:
+        try:
+            tasks = os.listdir(f"/proc/{proc}/task")
+        except OSError:
+            continue  # gone meanwhile
+        for tid in tasks:
+            base = f"/proc/{proc}/task/{tid}"
+            try:
+                with open(f"{base}/stat") as f:
+                    state = f.read().rsplit(")", 1)[1].split()[0]
+                with open(f"{base}/wchan") as f:
+                    wchan = f.read().strip()
+            except (OSError, IndexError):
+                return False
+            if state not in ("S", "Z", "X"):
+                return False  # running, or in an uninterruptible wait (a write...)
+            reading = reading or wchan.endswith(("pipe_read", "pipe_wait"))
+    return reading
