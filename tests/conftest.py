@@ -132,3 +132,15 @@ def beyond_the_sandbox_line(stderr: str) -> str:
         for line in stderr.splitlines(keepends=True)
         if not line.startswith("arena: sandbox ") and "bots are not isolated" not in line
     )
+
+
+MEASURED_KEYS = ("p50_ms", "p99_ms", "max_ms")
+"""Leaderboard keys measured on the clock: they differ from one run to the next."""
+
+
+def unmeasured(board: dict[str, Any]) -> dict[str, Any]:
+    """A JSON leaderboard without its measured response times, to compare two runs."""
+    rows = [
+        {k: v for k, v in row.items() if k not in MEASURED_KEYS} for row in board["leaderboard"]
+    ]
+    return {**board, "leaderboard": rows}

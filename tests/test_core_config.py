@@ -52,6 +52,10 @@ def test_a_good_file_loads_with_defaults_and_absolute_bot_paths(tmp_path, monkey
     assert config.settings == {"max_turns": 10}
     assert config.bots[0].argv == ("python3", str(REPO / "bots/stc/random_bot.py"))
     assert config.sandbox == "auto"
+    assert (config.time_margin_ms, config.clock_scale) == (0, 1.0)
+    text = GOOD.format(out=tmp_path / "o") + "time_margin_ms: 50\nclock_scale: 2\n"
+    config = load_tournament(write(tmp_path, text), load_registry())
+    assert (config.time_margin_ms, config.clock_scale) == (50, 2.0)
 
 
 @pytest.mark.parametrize(
@@ -108,6 +112,44 @@ def test_a_good_file_loads_with_defaults_and_absolute_bot_paths(tmp_path, monkey
             "  max_turns: [10, 0]",
             "t.yaml: settings.max_turns (line 8): must be between 1 and 10000, not 0",
         ),
+        # The clock options.
+        (
+            "concurrency: 1",
+            "concurrency: 1\ntime_margin_ms: -5",
+            "t.yaml: time_margin_ms (line 7): must be a whole number of milliseconds, 0 or "
+            "more, not -5",
+        ),
+        (
+            "concurrency: 1",
+            "concurrency: 1\ntime_margin_ms: 1.5",
+            "t.yaml: time_margin_ms (line 7): must be a whole number of milliseconds, 0 or "
+            "more, not 1.5",
+        ),
+        (
+            "concurrency: 1",
+            "concurrency: 1\ntime_margin_ms: 99999999999",
+            "t.yaml: time_margin_ms (line 7): must be at most 3600000, not 99999999999",
+        ),
+        (
+            "concurrency: 1",
+            "concurrency: 1\nclock_scale: 0",
+            "t.yaml: clock_scale (line 7): must be a number greater than 0, not 0",
+        ),
+        (
+            "concurrency: 1",
+            "concurrency: 1\nclock_scale: slow",
+            "t.yaml: clock_scale (line 7): must be a number greater than 0, not 'slow'",
+        ),
+        (
+            "concurrency: 1",
+            "concurrency: 1\nclock_scale: .nan",
+            "t.yaml: clock_scale (line 7): must be a number greater than 0, not nan",
+        ),
+        (
+            "concurrency: 1",
+            "concurrency: 1\nclock_scale: 5000",
+            "t.yaml: clock_scale (line 7): must be at most 1000, not 5000",
+        ),
     ],
 )
 def test_each_mistake_names_file_key_and_line(tmp_path, monkeypatch, old, new, message):
@@ -163,6 +205,9 @@ def test_a_list_of_setting_values_plays_every_variant(tmp_path, monkeypatch):
         (["splitter", "--layout", "3"], "arena: splitter: --layout: must be 1 or 2, not 3"),
         (["cluster", "--colors", "5"], "arena: cluster: --colors: must be even (half per player), not 5"),
         (["cluster", "--grid_size", "4", "--win_length", "8"], "arena: cluster: --win_length: must be between 2 and 7, not 8"),
+        (["stc", "--time-margin-ms", "-1"], "arena: --time-margin-ms must be a whole number of milliseconds, 0 or more, not -1"),
+        (["stc", "--clock-scale", "0"], "arena: --clock-scale must be a number greater than 0, not 0.0"),
+        (["stc", "--clock-scale", "inf"], "arena: --clock-scale must be a number greater than 0, not inf"),
     ],
 )  # fmt: skip
 def test_match_refuses_bad_settings_in_one_line_before_any_game(tmp_path, args, message):

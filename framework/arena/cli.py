@@ -113,6 +113,20 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--output", type=Path, help="keep replays and stderr files in this folder")
     p.add_argument("--sandbox", choices=("auto", "bwrap", "none"), default="auto")
+    p.add_argument(
+        "--time-margin-ms",
+        type=int,
+        default=0,
+        metavar="MS",
+        help="grace past each turn's budget: a later answer is late, not a timeout (default 0)",
+    )
+    p.add_argument(
+        "--clock-scale",
+        type=float,
+        default=1.0,
+        metavar="X",
+        help="multiply every time budget of the game, for slower machines (default 1)",
+    )
     p.set_defaults(func=cmd_match)
 
     p = sub.add_parser("run", help="run (or resume) a tournament file")
@@ -276,8 +290,8 @@ def cmd_match(args: argparse.Namespace, extra: list[str]) -> int:
     """
     from tqdm import tqdm
 
-    from arena.config import players_text
-    from arena.referee import GameRecord
+    from arena.config import check_clock_scale, check_time_margin, players_text
+    from arena.referee import Clock, GameRecord
     from arena.schedule import MAX_GAMES, GameSpec, round_robin
     from arena.store import make_output_folder
     from arena.tournament import Job, announce_sandbox, choose_sandbox, play_games
@@ -297,6 +311,11 @@ def cmd_match(args: argparse.Namespace, extra: list[str]) -> int:
         raise ConfigError(f"--games {args.games}: arena plays at most {MAX_GAMES} games at once")
     if args.verbose and args.jobs > 1:
         raise ConfigError("--verbose logs one game at a time: leave out -j")
+    if message := check_time_margin(args.time_margin_ms):
+        raise ConfigError(f"--time-margin-ms {message}")
+    if message := check_clock_scale(args.clock_scale):
+        raise ConfigError(f"--clock-scale {message}")
+    clock = Clock(args.clock_scale, args.time_margin_ms)
     bots = _match_bots(args.bots)
     if args.output is not None:
         make_output_folder(args.output, "--output")
@@ -320,7 +339,8 @@ def cmd_match(args: argparse.Namespace, extra: list[str]) -> int:
         game_dir = str(root / f"game-{spec.order + 1:04d}")
         # --verbose: the worker builds the observer and prints every step as it is played.
         observer = _verbose_observer if args.verbose else None
-        return Job(info.id, args.seed + spec.round, settings, seats, game_dir, sandbox, observer)
+        seed = args.seed + spec.round
+        return Job(info.id, seed, settings, seats, game_dir, sandbox, observer, clock)
 
     def finished(spec: GameSpec, result: dict[str, Any] | Failure) -> None:
         nonlocal failed
@@ -345,7 +365,7 @@ def cmd_match(args: argparse.Namespace, extra: list[str]) -> int:
         finally:
             bar.close()
             if records:
-                print(_match_summary(names, records))
+                print(_match_summary(names, records, late=clock.margin_ms > 0))
             if keep:
                 print(f"replays and stderr in {root}")
     finally:
@@ -417,7 +437,7 @@ def _result_line(n: int, record: Any) -> str:
     )
 
 
-def _match_summary(names: list[str], records: list[Any]) -> str:
+def _match_summary(names: list[str], records: list[Any], late: bool = False) -> str:
     from tabulate import tabulate
 
     from arena.rating import mean_interval
@@ -445,11 +465,14 @@ def _match_summary(names: list[str], records: list[Any]) -> str:
         row += [f"{mean:.2f} ± {half:.2f}", f"{min(scores):g}", f"{max(scores):g}"]
         forfeits = [s.forfeit for s in seats if s.forfeit]
         row.append(", ".join(f"{k} {forfeits.count(k)}" for k in sorted(set(forfeits))) or "-")
+        if late:
+            row.append(str(sum(s.late for s in seats)))
         ms = [s.max_ms for s in seats]
         row.append(f"{max(ms):.1f}")
         rows.append(row)
     headers = ["bot", "games"] + (["W/D/L"] if len(names) > 1 else [])
-    headers += ["mean score ± 95%", "min", "max", "forfeits", "max turn ms"]
+    headers += ["mean score ± 95%", "min", "max", "forfeits"]
+    headers += ["late", "max turn ms"] if late else ["max turn ms"]
     return tabulate(rows, headers=headers, disable_numparse=True)
 
 
@@ -461,7 +484,8 @@ def _verbose_observer(game: Game[Any], names: Sequence[str]) -> Any:
         for seat_key, io in step["io"].items():
             seat = int(seat_key)
             answer = " | ".join(io["lines"]) if io["lines"] else "(no answer)"
-            print(f"  seat {seat} {names[seat]}: {io['ms']:.1f} ms > {answer}")
+            late = " LATE" if io.get("late") else ""
+            print(f"  seat {seat} {names[seat]}: {io['ms']:.1f} ms{late} > {answer}")
             if message := step.get("messages", {}).get(seat_key):
                 print(f"    message: {message}")
             for line in io.get("stderr", "").splitlines():

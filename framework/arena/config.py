@@ -7,6 +7,7 @@ the line, e.g. ``tournaments/stc.yaml: bots[1].cmd (line 14): command not found:
 from __future__ import annotations
 
 import itertools
+import math
 import os
 import shlex
 import shutil
@@ -34,6 +35,10 @@ MAX_MEMORY_MB = 1024 * 1024
 """Largest ``memory_mb`` accepted: 1 TiB."""
 MAX_PROCESSES = 32768
 """Largest ``max_processes`` accepted."""
+MAX_TIME_MARGIN_MS = 3_600_000
+"""Largest ``time_margin_ms`` accepted: an hour."""
+MAX_CLOCK_SCALE = 1000.0
+"""Largest ``clock_scale`` accepted."""
 PATH_SUFFIXES = (".py", ".sh", ".js")
 """A command's first word ending in these is a file path, not a program on the PATH."""
 KEYS = {
@@ -55,6 +60,9 @@ KEYS = {
     "max_processes": "processes a bot may run at once where cgroups allow (default 64)",
     "executor": "where games run: local (worker processes here) or dask (a Dask cluster)",
     "dask": "executor dask: the scheduler's address (default: a local Dask cluster)",
+    "time_margin_ms": "grace past each turn's budget: a later answer is `late`, not a "
+    "timeout (default 0)",
+    "clock_scale": "multiplies every time budget of the game, for slower machines (default 1)",
 }
 
 
@@ -103,6 +111,8 @@ class TournamentConfig:
     def where(self, key: str) -> str:
         """Where a key's value came from, for messages: ``FILE: key (line N)`` or the option."""
         return self.given_by.get(key) or where(self, key)
+    time_margin_ms: int = 0
+    clock_scale: float = 1.0
 
 
 class _Located:
@@ -457,7 +467,48 @@ def load_tournament(path: Path, registry: Registry) -> TournamentConfig:
         dask=address,
         lines=doc.lines,
         version=info.version,
+        time_margin_ms=_time_margin(doc, data),
+        clock_scale=_clock_scale(doc, data),
     )
+
+
+def _time_margin(doc: _Located, data: dict[str, Any]) -> int:
+    value = data.get("time_margin_ms", 0)
+    message = check_time_margin(value)
+    if message:
+        raise doc.error("time_margin_ms", message)
+    return int(value)
+
+
+def _clock_scale(doc: _Located, data: dict[str, Any]) -> float:
+    value = data.get("clock_scale", 1.0)
+    message = check_clock_scale(value)
+    if message:
+        raise doc.error("clock_scale", message)
+    return float(value)
+
+
+def check_time_margin(value: Any) -> str | None:
+    """Why ``value`` is not a valid ``time_margin_ms`` (None when it is)."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        return f"must be a whole number of milliseconds, 0 or more, not {value!r}"
+    if value > MAX_TIME_MARGIN_MS:
+        return f"must be at most {MAX_TIME_MARGIN_MS}, not {value}"
+    return None
+
+
+def check_clock_scale(value: Any) -> str | None:
+    """Why ``value`` is not a valid ``clock_scale`` (None when it is)."""
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | float)
+        or not math.isfinite(value)
+        or value <= 0
+    ):
+        return f"must be a number greater than 0, not {value!r}"
+    if value > MAX_CLOCK_SCALE:
+        return f"must be at most {MAX_CLOCK_SCALE:g}, not {value!r}"
+    return None
 
 
 def _games(doc: _Located, data: dict[str, Any], fmt: str) -> int | None:

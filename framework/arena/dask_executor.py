@@ -38,7 +38,7 @@ import time
 import uuid
 from collections.abc import Callable, Iterator
 from concurrent.futures import CancelledError
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
 from typing import Any
@@ -53,7 +53,7 @@ from arena.dask_cluster import LocalClusterProcess
 from arena.errors import ArenaError, ConfigError
 from arena.game_process import GameProcess, GameProcessDied, GameRequest
 from arena.jobs import Job
-from arena.referee import BotSpec
+from arena.referee import BotSpec, Clock
 from arena.schedule import GameSpec
 from arena.stopping import note_stop
 from arena.workers import Failure, Interrupted
@@ -79,6 +79,7 @@ class RemoteJob:
     memory_mb: int | None
     max_processes: int
     files: str
+    clock: Clock = field(default_factory=Clock)
 
 
 class BotFiles(WorkerPlugin):
@@ -119,7 +120,7 @@ def play_remote(job: RemoteJob) -> dict[str, Any]:
     files = distributed.get_worker().plugins[job.files]
     assert isinstance(files, BotFiles)
     bots = tuple(BotSpec(name, localize(argv, files.path)) for name, argv in job.bots)
-    local = Job(job.game, job.seed, job.settings, bots, "", Sandbox())
+    local = Job(job.game, job.seed, job.settings, bots, "", Sandbox(), clock=job.clock)
     request = GameRequest(local, job.sandbox, job.memory_mb, job.max_processes)
     return _game_process().play(request)
 
@@ -345,6 +346,7 @@ class DaskExecutor:
             self.config.memory_mb,
             self.config.max_processes,
             self.plugin,
+            local.clock,
         )
 
     def _outcome(self, future: Any, game_dir: Path) -> dict[str, Any] | Failure:

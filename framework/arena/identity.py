@@ -1,9 +1,11 @@
 """What decides a game, so that a resumed tournament reuses only games that still hold.
 
 A game's *identity* is everything that decides it: the game id and rules version, the
-seed (and the tournament seed it derives from), the settings, and per seat the bot's
-name, its command as written and a hash of every file its command names (the bot's
-script, and any other file or folder argument). The store keeps each game's identity;
+seed (and the tournament seed it derives from), the settings, the clock options
+(``time_margin_ms``, ``clock_scale``: only when they differ from the defaults, so games
+stored before they existed keep their identity), and per seat the bot's name, its command
+as written and a hash of every file its command names (the bot's script, and any other
+file or folder argument). The store keeps each game's identity;
 a stored game is reused only while its identity is the one the tournament file now
 gives that place in the schedule. :func:`describe_changes` says, in the file's own
 terms, why an identity no longer matches (``seed 1 -> 2``, ``bots[1].cmd changed``).
@@ -21,6 +23,8 @@ MAX_TREE_FILES = 2000
 """Files of a folder argument hashed by content; beyond, by name, size and mtime."""
 MAX_TREE_BYTES = 256 * 1024 * 1024
 """Bytes of a folder argument hashed by content; beyond, by name, size and mtime."""
+CLOCK_DEFAULTS: dict[str, Any] = {"time_margin_ms": 0, "clock_scale": 1.0}
+"""The clock options of a tournament file and their defaults (part of the identity)."""
 
 
 def file_digest(path: str, skip: Sequence[str] = ()) -> str:
@@ -88,9 +92,11 @@ def game_identity(
     seed: int,
     settings: Mapping[str, Any],
     bots: Sequence[Mapping[str, Any]],
+    clock: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The identity of one game: ``bots`` are the seats' :func:`bot_fingerprint`."""
-    return {
+    """The identity of one game: ``bots`` are the seats' :func:`bot_fingerprint`;
+    ``clock`` the tournament's clock options (see :data:`CLOCK_DEFAULTS`)."""
+    identity = {
         "game": game,
         "version": version,
         "tournament_seed": tournament_seed,
@@ -98,6 +104,11 @@ def game_identity(
         "settings": dict(settings),
         "bots": [dict(b) for b in bots],
     }
+    for key, default in CLOCK_DEFAULTS.items():
+        value = (clock or {}).get(key, default)
+        if value != default:
+            identity[key] = value
+    return identity
 
 
 def canonical(value: Any) -> str:
@@ -110,8 +121,8 @@ def _sha(text: str) -> str:
 
 
 def _head(identity: Mapping[str, Any]) -> str:
-    keys = ("game", "version", "tournament_seed", "settings")
-    return _sha(canonical({k: identity[k] for k in keys}))
+    keys = ("game", "version", "tournament_seed", "settings", *CLOCK_DEFAULTS)
+    return _sha(canonical({k: identity[k] for k in keys if k in identity}))
 
 
 def _combine(head: str, seed: int, bots: Iterable[str]) -> str:
@@ -129,7 +140,7 @@ class Identities:
     (a schedule can hold a million games).
 
     ``variants`` are the settings of each variant; ``bots`` each bot's
-    :func:`bot_fingerprint` by name.
+    :func:`bot_fingerprint` by name; ``clock`` the clock options.
     """
 
     def __init__(
@@ -139,8 +150,10 @@ class Identities:
         tournament_seed: int,
         variants: Sequence[Mapping[str, Any]],
         bots: Mapping[str, Mapping[str, Any]],
+        clock: Mapping[str, Any] | None = None,
     ) -> None:
         self.game, self.version, self.tournament_seed = game, version, tournament_seed
+        self.clock = dict(clock or {})
         self.variants = [dict(v) for v in variants]
         self.bots = {name: dict(fp) for name, fp in bots.items()}
         self._heads = [_head(self.of(0, v, ())) for v in range(len(self.variants))]
@@ -155,6 +168,7 @@ class Identities:
             seed,
             self.variants[variant],
             [self.bots[name] for name in seats],
+            self.clock,
         )
 
     def hash(self, seed: int, variant: int, seats: Sequence[str]) -> str:
@@ -185,6 +199,10 @@ def describe_changes(
         )
         if old != new:
             out.append(f"settings.{key} {old} -> {new}")
+    for key, default in CLOCK_DEFAULTS.items():
+        old, new = stored.get(key, default), now.get(key, default)
+        if old != new:
+            out.append(f"{key} {old:g} -> {new:g}")
     for old_bot, new_bot in zip(stored.get("bots", []), now["bots"], strict=False):
         where = f"bots[{bot_index.get(new_bot['name'], '?')}]"
         if old_bot.get("cmd") != new_bot["cmd"]:

@@ -9,14 +9,14 @@ sooner.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from arena.botproc import Sandbox
 from arena.game import Game
 from arena.plugins import Registry, load_registry
-from arena.referee import BotSpec, Heartbeat, Referee, StepObserver
+from arena.referee import BotSpec, Clock, Heartbeat, Referee, StepObserver
 
 _REGISTRY: Registry | None = None
 
@@ -40,6 +40,7 @@ class Job:
     game_dir: str
     sandbox: Sandbox
     observer: Callable[[Game[Any], Sequence[str]], StepObserver] | None = None
+    clock: Clock = field(default_factory=Clock)
 
 
 def play_job(job: Job, heartbeat: Heartbeat | None = None) -> dict[str, Any]:
@@ -50,5 +51,7 @@ def play_job(job: Job, heartbeat: Heartbeat | None = None) -> dict[str, Any]:
     game = worker_registry().create(job.game)
     names = [b.name for b in job.bots]
     observer = job.observer(game, names) if job.observer is not None else None
-    referee = Referee(game, job.bots, Path(job.game_dir), job.sandbox, observer, heartbeat)
+    referee = Referee(
+        game, job.bots, Path(job.game_dir), job.sandbox, observer, heartbeat, job.clock
+    )
     return referee.play(job.seed, job.settings).to_dict()

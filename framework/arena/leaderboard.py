@@ -11,13 +11,14 @@ import csv
 import io
 import json
 import math
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from tabulate import tabulate
 
 from arena.rating import REASONS, BotStats, Pairwise, mean_interval
-from arena.stats import EloEstimate, SprtResult
+from arena.stats import EloEstimate, SprtResult, percentile
 
 FORMATS = ("table", "markdown", "json", "csv")
 FORFEIT_KEYS = REASONS
@@ -47,10 +48,47 @@ def _bt_text(rating: float | None, error: float | None) -> str:
     return f"{round(rating) + 0:+d} ±" + ("inf" if error is None else f"{error:.0f}")
 
 
+def _ms_text(ms: float) -> str:
+    """``0.42``, ``12.3``, ``250``: a response time with about three significant digits."""
+    return f"{ms:.2f}" if ms < 10 else f"{ms:.1f}" if ms < 100 else f"{ms:.0f}"
+
+
 def _rate_text(rate: float, interval: tuple[float, float]) -> str:
     """``62.5 [44-79]``: a rate in percent with its 95% Wilson interval."""
     low, high = interval
     return f"{100 * rate:.1f} [{100 * low:.0f}-{100 * high:.0f}]"
+
+
+@dataclass(frozen=True)
+class Timing:
+    """How a bot answered the clock over a tournament: answers over the budget but within
+    the time margin (``late``), and its response time at the median, the 99th percentile
+    (nearest rank) and the maximum over every answered turn (None without stored times)."""
+
+    late: int = 0
+    p50_ms: float | None = None
+    p99_ms: float | None = None
+    max_ms: float | None = None
+
+    @staticmethod
+    def of(times: Sequence[float], late: int = 0) -> Timing:
+        """The timing of a bot that answered its turns in ``times`` ms."""
+        if not times:
+            return Timing(late)
+        ordered = sorted(times)
+        return Timing(late, percentile(ordered, 0.5), percentile(ordered, 0.99), ordered[-1])
+
+
+@dataclass(frozen=True)
+class ClockOptions:
+    """The tournament's clock options, as the leaderboard shows them."""
+
+    time_margin_ms: float = 0
+    clock_scale: float = 1.0
+
+    def describe(self) -> str:
+        """``clock: game budgets x1.5, time margin 50 ms``."""
+        return f"clock: game budgets x{self.clock_scale:g}, time margin {self.time_margin_ms:g} ms"
 
 
 @dataclass
@@ -62,6 +100,8 @@ class Leaderboard:
     pairs: dict[tuple[str, str], Pairwise]
     multiplayer: bool = False
     sprt: SprtResult | None = None
+    timing: dict[str, Timing] = field(default_factory=dict)
+    clock: ClockOptions | None = None
 
     def rows(self) -> list[dict[str, Any]]:
         """One dict per bot, best first (the JSON and CSV form).
@@ -69,7 +109,10 @@ class Leaderboard:
         ``bt``/``bt_ci``: Bradley-Terry rating over all games and its 95% half-width;
         ``elo``/``elo_ci``/``los``: Elo difference against the field ±95% and likelihood
         of superiority in % (fastchess's formulas; pentanomial over seat-swapped pairs);
-        ``win%_low``/``win%_high``: 95% Wilson interval of ``win%``.
+        ``win%_low``/``win%_high``: 95% Wilson interval of ``win%``; then the games lost
+        by each forfeit reason, ``late`` (answers over the budget but within the time
+        margin) and ``p50_ms``/``p99_ms``/``max_ms``, the response time over every
+        answered turn (``None`` when no times were stored).
         """
         rows = []
         for i, s in enumerate(self.stats, start=1):
@@ -105,6 +148,11 @@ class Leaderboard:
             if self.multiplayer:
                 row["avg_rank"] = round(s.avg_rank, 2)
             row.update(s.forfeits)
+            timing = self.timing.get(s.name, Timing())
+            row["late"] = timing.late
+            row["p50_ms"] = _num(timing.p50_ms, 2)
+            row["p99_ms"] = _num(timing.p99_ms, 2)
+            row["max_ms"] = _num(timing.max_ms, 2)
             rows.append(row)
         return rows
 
@@ -168,11 +216,12 @@ class Leaderboard:
     def render(self, fmt: str = "table") -> str:
         """The leaderboard, pairings and matrix in ``fmt``: table, markdown, json or csv."""
         if fmt == "json":
-            data: dict[str, Any] = {
-                "title": self.title,
-                "leaderboard": self.rows(),
-                "pairwise": self.pairings(),
-            }
+            data: dict[str, Any] = {"title": self.title}
+            if self.clock is not None:
+                data["time_margin_ms"] = self.clock.time_margin_ms
+                data["clock_scale"] = self.clock.clock_scale
+            data["leaderboard"] = self.rows()
+            data["pairwise"] = self.pairings()
             if self.sprt is not None:
                 data["sprt"] = self.sprt.to_dict()
             return json.dumps(data, indent=2)
@@ -192,11 +241,10 @@ class Leaderboard:
         def table(rows: Any, headers: Any) -> str:
             return tabulate(rows, headers=headers, tablefmt=tablefmt, disable_numparse=True)
 
-        parts = [
-            self.title if fmt == "table" else f"## {self.title}",
-            "",
-            table(self._table_rows(), "keys"),
-        ]
+        parts = [self.title if fmt == "table" else f"## {self.title}"]
+        if self.clock is not None:
+            parts.append(self.clock.describe())
+        parts += ["", table(self._table_rows(), "keys")]
         pairings = self._pairing_rows()
         if pairings:
             parts += [
@@ -253,6 +301,9 @@ class Leaderboard:
             if self.multiplayer:
                 row["avg rank"] = f"{r['avg_rank']:.2f}"
             row["/".join(FORFEIT_KEYS)] = "/".join(str(r[k]) for k in FORFEIT_KEYS)
+            row["late"] = str(r["late"])
+            times = (r["p50_ms"], r["p99_ms"], r["max_ms"])
+            row["ms p50/p99/max"] = "-" if None in times else "/".join(_ms_text(t) for t in times)
             table.append(row)
         return table
 

@@ -137,6 +137,8 @@ def _step_lines(
     for key, io in step.get("io", {}).items():
         name = players[int(key)]
         budget = f" / {io['budget_ms']} ms" if io.get("budget_ms") else ""
+        if io.get("late"):
+            budget += " LATE"
         answer = " | ".join(io.get("lines", [])) or "(no answer)"
         yield f"  seat {key} {name}: {io.get('ms', 0.0):.1f} ms{budget} > {answer}"
         message = step.get("messages", {}).get(key)

@@ -155,6 +155,16 @@ def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def percentile(ordered: Sequence[float], q: float) -> float:
+    """The ``q``-quantile (0 < q <= 1) of sorted values by the nearest-rank method: the
+    smallest value at or above which a share ``q`` of the values lies (always one of
+    them). ``percentile([1, 2, 3, 4], 0.5)`` is 2; ``q = 1`` gives the maximum."""
+    if not ordered:
+        raise ValueError("percentile of no values")
+    rank = max(1, math.ceil(q * len(ordered) - 1e-9))
+    return ordered[min(rank, len(ordered)) - 1]
+
+
 # -- SPRT -----------------------------------------------------------------------------
 
 SPRT_MODELS = ("normalized", "logistic")

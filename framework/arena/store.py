@@ -2,7 +2,7 @@
 
 Layout of an output folder::
 
-    arena.sqlite                 tournament, bots, games, seats
+    arena.sqlite                 tournament, bots, games, seats (each turn's time)
     games/<slug>/replay.json     every step's input and output per bot, timings, outcome
     games/<slug>/stderr-*.txt    each bot's stderr for that game (bounded)
 
@@ -20,7 +20,10 @@ import hashlib
 import json
 import shutil
 import sqlite3
+import sys
 import time
+from array import array
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,8 +33,12 @@ from arena.identity import canonical, identity_hash
 from arena.referee import GameRecord, SeatRecord
 
 DB_NAME = "arena.sqlite"
-SCHEMA_VERSION = 2
-"""Kept in SQLite's ``user_version``; 2 added game identities and the ``current_games`` table."""
+SCHEMA_VERSION = 3
+"""Kept in SQLite's ``user_version``; 2 added game identities and the ``current_games`` table,
+3 each seat's late answers and per-turn times (a folder of schema 2 is upgraded by
+``arena run`` and read as it is by the other commands)."""
+IDENTITY_SCHEMA = 2
+"""The oldest schema that resumes: before it, games had no identities."""
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS bots (name TEXT PRIMARY KEY, cmd TEXT NOT NULL);
@@ -74,10 +81,39 @@ CREATE TABLE IF NOT EXISTS seats (
     total_ms REAL NOT NULL,
     max_ms REAL NOT NULL,
     stderr TEXT NOT NULL,
+    late INTEGER NOT NULL DEFAULT 0,
+    turn_ms BLOB,
     PRIMARY KEY (game_id, seat)
 );
 CREATE INDEX IF NOT EXISTS seats_bot ON seats(bot);
 """
+
+
+UPGRADES = {
+    2: (
+        "ALTER TABLE seats ADD COLUMN late INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE seats ADD COLUMN turn_ms BLOB",
+    ),
+}
+"""The statements that bring a schema to the next one."""
+
+
+def pack_times(values: Sequence[float]) -> bytes:
+    """Per-turn times in ms as the store keeps them: little-endian 32-bit floats."""
+    packed = array("f", values)
+    if sys.byteorder == "big":
+        packed.byteswap()
+    return packed.tobytes()
+
+
+def unpack_times(blob: bytes | None) -> array[float]:
+    """Inverse of :func:`pack_times` (empty for a seat stored without times)."""
+    values = array("f")
+    if blob:
+        values.frombytes(blob[: len(blob) - len(blob) % values.itemsize])
+        if sys.byteorder == "big":
+            values.byteswap()
+    return values
 
 
 def game_slug(key: str) -> str:
@@ -134,6 +170,8 @@ class Store:
 
     Raises :class:`ConfigError` when ``output`` is not a folder or cannot be created,
     when its ``arena.sqlite`` is not a database, and when an older or newer arena wrote it.
+    A file of the previous schema is upgraded when ``create`` (``arena run`` writes to
+    it), else read as it is (what it lacks reads as empty).
     """
 
     def __init__(self, output: Path, create: bool = True) -> None:
@@ -146,11 +184,18 @@ class Store:
         except sqlite3.Error as exc:
             raise ConfigError(f"{self.path}: cannot open: {exc}") from None
         try:
-            self._check_schema(create)
+            version = self._check_schema(create)
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.executescript(SCHEMA)
-            self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            if create:
+                with self.db:
+                    for old in range(version or SCHEMA_VERSION, SCHEMA_VERSION):
+                        for statement in UPGRADES[old]:
+                            self.db.execute(statement)
+                    self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             self.db.commit()
+            columns = {row[1] for row in self.db.execute("PRAGMA table_info(seats)")}
+            self._timed = "turn_ms" in columns
         except sqlite3.DatabaseError as exc:
             self.db.close()
             raise ConfigError(f"{self.path}: not an arena database ({exc})") from None
@@ -158,14 +203,15 @@ class Store:
             self.db.close()
             raise
 
-    def _check_schema(self, create: bool) -> None:
-        version = self.db.execute("PRAGMA user_version").fetchone()[0]
+    def _check_schema(self, create: bool) -> int:
+        """The schema version of the file (0 for a new one), if this arena reads it."""
+        version = int(self.db.execute("PRAGMA user_version").fetchone()[0])
         tables = {r[0] for r in self.db.execute("SELECT name FROM sqlite_master")}
         if "games" not in tables:
             if create and not tables:
-                return
+                return 0
             raise ConfigError(f"{self.path}: not an arena database (no games table)")
-        if version < SCHEMA_VERSION:
+        if version < IDENTITY_SCHEMA:
             raise ConfigError(
                 f"{self.path}: written by an older arena, without game identities: "
                 f"run the tournament again with --fresh to start over in {self.output}"
@@ -175,6 +221,7 @@ class Store:
                 f"{self.path}: written by a newer arena (schema {version}, this one reads "
                 f"{SCHEMA_VERSION}): upgrade arena"
             )
+        return version
 
     def close(self) -> None:
         """Close the database."""
@@ -280,11 +327,13 @@ class Store:
             )
             game_id = int(cur.lastrowid or 0)
             self.db.executemany(
-                "INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO seats(game_id, seat, bot, rank, score, forfeit, detail, raw,"
+                " moves, total_ms, max_ms, stderr, late, turn_ms)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [
                     (
                         game_id, i, s.bot, s.rank, s.score, s.forfeit, s.detail, s.raw,
-                        s.moves, s.total_ms, s.max_ms, s.stderr,
+                        s.moves, s.total_ms, s.max_ms, s.stderr, s.late, pack_times(s.turn_ms),
                     )
                     for i, s in enumerate(record.seats)
                 ],
@@ -299,9 +348,10 @@ class Store:
         schedule places them; otherwise every stored game in the order it was played.
         """
         seats: dict[int, list[SeatRecord]] = {}
+        late = "late" if self._timed else "0"
         for row in self.db.execute(
             "SELECT game_id, bot, rank, score, forfeit, detail, raw, moves, total_ms, max_ms,"
-            " stderr FROM seats ORDER BY game_id, seat"
+            f" stderr, {late} FROM seats ORDER BY game_id, seat"
         ):
             seats.setdefault(row[0], []).append(SeatRecord(*row[1:]))
         if current_only:
@@ -324,6 +374,20 @@ class Store:
             )
             for row in self.db.execute(query)
         ]  # fmt: skip
+
+    def response_times(self) -> dict[str, array[float]]:
+        """Each bot's per-turn times (ms) over the games the tournament file defined at its
+        last run; bots of games stored without times (an older arena) get none."""
+        out: dict[str, array[float]] = {}
+        if not self._timed:
+            return out
+        for bot, blob in self.db.execute(
+            "SELECT s.bot, s.turn_ms FROM seats s JOIN games g ON g.id = s.game_id"
+            " JOIN current_games c ON c.key = g.key AND c.identity_hash = g.identity_hash"
+            " ORDER BY g.id, s.seat"
+        ):
+            out.setdefault(bot, array("f")).extend(unpack_times(blob))
+        return out
 
     def game(self, game_id: int) -> StoredGame | None:
         """One stored game by id."""

@@ -24,8 +24,8 @@ from arena.errors import ConfigError
 from arena.formats import Scheduler, defined_spec, fixed_plan, make_scheduler
 from arena.identity import Identities, bot_fingerprint, describe_changes
 from arena.jobs import Job, play_job
-from arena.leaderboard import Leaderboard
-from arena.referee import BotSpec, GameRecord
+from arena.leaderboard import ClockOptions, Leaderboard, Timing
+from arena.referee import BotSpec, Clock, GameRecord
 from arena.schedule import GameSpec
 from arena.stats import Sprt
 from arena.store import CurrentGame, Store, clear_output, open_existing
@@ -141,7 +141,13 @@ def run_tournament(
         variants = config.variants or [config.settings]
         skip = [str(config.output)]  # output folders inside a bot's folder argument change
         fingerprints = {b.name: bot_fingerprint(b.name, b.cmd, b.files, skip) for b in config.bots}
-        ids = Identities(config.game, config.version, config.seed, variants, fingerprints)
+        clock_options = {
+            "time_margin_ms": config.time_margin_ms,
+            "clock_scale": config.clock_scale,
+        }
+        ids = Identities(
+            config.game, config.version, config.seed, variants, fingerprints, clock_options
+        )
         plan = fixed_plan(config)
         current = _current_games(config, store, ids, plan)
         store.set_current(current)
@@ -158,6 +164,7 @@ def run_tournament(
                 "bots": [b.name for b in config.bots],
                 "champion": config.champion,
                 "sprt": None if config.sprt is None else asdict(config.sprt),
+                **clock_options,
             }
         )
         store.set_bots({b.name: b.cmd for b in config.bots})
@@ -178,6 +185,7 @@ def run_tournament(
         else:
             announce_sandbox(config.sandbox, sandbox, say)
         argv = {b.name: b.argv for b in config.bots}
+        clock = Clock(config.clock_scale, config.time_margin_ms)
 
         def job(spec: GameSpec) -> Job:
             bots = tuple(BotSpec(name, argv[name]) for name in spec.seats)
@@ -188,6 +196,7 @@ def run_tournament(
                 bots,
                 str(store.game_dir(spec.key)),
                 sandbox,
+                clock=clock,
             )
 
         played = failed = 0
@@ -336,8 +345,23 @@ def leaderboard_from_store(store: Store) -> Leaderboard:
         test = Sprt(**meta["sprt"])
         pw = pairs.get((bots[0], bots[1]), rating.Pairwise())
         sprt = test.result(bots[0], bots[1], pw.ptnml)
+    late: dict[str, int] = {}
+    for game in games:
+        for seat in game.seats:
+            late[seat.bot] = late.get(seat.bot, 0) + seat.late
+    times = store.response_times()
+    timing = {s.name: Timing.of(times.get(s.name, ()), late.get(s.name, 0)) for s in stats}
+    clock = ClockOptions(meta.get("time_margin_ms", 0), meta.get("clock_scale", 1.0))
     # Games of other than two players also show each bot's average rank.
-    return Leaderboard(title, stats, pairs, multiplayer=int(meta.get("players", 2)) != 2, sprt=sprt)
+    return Leaderboard(
+        title,
+        stats,
+        pairs,
+        multiplayer=int(meta.get("players", 2)) != 2,
+        sprt=sprt,
+        timing=timing,
+        clock=clock,
+    )
 
 
 def leaderboard_for(output: Path) -> Leaderboard:
