@@ -18,6 +18,7 @@ import math
 
 import pytest
 
+from arena.leaderboard import Timing
 from arena.stats import (
     Z95,
     Encounter,
@@ -29,6 +30,7 @@ from arena.stats import (
     elo_to_score,
     information_order,
     normal_cdf,
+    percentile,
     score_to_elo,
     trinomial,
     wilson,
@@ -309,3 +311,19 @@ def test_information_order_prefers_overlapping_ratings_and_few_pairs():
     assert information_order(pairs, bt, lambda a, b: 5)[0] == ("a", "b")  # equal ratings
     played = {("a", "b"): 1000, ("a", "c"): 5, ("b", "c"): 5}
     assert information_order(pairs, bt, lambda a, b: played[a, b])[-1] == ("a", "b")
+
+
+def test_percentiles_are_nearest_rank_values_of_the_data():
+    # Nearest rank: the smallest value with at least q of the values at or below it.
+    values = sorted([12.0, 3.0, 7.0, 5.0, 9.0, 1.0, 4.0, 8.0, 2.0, 6.0])
+    assert percentile(values, 0.5) == 5.0  # 5 of 10 values are <= 5
+    assert percentile(values, 0.99) == 12.0  # 99% of 10 values needs all 10
+    assert percentile(values, 0.9) == 9.0
+    assert percentile(values, 1.0) == 12.0
+    assert percentile([4.0], 0.5) == 4.0
+    hundred = [float(v) for v in range(1, 101)]
+    assert (percentile(hundred, 0.5), percentile(hundred, 0.99)) == (50.0, 99.0)
+    assert percentile(hundred, 0.07) == 7.0  # 0.07 * 100 is 7.000000000000001 in floats
+    timing = Timing.of([30.0, 10.0, 20.0], late=2)
+    assert timing == Timing(2, 20.0, 30.0, 30.0)
+    assert Timing.of([]) == Timing(0, None, None, None)

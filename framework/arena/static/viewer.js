@@ -158,7 +158,8 @@ class Viewer {
     const forfeit = step && step.forfeits ? step.forfeits[key] : null;
     const panel = el("div", { cls: "panel seat" + (io ? "" : " idle"), "data-seat": key });
     panel.style.borderLeftColor = SEAT_COLORS[seat % 4];
-    const right = io ? `${io.ms.toFixed(1)} ms` + (io.budget_ms ? ` / ${io.budget_ms} ms` : "") : "";
+    const right = io ? `${io.ms.toFixed(1)} ms` + (io.budget_ms ? ` / ${io.budget_ms} ms` : "")
+      + (io.late ? " LATE" : "") : "";
     panel.append(el("h3", {}, el("span", { text: `${name} (seat ${seat})` }),
       el("span", { cls: "muted time", text: right })));
     if (!io) {

@@ -1,0 +1,263 @@
+"""Clock fidelity: bots answering at a known share of a 100 ms budget, timed by arena.
+
+Each bot sleeps a fixed share of the budget from the moment it has read its whole input,
+then answers with the time it took by its own clock (read to write). arena times it as
+in a tournament: referees in worker processes, ``--concurrency`` games at once (default:
+one per core), every seat of a game answering at the same time.
+
+* at 80% of the budget no turn may time out (nor be late);
+* at 105% every turn must be caught over its budget: with a time margin (100 ms) the
+  bot plays on and each turn counts as late, so 10,000 turns need no 10,000 bot starts;
+  a shorter run without a margin checks that the first timed turn is a timeout;
+* ``measured - slept`` is arena's time minus the bot's own: never below 0 (the clock
+  starts before the input is written and stops after the answer is read), and small.
+
+A game's first turn (interpreter start-up, a 2000 ms budget) is not counted. Many seats
+per game keep 10,000 turns to about a minute per share:
+
+    python3 bench/clock_fidelity.py [--turns 10000] [--seats 8] [--concurrency N]
+                                    [--sandbox auto|bwrap|none]
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import random
+import shutil
+import sys
+import tempfile
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from arena import Game, GameInfo, InvalidAnswer, Move, Outcome
+from arena.botproc import resolve_sandbox
+from arena.config import available_cores
+from arena.referee import BotSpec, Clock, Referee
+from arena.stats import percentile
+from arena.workers import Failure, WorkerPool
+
+BUDGET_MS = 100
+FIRST_TURN_MS = 2000
+
+# Sleeps SHARE of the budget from having read its input, then answers its own time.
+BOT = """\
+import sys, time
+SECONDS = float(sys.argv[1]) / 1000
+for line in sys.stdin:
+    start = time.perf_counter()
+    end = start + SECONDS
+    while (left := end - time.perf_counter()) > 0:
+        time.sleep(left)
+    sys.stdout.write(f"{(time.perf_counter() - start) * 1000!r}\\n")
+    sys.stdout.flush()
+"""
+
+
+@dataclass(frozen=True)
+class FidelityState:
+    steps: int
+    step: int
+    out: tuple[bool, ...]
+
+
+class FidelityGame(Game[FidelityState]):
+    """Every seat answers every step (how long it slept, in ms); nobody wins."""
+
+    info = GameInfo(
+        id="clock-fidelity",
+        title="Clock fidelity",
+        min_players=1,
+        max_players=64,
+        first_turn_ms=FIRST_TURN_MS,
+        turn_ms=BUDGET_MS,
+        settings={"steps": 10},
+    )
+
+    def start(self, seed: int, players: int, settings: Mapping[str, Any]) -> FidelityState:
+        return FidelityState(int(settings["steps"]), 0, (False,) * players)
+
+    def to_act(self, state: FidelityState) -> Sequence[int]:
+        if state.step >= state.steps:
+            return []
+        return [seat for seat, out in enumerate(state.out) if not out]
+
+    def prompt(self, state: FidelityState, seat: int) -> str:
+        return f"turn {state.step}\n"
+
+    def interpret(self, state: FidelityState, seat: int, text: str) -> Move:
+        try:
+            return Move(float(text))
+        except ValueError:
+            raise InvalidAnswer("expected the time slept", text) from None
+
+    def apply(self, state: FidelityState, moves: Mapping[int, Any]) -> FidelityState:
+        return replace(state, step=state.step + 1)
+
+    def eliminate(self, state: FidelityState, seat: int) -> FidelityState:
+        out = list(state.out)
+        out[seat] = True
+        return replace(state, out=tuple(out))
+
+    def outcome(self, state: FidelityState) -> Outcome:
+        return Outcome.from_scores([0] * len(state.out), "done")
+
+    def random_answer(self, state: FidelityState, seat: int, rng: random.Random) -> str:
+        return "0"
+
+
+@dataclass
+class Turns:
+    """What arena saw of the timed turns: measured and slept ms, late, timeouts."""
+
+    measured_minus_slept: list[float] = field(default_factory=list)
+    late: int = 0
+    timeouts: int = 0
+    answered: int = 0
+
+    @property
+    def timed(self) -> int:
+        return self.answered + self.timeouts
+
+    def add(self, other: Mapping[str, Any]) -> None:
+        self.measured_minus_slept += other["diffs"]
+        self.late += other["late"]
+        self.timeouts += other["timeouts"]
+        self.answered += other["answered"]
+
+
+def play_fidelity(job: Mapping[str, Any], heartbeat: Any) -> dict[str, Any]:
+    """Play one game in a worker process; return what its timed turns looked like."""
+    out: dict[str, Any] = {"diffs": [], "late": 0, "timeouts": 0, "answered": 0}
+
+    def observe(index: int, step: dict[str, Any], state: Any) -> None:
+        if index == 0:
+            return  # start-up
+        for seat, io in step["io"].items():
+            forfeit = step["forfeits"].get(seat)
+            if forfeit is not None:
+                out["timeouts"] += forfeit["reason"] == "timeout"
+                continue
+            out["answered"] += 1
+            out["late"] += bool(io.get("late"))
+            out["diffs"].append(io["ms"] - float(step["moves"][seat]))
+
+    bots = [BotSpec(f"bot{i}", tuple(job["argv"])) for i in range(job["seats"])]
+    clock = Clock(margin_ms=job["margin_ms"])
+    referee = Referee(
+        FidelityGame(), bots, Path(job["dir"]), job["sandbox"], observe, heartbeat, clock
+    )
+    record = referee.play(job["seed"], {"steps": job["steps"]})
+    other = [s.forfeit for s in record.seats if s.forfeit not in (None, "timeout")]
+    if other:
+        raise RuntimeError(f"unexpected forfeits: {other}")
+    return out
+
+
+def run(
+    share: float,
+    turns: int,
+    seats: int,
+    games: int,
+    workers: int,
+    margin_ms: int,
+    sandbox: Any,
+    root: Path,
+) -> Turns:
+    """``turns`` timed turns at ``share`` of the budget over ``games`` games of ``seats``
+    bots, ``workers`` games at once."""
+    bot = root / "bot.py"
+    bot.write_text(BOT)
+    argv = [sys.executable, str(bot), repr(share * BUDGET_MS)]
+    steps = 1 + math.ceil(turns / (seats * games))
+    jobs = [
+        (
+            i,
+            {
+                "argv": argv,
+                "seats": seats,
+                "steps": steps,
+                "margin_ms": margin_ms,
+                "sandbox": sandbox,
+                "dir": str(root / f"{share}-{margin_ms}-{i}"),
+                "seed": i,
+            },
+        )
+        for i in range(games)
+    ]
+    total = Turns()
+
+    def done(key: int, result: Any) -> None:
+        if isinstance(result, Failure):
+            raise RuntimeError(f"game {key} failed: {result.reason}")
+        total.add(result)
+
+    WorkerPool(workers, play_fidelity).run(jobs, done)
+    return total
+
+
+def spread(values: Sequence[float]) -> str:
+    """``min +0.05  p50 +0.21  p99 +1.30  max +4.20 ms``."""
+    if not values:
+        return "-"
+    ordered = sorted(values)
+    parts = [("min", ordered[0]), ("p50", percentile(ordered, 0.5))]
+    parts += [("p99", percentile(ordered, 0.99)), ("max", ordered[-1])]
+    return "  ".join(f"{name} {value:+.2f}" for name, value in parts) + " ms"
+
+
+def report(label: str, turns: Turns) -> None:
+    under = sum(1 for d in turns.measured_minus_slept if d < 0)
+    print(f"{label}: {turns.timed} turns measured, {turns.timeouts} timeouts, {turns.late} late")
+    print(f"  measured - slept: {spread(turns.measured_minus_slept)} ({under} below 0)")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--turns", type=int, default=10_000, help="timed turns per share")
+    parser.add_argument("--seats", type=int, default=8, help="bots per game, all answering")
+    parser.add_argument("--concurrency", type=int, default=available_cores())
+    parser.add_argument("--sandbox", choices=("auto", "bwrap", "none"), default="auto")
+    args = parser.parse_args()
+    sandbox = resolve_sandbox(args.sandbox)
+    root = Path(tempfile.mkdtemp(prefix="clock-fidelity-"))
+    games, seats = args.concurrency, args.seats
+    load = "/".join(f"{x:.1f}" for x in os.getloadavg())
+    print(
+        f"clock fidelity: {BUDGET_MS} ms budget, {games} games at once "
+        f"({available_cores()} cores), {seats} seats per game, sandbox {sandbox.describe()}, "
+        f"load average {load}"
+    )
+    started = time.perf_counter()
+    try:
+        within = run(0.80, args.turns, seats, games, games, 0, sandbox, root)
+        report("80% of the budget", within)
+        late = run(1.05, args.turns, seats, games, games, 100, sandbox, root)
+        report("105% of the budget, time_margin_ms 100", late)
+        # Without a margin a timeout ends the bot's game: one timed turn per bot.
+        cut = run(1.05, seats * games * 4, seats, games * 4, games, 0, sandbox, root)
+        report("105% of the budget, no margin (one timed turn per bot)", cut)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    ok = (
+        within.timeouts == within.late == 0
+        and within.timed >= args.turns
+        and late.late + late.timeouts == late.timed >= args.turns
+        and cut.timeouts == cut.timed
+    )
+    load = "/".join(f"{x:.1f}" for x in os.getloadavg())
+    print(
+        f"80%: {within.timeouts} timeouts of {within.timed} (must be 0); 105%: "
+        f"{late.late + late.timeouts + cut.timeouts} of {late.timed + cut.timed} caught "
+        f"(must be all); {time.perf_counter() - started:.0f} s, load average {load}: "
+        + ("OK" if ok else "FAILED")
+    )
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
