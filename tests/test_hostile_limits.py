@@ -194,7 +194,8 @@ def test_every_process_of_a_bot_is_in_its_cgroup_with_its_limits(tmp_path, mode)
             seen[pid] = (groups, limits)
 
     try:
-        record = play(tmp_path, "import sys" + EARLY, mode, inspect, memory_mb=256)
+        # The observer sees step 0 once step 1 was played and the game goes on: 3 turns.
+        record = play(tmp_path, "import sys" + EARLY, mode, inspect, turns=3, memory_mb=256)
         assert record.seats[0].forfeit is None
         assert len(seen) >= 2  # the bot and its early child
         for groups, limits in seen.values():

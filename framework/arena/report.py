@@ -210,7 +210,9 @@ def _leaderboard_section(board: Leaderboard) -> str:
     sprt = ""
     if board.sprt is not None:
         sprt = f'<p id="sprt"><b>SPRT</b>: {esc(board.sprt_text())}</p>'
-    return f'<section id="leaderboard"><h2>Leaderboard</h2>{_table(board.rows())}{sprt}</section>'
+    clock = f'<p class="muted">{esc(board.clock.describe())}</p>' if board.clock else ""
+    table = _table(board.rows())
+    return f'<section id="leaderboard"><h2>Leaderboard</h2>{clock}{table}{sprt}</section>'
 
 
 def _pairings_section(board: Leaderboard) -> str:
