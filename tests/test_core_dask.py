@@ -299,6 +299,20 @@ def test_a_local_dask_cluster_gives_the_local_executors_results_with_bot_files_s
         assert log.read_text().splitlines()[0] == f"running {digest_dirs[0] / 'whereami.py'}"
 
 
+def test_the_clock_options_travel_with_the_games_to_the_workers(tmp_path):
+    # 1.3 s on the first turn: a timeout on stc's 1000 ms, in time at clock_scale 2 (2000 ms).
+    bots = {"where": "whereami.py", "strong": "strong.sh"}
+    path = write_tournament(tmp_path, "clock_scale: 2", bots, sleep=1.3, games=2, turns=3)
+    remote = arena("run", str(path), "--executor", "dask", "--no-progress")
+    assert remote.returncode == 0, remote.stderr
+    seats = [seat for game in results(tmp_path / "out").values() for seat in game[4]]
+    assert [(bot, forfeit) for bot, _, _, forfeit, _, _ in seats if bot == "where"] == [
+        ("where", None),
+        ("where", None),
+    ]
+    assert "clock: game budgets x2, time margin 0 ms" in remote.stdout
+
+
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
 def test_ctrl_c_or_sigterm_stops_a_local_cluster_quietly_and_the_rerun_completes_every_game_once(
     tmp_path, signum

@@ -111,6 +111,7 @@ class TournamentConfig:
     def where(self, key: str) -> str:
         """Where a key's value came from, for messages: ``FILE: key (line N)`` or the option."""
         return self.given_by.get(key) or where(self, key)
+
     time_margin_ms: int = 0
     clock_scale: float = 1.0
 
