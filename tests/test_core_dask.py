@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import signal
 import socket
 import sqlite3
@@ -287,8 +288,10 @@ def test_a_local_dask_cluster_gives_the_local_executors_results_with_bot_files_s
     no_traceback(remote.stderr)
     assert "6 games played now, 0 resumed" in remote.stderr
     assert results(tmp_path / "d") == results(tmp_path / "local")
-    board = remote.stdout.replace(str(tmp_path / "d"), "OUT")
-    assert board == local.stdout.replace(str(tmp_path / "local"), "OUT")
+    # The same leaderboard but for the response times (p50/p99/max): measured, not decided.
+    times = re.compile(r"[0-9.]+/[0-9.]+/[0-9.]+ *$", re.M)
+    board = times.sub("", remote.stdout.replace(str(tmp_path / "d"), "OUT"))
+    assert board == times.sub("", local.stdout.replace(str(tmp_path / "local"), "OUT"))
 
     # The workers ran the cached copy of the bot's file, not the user's.
     digest_dirs = [p for p in cache.iterdir() if (p / "whereami.py").exists()]
