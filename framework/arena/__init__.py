@@ -2,34 +2,69 @@
 
 Game plugins import only these public names (see docs/plugins.md); ``arena.testing``
 holds the conformance kit for their tests.
+
+Each name is imported on first use (PEP 562), so ``import arena`` costs almost nothing:
+``arena --version`` and a worker process load only what they use.
 """
 
 from __future__ import annotations
 
-from arena.api import PlayResult, TournamentResult, play, run
-from arena.errors import (
-    ArenaError,
-    ConfigError,
-    ExternalProcessError,
-    IllegalMove,
-    InvalidAnswer,
-    InvalidSetting,
-)
-from arena.external import ExternalProcess, command_problem
-from arena.game import (
-    Answer,
-    FileTransport,
-    Game,
-    GameInfo,
-    Ignore,
-    Incomplete,
-    Move,
-    Outcome,
-    Reply,
-    check_range,
-)
-from arena.hookspecs import hookimpl
-from arena.replay import ReplayedStep, resimulate
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from arena.api import PlayResult, TournamentResult, play, run
+    from arena.errors import (
+        ArenaError,
+        ConfigError,
+        ExternalProcessError,
+        IllegalMove,
+        InvalidAnswer,
+        InvalidSetting,
+    )
+    from arena.external import ExternalProcess, command_problem
+    from arena.game import (
+        Answer,
+        FileTransport,
+        Game,
+        GameInfo,
+        Ignore,
+        Incomplete,
+        Move,
+        Outcome,
+        Reply,
+        check_range,
+    )
+    from arena.hookspecs import hookimpl
+    from arena.replay import ReplayedStep, resimulate
+
+_WHERE = {
+    "arena.api": ("PlayResult", "TournamentResult", "play", "run"),
+    "arena.errors": (
+        "ArenaError",
+        "ConfigError",
+        "ExternalProcessError",
+        "IllegalMove",
+        "InvalidAnswer",
+        "InvalidSetting",
+    ),
+    "arena.external": ("ExternalProcess", "command_problem"),
+    "arena.game": (
+        "Answer",
+        "FileTransport",
+        "Game",
+        "GameInfo",
+        "Ignore",
+        "Incomplete",
+        "Move",
+        "Outcome",
+        "Reply",
+        "check_range",
+    ),
+    "arena.hookspecs": ("hookimpl",),
+    "arena.replay": ("ReplayedStep", "resimulate"),
+}
+_MODULE_OF = {name: module for module, names in _WHERE.items() for name in names}
 
 __all__ = [
     "Answer",
@@ -59,3 +94,18 @@ __all__ = [
     "run",
 ]
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> Any:
+    """Import a public name's module the first time the name is used."""
+    module = _MODULE_OF.get(name)
+    if module is None:
+        raise AttributeError(f"module 'arena' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # later look-ups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    """The public names, loaded or not (for ``dir(arena)`` and completion)."""
+    return sorted({*globals(), *__all__})

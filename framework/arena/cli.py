@@ -17,16 +17,23 @@ import threading
 from collections.abc import Sequence
 from pathlib import Path
 from types import FrameType
-from typing import Any
-
-import yaml
+from typing import TYPE_CHECKING, Any
 
 from arena import __version__
 from arena.errors import ArenaError, ConfigError
-from arena.game import Game
-from arena.leaderboard import FORMATS
-from arena.listing import RESULTS
 from arena.stopping import first_stop, note_stop
+
+if TYPE_CHECKING:
+    from arena.game import Game
+
+# Only the standard library and arena's light modules are imported up here: each command
+# imports what it needs (yaml, tabulate, trueskill, sqlite3, pluggy...) when it runs, so
+# `arena --version` and `arena match` start fast (tests/test_core_imports.py).
+
+BOARD_FORMATS = ("table", "markdown", "json", "csv")
+"""How ``arena run`` and ``arena leaderboard`` render the leaderboard (``--format``)."""
+RESULTS = ("win", "loss", "draw", "forfeit")
+"""What ``arena list --result`` filters on."""
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED, EXIT_PIPE = 0, 1, 2, 130, 141
 
@@ -144,7 +151,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument(
         "--format",
-        choices=FORMATS,
+        choices=BOARD_FORMATS,
         default="table",
         help="leaderboard format; stdout holds only the leaderboard, the rest goes to stderr",
     )
@@ -157,7 +164,7 @@ def _parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("leaderboard", help="print the leaderboard of an output folder")
     p.add_argument("output", type=Path, help="the tournament's output folder")
-    p.add_argument("--format", choices=FORMATS, default="table")
+    p.add_argument("--format", choices=BOARD_FORMATS, default="table")
     p.set_defaults(func=cmd_leaderboard)
 
     p = sub.add_parser(
@@ -267,6 +274,8 @@ def _setting_options(game: type[Game[Any]], extra: list[str]) -> dict[str, Any]:
     if unknown:
         known = ", ".join(f"--{k}" for k in info.settings) or "none"
         raise ConfigError(f"unknown option {unknown[0]!r} for {info.id} (game settings: {known})")
+    import yaml
+
     from arena.config import compose_yaml, game_settings
 
     given = {}

@@ -20,7 +20,6 @@ from tabulate import tabulate
 from arena.rating import REASONS, BotStats, Pairwise, mean_interval
 from arena.stats import EloEstimate, SprtResult, percentile
 
-FORMATS = ("table", "markdown", "json", "csv")
 FORFEIT_KEYS = REASONS
 
 

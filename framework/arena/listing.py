@@ -18,9 +18,6 @@ from arena.referee import SeatRecord
 from arena.replay import step_views, text_pictures
 from arena.store import StoredGame, open_existing
 
-RESULTS = ("win", "loss", "draw", "forfeit")
-"""What ``arena list --result`` filters on."""
-
 
 def seat_result(seats: Sequence[SeatRecord], seat: int) -> str:
     """``win`` (alone in first place), ``draw`` (first place shared) or ``loss``; ``-`` when

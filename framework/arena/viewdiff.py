@@ -17,7 +17,7 @@ import json
 from typing import Any
 
 Patch = list[list[Any]]
-_encode = json.JSONEncoder(separators=(",", ":")).encode
+_CONTAINERS = (list, dict)
 
 
 def normalize(view: Any) -> Any:
@@ -33,16 +33,19 @@ def diff(old: Any, new: Any) -> Patch:
 
 
 def _diff(old: Any, new: Any, path: list[Any], ops: Patch) -> None:
-    if type(old) is not type(new) or not isinstance(new, list | dict):
+    kind = type(new)
+    if type(old) is not kind or (kind is not list and kind is not dict):
         # 1 == 1.0 == True in Python; JSON keeps them apart.
-        if type(old) is not type(new) or old != new:
+        if type(old) is not kind or old != new:
             ops.append([path, new])
         return
     if old == new:
-        if _encode(old) != _encode(new):  # True where 1 was, somewhere inside
+        # Equal yet written differently: True where 1 was, somewhere inside. For equal
+        # JSON values repr tells exactly what JSON would (and costs one C call).
+        if repr(old) != repr(new):
             ops.append([path, new])
         return
-    if isinstance(new, dict):
+    if kind is dict:
         for key in old:
             if key not in new:
                 ops.append([[*path, key]])
@@ -56,22 +59,23 @@ def _diff(old: Any, new: Any, path: list[Any], ops: Patch) -> None:
     if len(new) < n:  # a list that shrank is stored whole
         ops.append([path, new])
         return
-    if old == new[:n]:  # only appended to (checked in one go, as above)
-        if _encode(old) != _encode(new[:n]):
+    head = new[:n]
+    if old == head:  # only appended to (checked in one go, as above)
+        if repr(old) != repr(head):
             ops.append([path, new])
             return
         ops.extend([[*path, i], new[i]] for i in range(n, len(new)))
         return
     # A list whose items mostly changed (a queue that moved on, a sorted list with an item
     # inserted) is cheaper to store whole.
-    if n > 2 and 2 * sum(1 for a, b in zip(old, new, strict=False) if a != b) > n:
+    if n > 2 and 2 * sum(1 for a, b in zip(old, head, strict=True) if a != b) > n:
         ops.append([path, new])
         return
-    for i, value in enumerate(new):
-        if i < n:
-            _diff(old[i], value, [*path, i], ops)
-        else:
-            ops.append([[*path, i], value])
+    # Only the items that differ are visited (what _diff would find in the others: nothing).
+    for i, (a, b) in enumerate(zip(old, head, strict=True)):
+        if a != b or type(a) is not type(b) or (type(b) in _CONTAINERS and repr(a) != repr(b)):
+            _diff(a, b, [*path, i], ops)
+    ops.extend([[*path, i], new[i]] for i in range(n, len(new)))
 
 
 def patch(view: Any, ops: Patch) -> Any:

@@ -1,7 +1,7 @@
-"""What a bot's process does between fork and exec: every limit before its first instruction.
+"""What a bot's process does before exec: every limit before its first instruction.
 
-:class:`Launch` runs in the child (``subprocess.Popen(preexec_fn=...)``), so the limits are
-in force before the bot's program (or bubblewrap, which then starts it) runs at all:
+The steps, in order, so that they are in force before the bot's program (or bubblewrap,
+which then starts it) runs at all:
 
 1. join the bot's cgroups (pids and memory caps; the end of the game kills the group);
 2. set the rlimits (file size, no core dumps, address space where no memory cgroup caps);
@@ -10,11 +10,20 @@ in force before the bot's program (or bubblewrap, which then starts it) runs at 
    ends), the bot's own directory bound back in place;
 4. die with the process that started it (``PR_SET_PDEATHSIG``).
 
-Popen has already put the child in its own session and directory. ``preexec_fn`` is
-only safe in a single-threaded process: bots are started by worker processes (or
-``arena match``), which have no other threads. It costs a ``fork`` instead of a
-``vfork`` (about a millisecond, see ``bench/protections.py``), much cheaper than a
-launcher program.
+Two ways to take them, by sandbox:
+
+* with bubblewrap, :func:`shell_launch`: the child is ``/bin/sh``, which joins the groups
+  and sets the limits with its builtins, then ``exec``s bubblewrap (which arms the death
+  signal itself, ``--die-with-parent``, and does step 3 and more). Nothing runs in Python
+  between fork and exec, so ``subprocess`` starts it with ``vfork``: the referee is free
+  again within a millisecond, instead of the 3-5 ms a ``fork`` of the referee's process
+  costs (copying its page tables, then a copy-on-write fault for every page the child or
+  the referee touches until the exec; ``bench/protections.py``).
+* without bubblewrap, :class:`Launch` runs in the child (``subprocess.Popen(preexec_fn=...)``,
+  a ``fork``): the private mount namespace needs system calls no shell offers. Popen has
+  already put the child in its own session and directory. ``preexec_fn`` is only safe in
+  a single-threaded process: bots are started by worker processes (or ``arena match``),
+  which have no other threads.
 """
 
 from __future__ import annotations
@@ -24,6 +33,7 @@ import ctypes
 import os
 import resource
 import signal
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 _libc = ctypes.CDLL(None, use_errno=True)
@@ -41,6 +51,30 @@ SYS_MOVE_MOUNT = 429
 OPEN_TREE_CLONE = 1
 MOVE_MOUNT_F_EMPTY_PATH = 4
 AT_FDCWD = -100
+
+SHELL = "/bin/sh"
+"""The POSIX shell of :func:`shell_launch` (dash, bash or busybox: each has these builtins)."""
+LAUNCH_FAILED = 125
+"""Exit code of a launcher that could not confine the bot (it then never runs)."""
+_LAUNCH_SCRIPT = """
+while [ "$1" != -- ]; do
+    case $1 in
+    -?) ulimit "$1" "$2" || { echo "arena: cannot set ulimit $1 $2" >&2; exit 125; }
+        shift 2 ;;
+    *) echo $$ >"$1" || { echo "arena: cannot join the cgroup of $1" >&2; exit 125; }
+        shift ;;
+    esac
+done
+shift
+exec "$@"
+"""
+_ULIMIT = {
+    resource.RLIMIT_FSIZE: ("-f", 512),
+    resource.RLIMIT_CORE: ("-c", 512),
+    resource.RLIMIT_AS: ("-v", 1024),
+}
+"""The shell's ``ulimit`` flag for each rlimit, and its unit in bytes. Without ``-H`` or
+``-S`` it sets the hard and the soft limit together (dash, bash, busybox)."""
 
 PRIVATE_DIRS = ("/tmp", "/dev/shm")
 """Without bubblewrap, these get a fresh tmpfs per bot where the kernel allows it."""
@@ -166,6 +200,29 @@ class Launch:
         prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
         if self.parent and os.getppid() != self.parent:
             os._exit(1)  # the parent died before the death signal was armed
+
+
+def shell_launch(
+    cgroup_procs: Sequence[str], rlimits: Sequence[tuple[int, int]], argv: Sequence[str]
+) -> list[str]:
+    """``argv`` behind a ``/bin/sh`` that first joins the cgroups and sets the rlimits.
+
+    The shell's pid is the pid ``argv`` runs as (``exec``). Limits go in whole units of
+    the shell's ``ulimit``: a file size cap is rounded up to the next 512 bytes (the
+    caller's own size checks stay exact) unless that passes this process's own hard
+    limit, then down. If a step fails the shell says so on stderr and exits with
+    :data:`LAUNCH_FAILED` without running ``argv``.
+    """
+    steps: list[str] = list(cgroup_procs)
+    for limit, value in rlimits:
+        flag, unit = _ULIMIT[limit]
+        units = value // unit
+        if limit == resource.RLIMIT_FSIZE and units * unit < value:
+            hard = resource.getrlimit(limit)[1]
+            if hard == resource.RLIM_INFINITY or (units + 1) * unit <= hard:
+                units += 1
+        steps += [flag, str(units)]
+    return [SHELL, "-c", _LAUNCH_SCRIPT, "arena-launch", *steps, "--", *argv]
 
 
 def probe_private_dirs(workdir: str) -> PrivateDirs | None:

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena.botproc import cgroups
-from arena.botproc.launcher import Launch, PrivateDirs, probe_private_dirs
+from arena.botproc.launcher import Launch, PrivateDirs, probe_private_dirs, shell_launch
 from arena.errors import ConfigError
 
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt")
@@ -81,11 +81,29 @@ class Sandbox:
 
     # -- the pieces spawn() puts together ----------------------------------------------
 
-    def argv(self, argv: Sequence[str], workdir: Path) -> list[str]:
-        """The command line that runs ``argv`` (in ``workdir``) inside this sandbox."""
-        if self.kind != "bwrap":
-            return list(argv)
-        return bwrap_argv(self, argv, workdir)
+    def command(
+        self,
+        argv: Sequence[str],
+        workdir: Path,
+        cgroup: cgroups.BotCgroup | None,
+        file_cap: int,
+    ) -> tuple[list[str], Launch | None]:
+        """How to start ``argv`` (in ``workdir``) with every limit in force before its first
+        instruction: the command line to exec, and the step the child takes between fork
+        and exec (None: nothing, so it starts with ``vfork``). See ``launcher.py``.
+        """
+        limits = [(resource.RLIMIT_FSIZE, file_cap), (resource.RLIMIT_CORE, 0)]
+        if self.memory_mb and (cgroup is None or cgroup.memory_dir is None):
+            limits.append((resource.RLIMIT_AS, self.memory_mb * 1024 * 1024))
+        limits = [(limit, _within_hard_limit(limit, value)) for limit, value in limits]
+        procs = cgroup.procs_files if cgroup is not None else ()
+        if self.kind == "bwrap":
+            return shell_launch(procs, limits, bwrap_argv(self, argv, workdir)), None
+        private = None
+        if (mode := private_dirs_supported()) is not None:
+            _, shown = command_view(argv, str(workdir))
+            private = PrivateDirs(str(workdir), self.tmpfs_bytes, mode.userns, tuple(shown))
+        return list(argv), Launch(procs, tuple(limits), private, os.getpid())
 
     def env(self, workdir: Path) -> dict[str, str]:
         """The bot's environment."""
@@ -97,24 +115,6 @@ class Sandbox:
             env["TMPDIR"] = "/tmp" if private_dirs_supported() else str(workdir)
         env["PYTHONUNBUFFERED"] = "1"
         return env
-
-    def launch(
-        self,
-        argv: Sequence[str],
-        workdir: Path,
-        cgroup: cgroups.BotCgroup | None,
-        file_cap: int,
-    ) -> Launch:
-        """The steps the bot's child process takes before exec (see ``launcher.py``)."""
-        limits = [(resource.RLIMIT_FSIZE, file_cap), (resource.RLIMIT_CORE, 0)]
-        if self.memory_mb and (cgroup is None or cgroup.memory_dir is None):
-            limits.append((resource.RLIMIT_AS, self.memory_mb * 1024 * 1024))
-        private = None
-        if self.kind != "bwrap" and (mode := private_dirs_supported()) is not None:
-            _, shown = command_view(argv, str(workdir))
-            private = PrivateDirs(str(workdir), self.tmpfs_bytes, mode.userns, tuple(shown))
-        procs = cgroup.procs_files if cgroup is not None else ()
-        return Launch(procs, tuple(limits), private, os.getpid())
 
     @property
     def tmpfs_bytes(self) -> int | None:
@@ -153,6 +153,13 @@ class Sandbox:
                 caps.append(f"{self.memory_mb} MiB ({where})")
             parts.append(f"{found.describe()}; caps: {', '.join(caps)}")
         return "; ".join(parts)
+
+
+def _within_hard_limit(limit: int, value: int) -> int:
+    """``value``, or this process's own hard limit where that is lower (it stays in force:
+    only root may raise a hard limit, and a bot never gets more than arena has)."""
+    hard = resource.getrlimit(limit)[1]
+    return value if hard == resource.RLIM_INFINITY else min(value, hard)
 
 
 def _kept(key: str) -> bool:

@@ -83,8 +83,9 @@ def spawn(
         _subreaper = True
     cgroup = BotCgroup.create(sandbox.max_processes, sandbox.memory_mb)
     try:
+        command, launch = sandbox.command(argv, workdir, cgroup, file_cap)
         proc = subprocess.Popen(
-            sandbox.argv(argv, workdir),
+            command,
             cwd=workdir,
             stdin=stdin,
             stdout=stdout,
@@ -93,7 +94,7 @@ def spawn(
             bufsize=0,
             close_fds=True,
             env=sandbox.env(workdir),
-            preexec_fn=sandbox.launch(argv, workdir, cgroup, file_cap),
+            preexec_fn=launch,
         )
     except BaseException:
         if cgroup is not None:

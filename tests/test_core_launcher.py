@@ -1,0 +1,111 @@
+"""Starting bots: the shell launcher bubblewrap bots start through (limits and cgroups before
+the program's first instruction, or the program never runs), and arena's own limits lower
+than the caps it gives bots."""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from arena.botproc.cgroups import BotCgroup
+from arena.botproc.launcher import LAUNCH_FAILED, shell_launch
+from hostile import MODES, needs_pids_cgroup
+
+REPORT = """
+import json, os
+limits = {}
+for line in open("/proc/self/limits"):
+    for name in ("Max file size", "Max core file size", "Max address space"):
+        if line.startswith(name):
+            soft, hard = line[len(name):].split()[:2]
+            limits[name] = [soft, hard]
+print(json.dumps({"pid": os.getpid(), "limits": limits, "cgroup": open("/proc/self/cgroup").read()}))
+"""
+
+
+def report(argv: list[str], **popen: object) -> tuple[subprocess.Popen[str], dict]:
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, text=True, **popen)  # type: ignore[call-overload]
+    out, _ = proc.communicate(timeout=60)
+    return proc, json.loads(out)
+
+
+@needs_pids_cgroup
+def test_the_shell_launcher_joins_the_cgroups_and_sets_hard_and_soft_limits_then_execs():
+    group = BotCgroup.create(64, None)
+    assert group is not None
+    limits = [
+        (resource.RLIMIT_FSIZE, 1000),  # not a whole 512-byte unit: rounded up
+        (resource.RLIMIT_CORE, 0),
+        (resource.RLIMIT_AS, 512 * 1024 * 1024),
+    ]
+    name = Path(group.procs_files[0]).parent.name
+    try:
+        proc, seen = report(shell_launch(group.procs_files, limits, [sys.executable, "-c", REPORT]))
+    finally:
+        group.remove()
+    assert proc.returncode == 0
+    assert seen["pid"] == proc.pid  # the program runs as the launcher's own process
+    pids_line = next(
+        line for line in seen["cgroup"].splitlines() if ":pids:" in line or line.startswith("0::")
+    )
+    assert pids_line.endswith(f"/{name}")
+    assert seen["limits"] == {
+        "Max file size": ["1024", "1024"],
+        "Max core file size": ["0", "0"],
+        "Max address space": [str(512 * 1024 * 1024)] * 2,
+    }
+
+
+def test_a_launcher_that_cannot_confine_the_bot_never_runs_it(tmp_path):
+    marker = tmp_path / "ran"
+    procs = tmp_path / "no-such-group" / "cgroup.procs"
+    program = [sys.executable, "-c", f"open({str(marker)!r}, 'w')"]
+    result = subprocess.run(
+        shell_launch([str(procs)], [(resource.RLIMIT_CORE, 0)], program),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == LAUNCH_FAILED
+    assert f"arena: cannot join the cgroup of {procs}" in result.stderr
+    assert not marker.exists()
+
+
+OWN_LIMIT = """
+import json, resource, subprocess, sys
+from arena.botproc import BotHome, Sandbox
+from arena.botproc.spawn import spawn
+resource.setrlimit(resource.RLIMIT_FSIZE, (100_000, 100_000))
+sandbox = Sandbox(sys.argv[1])
+home = BotHome.create("test", 1, sandbox)
+try:
+    bot = spawn([sys.executable, "-c", sys.argv[2]], home.workdirs[0], sandbox,
+                None, subprocess.PIPE, None, 256 * 1024 * 1024)
+    print(bot.proc.communicate(timeout=60)[0].decode())
+    bot.kill()
+finally:
+    home.close()
+"""
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_lower_hard_limit_of_arena_itself_is_what_its_bots_get(tmp_path, mode):
+    # Only root may raise a hard limit: bots still start, capped by arena's own limit.
+    result = subprocess.run(
+        [sys.executable, "-c", OWN_LIMIT, mode, REPORT],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "TMPDIR": str(tmp_path)},
+    )
+    assert result.returncode == 0, result.stderr
+    seen = json.loads(result.stdout)
+    # 100,000 bytes is not a whole 512-byte unit: the launcher rounds down, never above.
+    expected = "100000" if mode == "none" else str(100_000 // 512 * 512)
+    assert seen["limits"]["Max file size"] == [expected, expected]
