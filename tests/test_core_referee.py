@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -248,7 +250,36 @@ def test_bots_start_in_their_own_empty_directories(make_bot, tmp_path):
     dirs = [line.split("|") for line in logs]
     assert dirs[0][0] != dirs[1][0]
     assert dirs[0][1] == dirs[1][1] == ""
-    assert not Path(dirs[0][0]).exists()  # removed after the game
+    # Removed while the next game's bots start (the referee waits for them anyway).
+    play(ToyGame(), [peek, peek], tmp_path / "next", turns=1)
+    assert not Path(dirs[0][0]).exists() and not Path(dirs[1][0]).exists()
+
+
+def test_the_bot_folders_of_the_last_game_are_removed_when_the_process_exits(tmp_path):
+    bot = tmp_path / "where.py"
+    bot.write_text(
+        "import os, sys\nfor line in sys.stdin:\n"
+        "    sys.stderr.write(os.getcwd())\n    print(1, flush=True)\n"
+    )
+    script = f"""
+from pathlib import Path
+from arena.botproc import Sandbox
+from arena.referee import BotSpec, Referee
+from toygame import ToyGame
+bot = BotSpec("where", ({sys.executable!r}, {str(bot)!r}))
+game = ToyGame()
+settings = {{**game.info.settings, "turns": 1}}
+Referee(game, [bot, bot], Path({str(tmp_path / "game")!r}), Sandbox("none")).play(7, settings)
+"""
+    tests = Path(__file__).resolve().parent
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(tests), os.environ.get("PYTHONPATH", "")]),
+    }
+    subprocess.run([sys.executable, "-c", script], check=True, env=env, timeout=120)
+    folder = Path((tmp_path / "game" / "stderr-0-where.txt").read_text())
+    assert folder.name == "seat0" and folder.parent.parent.name.startswith("arena-bots")
+    assert not folder.parent.exists()
 
 
 def test_a_multiplayer_forfeit_drops_one_seat_and_the_game_goes_on(make_bot, tmp_path):

@@ -22,7 +22,10 @@ from arena.botproc import (
     Sandbox,
     TurnProcessResult,
     drain_logs,
+    kill_every_bot,
+    remove_retired,
     run_turn_process,
+    stop_bots,
     wait_and_read,
 )
 from arena.errors import AnswerError
@@ -178,7 +181,8 @@ class Referee:
     """Plays one game of ``game`` between ``bots`` (seat order) and records it.
 
     ``game_dir`` receives ``replay.json`` and one stderr file per seat; the bots'
-    working directories are private temporary folders removed after the game.
+    working directories are private temporary folders, removed while the next game's bots
+    start (or at exit).
     """
 
     def __init__(
@@ -241,11 +245,13 @@ class Referee:
                 ]
                 for bot in line_bots:
                     bot.start()
+            remove_retired()  # the last game's folders, while these bots start up
             state = self._loop(state, seats, line_bots, readers, workdirs, steps, start_view)
         finally:
+            kill_every_bot()  # every bot signalled before any is waited for: they die together
             for bot in line_bots:
                 bot.stop()
-            home.close()  # orphans of the bots killed, directories removed
+            home.close()  # orphans of the bots killed; the folder goes with the next game
         outcome = self.game.outcome(state)
         forfeited = [s.forfeit is not None for s in seats]
         ranks = _forfeiters_last(list(outcome.ranks), forfeited, outcome.forfeits_ranked)
@@ -352,8 +358,8 @@ class Referee:
             unobserved.append((len(steps) - 1, step, state))
         # The end: the bots' last logs (bounded in time), then they are stopped.
         drain_logs(line_bots)
+        stop_bots(line_bots)  # every bot signalled before any is waited for
         for seat, bot in enumerate(line_bots):
-            bot.stop()
             logs.settle(seat, bot)
         while unobserved:
             self._observe(*unobserved.popleft())

@@ -16,7 +16,7 @@ This package is the only part of arena that touches ``subprocess``. One module p
 from __future__ import annotations
 
 from arena.botproc.cleanup import remove_leftovers
-from arena.botproc.homes import BOT_HOMES, BotHome, bot_homes
+from arena.botproc.homes import BOT_HOMES, BotHome, bot_homes, remove_retired
 from arena.botproc.lines import (
     MAX_BUFFERED_BYTES,
     MAX_LINE_BYTES,
@@ -27,6 +27,7 @@ from arena.botproc.lines import (
     LogSink,
     OutputFlood,
     drain_logs,
+    stop_bots,
     wait_and_read,
 )
 from arena.botproc.sandbox import (
@@ -37,7 +38,7 @@ from arena.botproc.sandbox import (
     bwrap_works,
     resolve_sandbox,
 )
-from arena.botproc.spawn import keep_child, kill_tree
+from arena.botproc.spawn import keep_child, kill_every_bot, kill_tree
 from arena.botproc.turns import TurnProcessResult, run_turn_process
 
 __all__ = [
@@ -60,9 +61,12 @@ __all__ = [
     "bwrap_works",
     "drain_logs",
     "keep_child",
+    "kill_every_bot",
     "kill_tree",
     "remove_leftovers",
+    "remove_retired",
     "resolve_sandbox",
     "run_turn_process",
+    "stop_bots",
     "wait_and_read",
 ]

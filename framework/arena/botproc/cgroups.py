@@ -270,18 +270,22 @@ class BotCgroup:
                     return int(value)
         return 0
 
-    def kill_all(self) -> None:
-        """SIGKILL every process in the group until it is empty (bounded)."""
+    def signal_all(self) -> bool:
+        """SIGKILL every process in the group now, without waiting; whether there was any."""
         if self.version == 2 and self.dirs:
             with contextlib.suppress(OSError):  # cgroup.kill: Linux 5.14+
                 (self.dirs[0] / "cgroup.kill").write_text("1")
+        pids = self.members()
+        for pid in pids:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+        return bool(pids)
+
+    def kill_all(self) -> None:
+        """SIGKILL every process in the group until it is empty (bounded)."""
         for _ in range(200):
-            pids = self.members()
-            if not pids:
+            if not self.signal_all():
                 return
-            for pid in pids:
-                with contextlib.suppress(ProcessLookupError, PermissionError):
-                    os.kill(pid, signal.SIGKILL)
             time.sleep(0.001)
 
     def remove(self) -> None:

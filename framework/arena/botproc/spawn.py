@@ -44,25 +44,31 @@ class BotProcess:
         """How many of the bot's processes its memory cap killed."""
         return self.cgroup.oom_kills() if self.cgroup is not None else 0
 
-    def kill(self) -> None:
-        """Kill the bot and everything it started, reap it, remove its cgroup.
+    def signal(self) -> None:
+        """Send SIGKILL to the bot and everything it started, without waiting for them.
 
-        Staged: first the whole cgroup (everything the bot started, wherever it went);
-        then, for machines without cgroups, the descendants collected before the bot dies
-        (killing it first would hand them to us as orphans), the bot's process group, and
-        each descendant by pid (those that called ``setsid``).
+        First the whole cgroup (everything the bot started, wherever it went); then, for
+        machines without cgroups, the descendants collected before the bot dies (killing
+        it first would hand them to us as orphans), the bot's process group, and each
+        descendant by pid (those that called ``setsid``).
         """
         proc = self.proc
         if self.cgroup is not None:
-            self.cgroup.kill_all()
+            self.cgroup.signal_all()
         pids = procinfo.descendants(proc.pid) if proc.returncode is None else []
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(proc.pid, signal.SIGKILL)
         for pid in [proc.pid, *pids]:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(pid, signal.SIGKILL)
-        proc.wait()  # SIGKILL cannot be ignored: a blocking wait, no polling delay
-        _live.pop(proc.pid, None)
+
+    def kill(self) -> None:
+        """Kill the bot and everything it started, reap it, remove its cgroup."""
+        self.signal()
+        if self.cgroup is not None:
+            self.cgroup.kill_all()  # until the group is empty (a fork racing the signals)
+        self.proc.wait()  # SIGKILL cannot be ignored: a blocking wait, no polling delay
+        _live.pop(self.proc.pid, None)
         if self.cgroup is not None:
             self.cgroup.remove()
 
@@ -145,8 +151,12 @@ def kill_tree(proc: subprocess.Popen[bytes]) -> None:
 
 
 def kill_every_bot() -> None:
-    """Kill every bot this process started and every orphan (a worker's last act)."""
-    for bot in list(_live.values()):
+    """Kill every bot this process started and every orphan (the end of a game, a worker's
+    last act). Every bot is signalled before any is waited for: they die together."""
+    bots = list(_live.values())
+    for bot in bots:
+        bot.signal()
+    for bot in bots:
         bot.kill()
     sweep_orphans()
 
