@@ -7,12 +7,14 @@ from __future__ import annotations
 import json
 import os
 import resource
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from arena.botproc import bwrap_works
 from arena.botproc.cgroups import BotCgroup
 from arena.botproc.launcher import LAUNCH_FAILED, shell_launch
 from hostile import MODES, needs_pids_cgroup
@@ -77,6 +79,15 @@ def test_a_launcher_that_cannot_confine_the_bot_never_runs_it(tmp_path):
     assert not marker.exists()
 
 
+STC_BOT = """
+import sys
+while True:
+    lines = [sys.stdin.readline() for _ in range(34)]
+    if not lines[-1]:
+        break
+    print("0 1", flush=True)
+"""
+
 OWN_LIMIT = """
 import json, resource, subprocess, sys
 from arena.botproc import BotHome, Sandbox
@@ -109,3 +120,42 @@ def test_a_lower_hard_limit_of_arena_itself_is_what_its_bots_get(tmp_path, mode)
     # 100,000 bytes is not a whole 512-byte unit: the launcher rounds down, never above.
     expected = "100000" if mode == "none" else str(100_000 // 512 * 512)
     assert seen["limits"]["Max file size"] == [expected, expected]
+
+
+@pytest.mark.skipif(not bwrap_works(), reason="bubblewrap does not work here")
+def test_bubblewrap_is_probed_once_per_run_not_again_in_each_worker(tmp_path):
+    # A bwrap that logs how it is called, then runs the real one.
+    tools = tmp_path / "tools"
+    tools.mkdir()
+    log = tmp_path / "bwrap.log"
+    fake = tools / "bwrap"
+    fake.write_text(f'#!/bin/sh\necho "$1" >> {log}\nexec {shutil.which("bwrap")} "$@"\n')
+    fake.chmod(0o755)
+    bot = tmp_path / "bot.py"
+    bot.write_text(STC_BOT)
+    env = {
+        **os.environ,
+        "PATH": f"{tools}{os.pathsep}{os.environ['PATH']}",
+        "TMPDIR": str(tmp_path),
+    }
+    options = ["--games", "2", "--jobs", "2", "--max-turns", "2", "--sandbox", "bwrap"]
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "arena",
+            "match",
+            "stc",
+            f"python3 {bot}",
+            f"python3 {bot}",
+            *options,
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    calls = log.read_text().splitlines()
+    assert calls.count("--help") == 1  # the options, asked once by the main process
+    assert len(calls) == 1 + 1 + 4  # and one trial sandbox; then the bots of both games

@@ -55,11 +55,19 @@ _counter = itertools.count()
 
 
 def parents() -> CgroupParents | None:
-    """Where this process can create bot groups, or None (probed once per process)."""
+    """Where this process can create bot groups, or None (probed once per process, or
+    handed over by the process that started this one: :func:`adopt`)."""
     global _parents
     if _parents is False:
         _parents = _probe()
     return _parents if isinstance(_parents, CgroupParents) else None
+
+
+def adopt(found: CgroupParents | None) -> None:
+    """Take another process's :func:`parents` (same machine and user) unless probed here."""
+    global _parents
+    if _parents is False:
+        _parents = found
 
 
 def _mounts() -> tuple[Path | None, dict[str, tuple[Path, str]]]:

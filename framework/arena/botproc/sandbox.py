@@ -24,7 +24,7 @@ import shutil
 import subprocess
 import tempfile
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from arena.botproc import cgroups
@@ -63,6 +63,23 @@ class BwrapHost:
 
 
 @dataclass(frozen=True)
+class HostFacts:
+    """What this machine allows, probed once per run by the process that resolves the
+    sandbox (:func:`resolve_sandbox`) and sent with it to the worker processes, which then
+    probe nothing: bubblewrap (None: not asked, for ``none``) and the cgroups."""
+
+    bwrap: BwrapHost | None
+    cgroups: cgroups.CgroupParents | None
+
+    def adopt(self) -> None:
+        """Use these results in this process where it has not probed yet."""
+        global _host
+        if _host is None and self.bwrap is not None:
+            _host = self.bwrap
+        cgroups.adopt(self.cgroups)
+
+
+@dataclass(frozen=True)
 class Sandbox:
     """How bot processes are confined (picklable: sent to worker processes).
 
@@ -78,6 +95,12 @@ class Sandbox:
     memory_mb: int | None = None
     hide: tuple[str, ...] = ()
     max_processes: int | None = 64
+    facts: HostFacts | None = field(default=None, compare=False, repr=False)
+
+    def adopt(self) -> None:
+        """Use the probes' results this sandbox carries, if any (see :class:`HostFacts`)."""
+        if self.facts is not None:
+            self.facts.adopt()
 
     # -- the pieces spawn() puts together ----------------------------------------------
 
@@ -124,6 +147,7 @@ class Sandbox:
     @property
     def bot_ids(self) -> tuple[int, int] | None:
         """(uid, gid) bots run as when not arena's own (root with bubblewrap: nobody)."""
+        self.adopt()
         if self.kind == "bwrap" and bwrap_host().as_nobody:
             return nobody()
         return None
@@ -196,9 +220,19 @@ def private_dirs_supported() -> PrivateDirs | None:
 # -- bubblewrap -----------------------------------------------------------------------
 
 
-@functools.lru_cache(maxsize=1)
+_host: BwrapHost | None = None
+
+
 def bwrap_host() -> BwrapHost:
-    """Whether and how bubblewrap works here (probed once per process)."""
+    """Whether and how bubblewrap works here (probed once per process, or handed over by
+    the process that started this one: :class:`HostFacts`)."""
+    global _host
+    if _host is None:
+        _host = _probe_bwrap()
+    return _host
+
+
+def _probe_bwrap() -> BwrapHost:
     path = shutil.which("bwrap")
     if path is None:
         return BwrapHost(None, "bubblewrap (bwrap) is not installed")
@@ -346,16 +380,26 @@ def _looks_like_python(path: str) -> bool:
     return re.fullmatch(r"(python|pypy)[0-9.]*", os.path.basename(path)) is not None
 
 
+# Asked with -S: no site module, so no .pth file runs and the interpreter answers several
+# times faster. The virtual environment site would have made sys.prefix is found the way
+# site finds it: a pyvenv.cfg beside the interpreter or one folder up.
+_PYTHON_QUERY = """
+import json, os, sys
+bin_dir = os.path.dirname(os.path.abspath(sys.executable))
+venv = os.path.dirname(bin_dir)
+if not any(os.path.isfile(os.path.join(d, "pyvenv.cfg")) for d in (bin_dir, venv)):
+    venv = None
+print(json.dumps([sys.executable, venv or sys.prefix, sys.base_prefix,
+                  venv or sys.exec_prefix, sys.base_exec_prefix]))
+"""
+
+
 @functools.lru_cache(maxsize=32)
 def _python_install(path: str) -> tuple[str, list[str]] | None:
     """(interpreter to exec, installation folders to show) for a Python, or None."""
-    code = (
-        "import json, sys; print(json.dumps([sys.executable, sys.prefix, sys.base_prefix,"
-        " sys.exec_prefix, sys.base_exec_prefix]))"
-    )
     try:
         out = subprocess.run(
-            [path, "-c", code], capture_output=True, text=True, timeout=30, cwd="/"
+            [path, "-S", "-c", _PYTHON_QUERY], capture_output=True, text=True, timeout=30, cwd="/"
         ).stdout
         executable, *prefixes = json.loads(out.strip().splitlines()[-1])
     except (OSError, subprocess.SubprocessError, ValueError, IndexError):
@@ -392,7 +436,8 @@ def resolve_sandbox(
     if kind == "auto":
         kind = "bwrap" if host_error is None else "none"
     hidden = tuple(str(Path(p).resolve()) for p in hide)
-    return Sandbox(kind, memory_mb, hidden, max_processes)
+    facts = HostFacts(bwrap_host() if kind == "bwrap" else None, cgroups.parents())
+    return Sandbox(kind, memory_mb, hidden, max_processes, facts)
 
 
 def auto_warning(requested: str, sandbox: Sandbox) -> str | None:

@@ -84,6 +84,7 @@ def spawn(
 ) -> BotProcess:
     """Start one bot process: its own session and directory, every limit set before it runs."""
     global _subreaper
+    sandbox.adopt()  # what the machine allows, as probed where the sandbox was resolved
     if not _subreaper:
         become_subreaper()
         _subreaper = True
