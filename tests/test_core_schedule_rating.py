@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import trueskill
 
-from arena.rating import Pairwise, compute, events, mean_interval
+from arena.rating import Pairwise, compute, events
 from arena.referee import SeatRecord
 from arena.schedule import round_robin, round_seed
+from arena.stats import mean_interval
 from arena.store import StoredGame
 
 

@@ -274,13 +274,13 @@ def _setting_options(game: type[Game[Any]], extra: list[str]) -> dict[str, Any]:
     if unknown:
         known = ", ".join(f"--{k}" for k in info.settings) or "none"
         raise ConfigError(f"unknown option {unknown[0]!r} for {info.id} (game settings: {known})")
-    import yaml
-
     from arena.config import compose_yaml, game_settings
 
     given = {}
     for key, text in vars(parsed).items():
-        if text is not None:
+        if text is not None:  # a value is read as YAML (yaml is imported only then)
+            import yaml
+
             node = compose_yaml(text, f"--{key}")
             given[key] = None if node is None else yaml.SafeLoader(text).construct_document(node)
 
@@ -297,13 +297,10 @@ def cmd_match(args: argparse.Namespace, extra: list[str]) -> int:
 
     Each game is played in a worker process, like a tournament's (``-j`` at once).
     """
-    from tqdm import tqdm
-
     from arena.config import check_clock_scale, check_time_margin, players_text
+    from arena.jobs import Job, announce_sandbox, choose_sandbox, play_games
     from arena.referee import Clock, GameRecord
     from arena.schedule import MAX_GAMES, GameSpec, round_robin
-    from arena.store import make_output_folder
-    from arena.tournament import Job, announce_sandbox, choose_sandbox, play_games
     from arena.workers import Failure, Interrupted
 
     registry = _registry()
@@ -327,6 +324,8 @@ def cmd_match(args: argparse.Namespace, extra: list[str]) -> int:
     clock = Clock(args.clock_scale, args.time_margin_ms)
     bots = _match_bots(args.bots)
     if args.output is not None:
+        from arena.store import make_output_folder
+
         make_output_folder(args.output, "--output")
     _warn_concurrency(args.jobs, "-j")
     say = lambda msg: print(msg, file=sys.stderr, flush=True)  # noqa: E731
@@ -341,15 +340,16 @@ def cmd_match(args: argparse.Namespace, extra: list[str]) -> int:
     failed = 0
     progress = not args.verbose and args.games > 1 and _progress_wanted(args.no_progress)
     announce_sandbox(args.sandbox, sandbox, say)
-    bar = tqdm(total=len(specs), unit="game", disable=not progress, file=sys.stderr)
+    bar = _progress_bar(len(specs)) if progress else _NoProgressBar()
 
     def job(spec: GameSpec) -> Job:
         seats = tuple(by_name[n] for n in spec.seats)
         game_dir = str(root / f"game-{spec.order + 1:04d}")
         # --verbose: the worker builds the observer and prints every step as it is played.
         observer = _verbose_observer if args.verbose else None
+        # Replays are recorded only when kept (--output): without, they would be deleted.
         seed = args.seed + spec.round
-        return Job(info.id, seed, settings, seats, game_dir, sandbox, observer, clock)
+        return Job(info.id, seed, settings, seats, game_dir, sandbox, observer, clock, keep)
 
     def finished(spec: GameSpec, result: dict[str, Any] | Failure) -> None:
         nonlocal failed
@@ -357,11 +357,11 @@ def cmd_match(args: argparse.Namespace, extra: list[str]) -> int:
         if isinstance(result, Failure):
             failed += 1
             why = result.reason
-            tqdm.write(f"arena: game {spec.order + 1} failed in the referee: {why}", sys.stderr)
+            bar.write(f"arena: game {spec.order + 1} failed in the referee: {why}", sys.stderr)
             return
         records.append(GameRecord.from_dict(result))
         if args.verbose or args.games <= 20:
-            tqdm.write(_result_line(spec.order + 1, records[-1]), sys.stdout)
+            bar.write(_result_line(spec.order + 1, records[-1]), sys.stdout)
             sys.stdout.flush()
 
     stop: Interrupted | None = None
@@ -370,7 +370,7 @@ def cmd_match(args: argparse.Namespace, extra: list[str]) -> int:
             play_games(specs, job, 1 if args.verbose else min(args.jobs, len(specs)), finished)
         except Interrupted as exc:
             stop = exc
-            tqdm.write(f"arena: interrupted ({exc})", sys.stderr)
+            bar.write(f"arena: interrupted ({exc})", sys.stderr)
         finally:
             bar.close()
             if records:
@@ -383,6 +383,28 @@ def cmd_match(args: argparse.Namespace, extra: list[str]) -> int:
     if stop is not None:
         return 128 + stop.signum
     return EXIT_FAILED if failed else EXIT_OK
+
+
+def _progress_bar(total: int) -> Any:
+    """A tqdm progress bar of ``total`` games on stderr (tqdm is imported only for it)."""
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit="game", file=sys.stderr)
+
+
+class _NoProgressBar:
+    """What ``arena match`` writes through when no progress bar is shown."""
+
+    def update(self, n: int = 1) -> None:
+        """Nothing to move."""
+
+    def close(self) -> None:
+        """Nothing to close."""
+
+    @staticmethod
+    def write(text: str, file: Any) -> None:
+        """Print a line (tqdm's ``write`` prints above its bar)."""
+        print(text, file=file)
 
 
 def _match_bots(commands: list[str]) -> list[Any]:
@@ -449,7 +471,7 @@ def _result_line(n: int, record: Any) -> str:
 def _match_summary(names: list[str], records: list[Any], late: bool = False) -> str:
     from tabulate import tabulate
 
-    from arena.rating import mean_interval
+    from arena.stats import mean_interval
 
     rows = []
     for name in names:

@@ -13,15 +13,17 @@ import shlex
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-
-import yaml
+from typing import TYPE_CHECKING, Any
 
 from arena.errors import ConfigError, InvalidSetting, UnknownGame
 from arena.game import Game, GameInfo
-from arena.plugins import Registry
 from arena.schedule import MAX_GAMES, schedule_size
-from arena.stats import SPRT_MODELS, Sprt
+
+if TYPE_CHECKING:  # yaml and stats are imported where used: `arena match` needs neither
+    import yaml
+
+    from arena.plugins import Registry
+    from arena.stats import Sprt
 
 FORMATS = ("round-robin", "gauntlet", "sprt", "league")
 SANDBOXES = ("auto", "bwrap", "none")
@@ -132,6 +134,8 @@ class _Located:
     def build(self, node: yaml.Node, key: str, depth: int = 0) -> Any:
         """Python values of ``node``, recording lines; bounded in size and depth, since
         aliases can make a small file expand exponentially (or refer to itself)."""
+        import yaml
+
         self.lines.setdefault(key, node.start_mark.line + 1)
         self.values += 1
         if self.values > MAX_VALUES:
@@ -351,17 +355,26 @@ def read_text(path: Path) -> str:
 def compose_yaml(text: str, path: Path | str) -> yaml.Node | None:
     """Parse YAML text into nodes, refusing nesting deeper than :data:`MAX_DEPTH` first
     (PyYAML's composer recurses once per level: thousands of levels crash it)."""
+    import yaml
+
+    opening = (
+        yaml.BlockMappingStartToken,
+        yaml.BlockSequenceStartToken,
+        yaml.FlowMappingStartToken,
+        yaml.FlowSequenceStartToken,
+    )
+    closing = (yaml.BlockEndToken, yaml.FlowMappingEndToken, yaml.FlowSequenceEndToken)
     try:
         depth = 0
         for token in yaml.scan(text, Loader=yaml.SafeLoader):
-            if isinstance(token, _OPENING):
+            if isinstance(token, opening):
                 depth += 1
                 if depth > MAX_DEPTH:
                     line = token.start_mark.line + 1
                     raise ConfigError(
                         f"{path} (line {line}): nested more than {MAX_DEPTH} levels deep"
                     )
-            elif isinstance(token, _CLOSING):
+            elif isinstance(token, closing):
                 depth -= 1
         return yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.YAMLError as exc:
@@ -371,17 +384,10 @@ def compose_yaml(text: str, path: Path | str) -> yaml.Node | None:
         raise ConfigError(f"{path}{line}: invalid YAML: {problem}") from None
 
 
-_OPENING = (
-    yaml.BlockMappingStartToken,
-    yaml.BlockSequenceStartToken,
-    yaml.FlowMappingStartToken,
-    yaml.FlowSequenceStartToken,
-)
-_CLOSING = (yaml.BlockEndToken, yaml.FlowMappingEndToken, yaml.FlowSequenceEndToken)
-
-
 def load_tournament(path: Path, registry: Registry) -> TournamentConfig:
     """Read and validate a tournament file; raise :class:`ConfigError` on the first problem."""
+    import yaml
+
     doc = _Located(path)
     node = compose_yaml(read_text(path), path)
     if node is None:
@@ -561,6 +567,8 @@ def _check_format(
 
 
 def _load_sprt(doc: _Located, raw: Any) -> Sprt:
+    from arena.stats import SPRT_MODELS, Sprt
+
     if raw is None:
         raise doc.error("format", "format sprt needs `sprt: {elo0: 0, elo1: 5}`")
     if not isinstance(raw, dict):

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-import importlib.resources
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
@@ -309,6 +308,8 @@ class Game(ABC, Generic[State]):
         if self.info.renderer is None:
             return None
         package = type(self).__module__.rpartition(".")[0] or type(self).__module__
+        import importlib.resources
+
         return (importlib.resources.files(package) / self.info.renderer).read_text("utf-8")
 
     def turn_number(self, state: State) -> int:

@@ -3,20 +3,33 @@
 Kept apart from :mod:`arena.tournament` so that a worker process (of the local pool or a
 Dask worker's game process) imports only the referee and the game plugins, not the
 scheduling, storage, rating and progress-bar modules of the coordinator: a worker starts
-sooner.
+sooner. ``arena match`` plays its games with this module alone, for the same reason: it
+starts fast.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from arena.botproc import Sandbox
+from arena.botproc import (
+    Sandbox,
+    SandboxUnavailable,
+    auto_warning,
+    bot_homes,
+    remove_leftovers,
+    resolve_sandbox,
+)
+from arena.errors import ConfigError
 from arena.game import Game
 from arena.plugins import Registry, load_registry
 from arena.referee import BotSpec, Clock, Heartbeat, Referee, StepObserver
+from arena.workers import Failure, WorkerPool
+
+if TYPE_CHECKING:
+    from arena.schedule import GameSpec
 
 _REGISTRY: Registry | None = None
 
@@ -31,7 +44,10 @@ def worker_registry() -> Registry:
 
 @dataclass(frozen=True)
 class Job:
-    """Everything a worker process needs to play one scheduled game (picklable)."""
+    """Everything a worker process needs to play one scheduled game (picklable).
+
+    ``replay``: record the game's replay (``replay.json``; False when it would not be kept).
+    """
 
     game: str
     seed: int
@@ -41,6 +57,7 @@ class Job:
     sandbox: Sandbox
     observer: Callable[[Game[Any], Sequence[str]], StepObserver] | None = None
     clock: Clock = field(default_factory=Clock)
+    replay: bool = True
 
 
 def play_job(job: Job, heartbeat: Heartbeat | None = None) -> dict[str, Any]:
@@ -52,6 +69,62 @@ def play_job(job: Job, heartbeat: Heartbeat | None = None) -> dict[str, Any]:
     names = [b.name for b in job.bots]
     observer = job.observer(game, names) if job.observer is not None else None
     referee = Referee(
-        game, job.bots, Path(job.game_dir), job.sandbox, observer, heartbeat, job.clock
+        game,
+        job.bots,
+        Path(job.game_dir),
+        job.sandbox,
+        observer,
+        heartbeat,
+        job.clock,
+        job.replay,
     )
     return referee.play(job.seed, job.settings).to_dict()
+
+
+def choose_sandbox(
+    kind: str,
+    memory_mb: int | None,
+    hide: Sequence[Path],
+    max_processes: int | None,
+    where: str = "--sandbox",
+) -> Sandbox:
+    """The sandbox to run bots in, checked with the other input, before any game.
+
+    ``sandbox: bwrap`` where bubblewrap does not work is a :class:`ConfigError` naming
+    ``where`` (the file, key and line, or the option).
+    """
+    try:
+        sandbox = resolve_sandbox(kind, memory_mb, hide, max_processes)
+    except SandboxUnavailable as exc:
+        raise ConfigError(f"{where}: {exc}") from None
+    try:
+        bot_homes()
+    except (RuntimeError, OSError) as exc:
+        raise ConfigError(f"bot directories: {exc}") from None
+    return sandbox
+
+
+def announce_sandbox(requested: str, sandbox: Sandbox, say: Callable[[str], None]) -> None:
+    """Just before the first game: say which sandbox is in use (``auto`` without bubblewrap
+    warns once that bots are not isolated), and remove what a killed run left behind."""
+    if warning := auto_warning(requested, sandbox):
+        say(f"arena: {warning}")
+    say(f"arena: sandbox {sandbox.describe()}")
+    remove_leftovers()
+
+
+def play_games(
+    todo: Iterable[GameSpec],
+    job: Callable[[GameSpec], Job],
+    workers: int,
+    finished: Callable[[GameSpec, dict[str, Any] | Failure], None],
+) -> None:
+    """Play the games of ``todo``, ``workers`` at once, calling ``finished(spec, record or
+    Failure)`` in this process as each one ends.
+
+    Every game is played in a worker process (:mod:`arena.workers`), even one at a time:
+    a bot that kills or stops its parent costs that game, never the run. Raises
+    :class:`~arena.workers.Interrupted` once SIGINT or SIGTERM has stopped everything.
+    """
+    pool: WorkerPool[GameSpec] = WorkerPool(max(1, workers), play_job)
+    pool.run(((spec, job(spec)) for spec in todo), finished)

@@ -17,8 +17,8 @@ from typing import Any
 
 from tabulate import tabulate
 
-from arena.rating import REASONS, BotStats, Pairwise, mean_interval
-from arena.stats import EloEstimate, SprtResult, percentile
+from arena.rating import REASONS, BotStats, Pairwise
+from arena.stats import EloEstimate, SprtResult, mean_interval, percentile
 
 FORFEIT_KEYS = REASONS
 

@@ -13,7 +13,6 @@ form a *pair* (pentanomial statistics, :mod:`arena.stats`).
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -247,14 +246,3 @@ def pentanomials(games: Iterable[StoredGame]) -> dict[tuple[str, str], st.Pentan
         if len(done) == 2:
             out.setdefault((a, b), st.Pentanomial()).add(done[a, b], done[b, a])
     return out
-
-
-def mean_interval(values: Sequence[float]) -> tuple[float, float]:
-    """Mean and 95% half-width (normal approximation; 0 for fewer than two values)."""
-    if not values:
-        return 0.0, 0.0
-    mean = sum(values) / len(values)
-    if len(values) < 2:
-        return mean, 0.0
-    var = sum((v - mean) ** 2 for v in values) / (len(values) - 1)
-    return mean, 1.96 * math.sqrt(var / len(values))

@@ -182,7 +182,8 @@ class Referee:
 
     ``game_dir`` receives ``replay.json`` and one stderr file per seat; the bots'
     working directories are private temporary folders, removed while the next game's bots
-    start (or at exit).
+    start (or at exit). ``replay=False`` records no views and writes no ``replay.json``
+    (``arena match`` without ``--output``: nobody would read them).
     """
 
     def __init__(
@@ -194,6 +195,7 @@ class Referee:
         observer: StepObserver | None = None,
         heartbeat: Heartbeat | None = None,
         clock: Clock | None = None,
+        replay: bool = True,
     ) -> None:
         self.game = game
         self.bots = list(bots)
@@ -202,6 +204,7 @@ class Referee:
         self.observer = observer
         self.heartbeat = heartbeat
         self.clock = clock or Clock()
+        self.replay = replay
         self.info = game.info
         self._home: BotHome | None = None
 
@@ -236,7 +239,7 @@ class Referee:
         readers = [UnitReader(self.info.framing) for _ in range(n)]
         steps: list[dict[str, Any]] = []
         state = self.game.start(seed, n, dict(settings))
-        start_view = normalize(self.game.view(state))
+        start_view = normalize(self.game.view(state)) if self.replay else None
         try:
             if self.info.transport is None:
                 line_bots = [
@@ -267,9 +270,10 @@ class Referee:
             turns=self.game.turn_number(state),
             steps=len(steps),
             duration_ms=(time.perf_counter() - started) * 1000.0,
-            replay="replay.json",
+            replay="replay.json" if self.replay else "",
         )
-        self._write_replay(record, steps, state, start_view)
+        if self.replay:
+            self._write_replay(record, steps, state, start_view)
         return record
 
     # -- the step loop -------------------------------------------------------------
@@ -347,11 +351,12 @@ class Referee:
             actions = standing_moves(self.game, state, actions, bool(forfeits))
             if actions:
                 state = self.game.apply(state, actions)
-            # Each step keeps only what changed in the view (see arena.viewdiff).
-            new_view = normalize(self.game.view(state))
-            step["view"] = diff(view, new_view)
+            if self.replay:
+                # Each step keeps only what changed in the view (see arena.viewdiff).
+                new_view = normalize(self.game.view(state))
+                step["view"] = diff(view, new_view)
+                view = new_view
             step["turn"] = self.game.turn_number(state)
-            view = new_view
             steps.append(step)
             for seat, bot in enumerate(line_bots):
                 logs.settle(seat, bot)

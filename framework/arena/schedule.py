@@ -10,7 +10,6 @@ come in (``arena.formats``), from the same rounds and keys.
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 import math
 from collections.abc import Iterator
@@ -41,6 +40,8 @@ class GameSpec:
 
 def round_seed(tournament_seed: int, round_index: int) -> int:
     """The seed of one round, derived from the tournament seed (31 bits, stable)."""
+    import hashlib  # here, not at the top: loading OpenSSL is slow and `arena match` needs none
+
     digest = hashlib.sha256(f"arena:{tournament_seed}:{round_index}".encode()).digest()
     return int.from_bytes(digest[:4], "big") & 0x7FFFFFFF
 

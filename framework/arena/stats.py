@@ -526,3 +526,14 @@ def information_order(
         return overlap / (1 + played(a, b))
 
     return sorted(candidates, key=lambda pair: -value(pair))
+
+
+def mean_interval(values: Sequence[float]) -> tuple[float, float]:
+    """Mean and 95% half-width (normal approximation; 0 for fewer than two values)."""
+    if not values:
+        return 0.0, 0.0
+    mean = sum(values) / len(values)
+    if len(values) < 2:
+        return mean, 0.0
+    var = sum((v - mean) ** 2 for v in values) / (len(values) - 1)
+    return mean, 1.96 * math.sqrt(var / len(values))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -11,60 +11,21 @@ from typing import TYPE_CHECKING, Any
 from tqdm import tqdm
 
 from arena import rating
-from arena.botproc import (
-    Sandbox,
-    SandboxUnavailable,
-    auto_warning,
-    bot_homes,
-    remove_leftovers,
-    resolve_sandbox,
-)
+from arena.botproc import Sandbox, remove_leftovers
 from arena.config import TournamentConfig
 from arena.errors import ConfigError
 from arena.formats import Scheduler, defined_spec, fixed_plan, make_scheduler
 from arena.identity import Identities, bot_fingerprint, describe_changes
-from arena.jobs import Job, play_job
+from arena.jobs import Job, announce_sandbox, choose_sandbox, play_games
 from arena.leaderboard import ClockOptions, Leaderboard, Timing
 from arena.referee import BotSpec, Clock, GameRecord
 from arena.schedule import GameSpec
 from arena.stats import Sprt
 from arena.store import CurrentGame, Store, clear_output, open_existing
-from arena.workers import Failure, Interrupted, WorkerPool
+from arena.workers import Failure, Interrupted
 
 if TYPE_CHECKING:
     from arena.dask_executor import DaskExecutor
-
-
-def choose_sandbox(
-    kind: str,
-    memory_mb: int | None,
-    hide: Sequence[Path],
-    max_processes: int | None,
-    where: str = "--sandbox",
-) -> Sandbox:
-    """The sandbox to run bots in, checked with the other input, before any game.
-
-    ``sandbox: bwrap`` where bubblewrap does not work is a :class:`ConfigError` naming
-    ``where`` (the file, key and line, or the option).
-    """
-    try:
-        sandbox = resolve_sandbox(kind, memory_mb, hide, max_processes)
-    except SandboxUnavailable as exc:
-        raise ConfigError(f"{where}: {exc}") from None
-    try:
-        bot_homes()
-    except (RuntimeError, OSError) as exc:
-        raise ConfigError(f"bot directories: {exc}") from None
-    return sandbox
-
-
-def announce_sandbox(requested: str, sandbox: Sandbox, say: Callable[[str], None]) -> None:
-    """Just before the first game: say which sandbox is in use (``auto`` without bubblewrap
-    warns once that bots are not isolated), and remove what a killed run left behind."""
-    if warning := auto_warning(requested, sandbox):
-        say(f"arena: {warning}")
-    say(f"arena: sandbox {sandbox.describe()}")
-    remove_leftovers()
 
 
 @dataclass
@@ -304,23 +265,6 @@ def _stale_error(
         f"this file: {'; '.join(changes)}. Run with --fresh to start over in {out} (deletes "
         "its stored games), or choose another --output"
     )
-
-
-def play_games(
-    todo: Iterable[GameSpec],
-    job: Callable[[GameSpec], Job],
-    workers: int,
-    finished: Callable[[GameSpec, dict[str, Any] | Failure], None],
-) -> None:
-    """Play the games of ``todo``, ``workers`` at once, calling ``finished(spec, record or
-    Failure)`` in this process as each one ends.
-
-    Every game is played in a worker process (:mod:`arena.workers`), even one at a time:
-    a bot that kills or stops its parent costs that game, never the run. Raises
-    :class:`~arena.workers.Interrupted` once SIGINT or SIGTERM has stopped everything.
-    """
-    pool: WorkerPool[GameSpec] = WorkerPool(max(1, workers), play_job)
-    pool.run(((spec, job(spec)) for spec in todo), finished)
 
 
 def _at_most_one_left(scheduler: Scheduler) -> bool:
