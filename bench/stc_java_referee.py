@@ -1,0 +1,163 @@
+"""arena match against CodinGame's own Java referee of Smash The Code, on the same seeded games.
+
+Both sides play the same seeded STC games between two instant bots (they answer as soon
+as a turn's input is read; ``bench/overhead.py``'s bot):
+
+* **Java**: the referee as cg-brutaltester runs it, one referee process per game (the
+  command given with ``--referee``, e.g. ``java -jar stc-referee.jar`` or, for the
+  referee's source compiled with ``javac -d build Referee.java``, ``java -cp build
+  Referee``), relayed by this script the way cg-brutaltester does (``[[INIT]]``,
+  ``[[GET_GAME_INFO]]``, ``[[SET_PLAYER_OUTPUT]]`` until ``[[SCORES]]``; the bots started
+  plainly: no clocks, no sandbox, nothing stored);
+* **arena**: one ``arena match stc BOT BOT --seed S --games N`` command, as a user runs it
+  (its default sandbox unless ``--sandbox``; bots in worker processes, clocks, forfeits).
+
+The games are the same: game ``i`` of the match plays seed ``S + i // 2`` (both seat
+orders), and the Java side plays those seeds; the turn count of every game must agree
+(arena's stc input is byte-identical to the referee's, see its README). Rounds alternate
+which side goes first, so machine noise hits both alike. Prints each side's wall time and
+the ratio arena / Java (target: at most 0.5), per round, then the min and median.
+
+    python3 bench/stc_java_referee.py --referee "java -cp build Referee" [--games 10]
+        [--rounds 3] [--seed 1] [--sandbox auto]
+
+Without Java or the referee, ``--referee "python3 bench/stc_referee_stand_in.py"`` checks
+the relay against a stand-in with arena's own rules (it measures nothing about Java).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import re
+import shlex
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HEADER = re.compile(r"\[\[(.+)\] ?([0-9]+)\]")
+RESULT = re.compile(r"game (\d+) seed (\d+), (\d+) turns")
+BENCH = Path(__file__).resolve().parent
+sys.path.insert(0, str(BENCH))
+
+from overhead import INSTANT_BOT  # noqa: E402  (the same bot as the overhead benchmark)
+
+
+def java_game(referee: list[str], bot: list[str], seed: int) -> int:
+    """One game through the referee process, relayed like cg-brutaltester; its turns."""
+    ref = subprocess.Popen(
+        referee, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+        text=True,
+    )  # fmt: skip
+    bots = [
+        subprocess.Popen(bot, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        for _ in range(2)
+    ]
+    ref_in, ref_out = ref.stdin, ref.stdout
+    assert ref_in is not None and ref_out is not None
+    turns = 0
+    try:
+        ref_in.write(f"[[INIT] 2]\n2\nseed={seed}\n[[GET_GAME_INFO] 0]\n")
+        ref_in.flush()
+        inputs: list[str] = []
+        while True:
+            line = ref_out.readline()
+            if not line:
+                raise RuntimeError(f"the referee ended without scores (seed {seed})")
+            header = HEADER.fullmatch(line.rstrip("\n"))
+            if header is None:
+                raise RuntimeError(f"not a referee message: {line!r}")
+            name, count = header[1], int(header[2])
+            lines = [ref_out.readline().rstrip("\n") for _ in range(count)]
+            if name == "NEXT_PLAYER_INPUT":
+                inputs = lines
+            elif name == "NEXT_PLAYER_INFO":
+                player, expected = int(lines[0]), int(lines[1])
+                turns += player == 0
+                bot_in, bot_out = bots[player].stdin, bots[player].stdout
+                assert bot_in is not None and bot_out is not None
+                bot_in.write("".join(f"{text}\n" for text in inputs))
+                bot_in.flush()
+                answer = [bot_out.readline().rstrip("\n") for _ in range(expected)]
+                message = f"[[SET_PLAYER_OUTPUT] {expected}]\n" + "".join(f"{a}\n" for a in answer)
+                ref_in.write(message + "[[GET_GAME_INFO] 0]\n")
+                with contextlib.suppress(BrokenPipeError):  # the referee may be done
+                    ref_in.flush()
+            elif name == "SCORES":
+                return turns
+    finally:
+        for proc in (ref, *bots):
+            proc.kill()
+            proc.wait()
+
+
+def arena_match(bot: str, seed: int, games: int, sandbox: str) -> list[tuple[int, int]]:
+    """One ``arena match`` command playing ``games`` games; (seed, turns) of each."""
+    options = ["--seed", str(seed), "--games", str(games), "--no-progress", "--sandbox", sandbox]
+    result = subprocess.run(
+        [sys.executable, "-m", "arena", "match", "stc", bot, bot, *options],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    if result.returncode != 0:
+        raise RuntimeError(f"arena match failed:\n{result.stderr}")
+    found = sorted((int(g), int(s), int(t)) for g, s, t in RESULT.findall(result.stdout))
+    if len(found) != games:
+        raise RuntimeError(f"arena match printed {len(found)} results of {games}")
+    return [(s, t) for _, s, t in found]
+
+
+def main() -> int:
+    """Alternate the two sides round after round; print times and ratios."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--referee", required=True, help="the referee's command line")
+    parser.add_argument("--games", type=int, default=10, help="games per side and round")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--sandbox", default="auto", choices=("auto", "bwrap", "none"))
+    args = parser.parse_args()
+    referee = shlex.split(args.referee)
+    work = Path(tempfile.mkdtemp(prefix="arena-bench-java-"))
+    bot_file = work / "instant.py"
+    bot_file.write_text(INSTANT_BOT)
+    bot = [sys.executable, str(bot_file)]
+    seeds = [args.seed + i // 2 for i in range(args.games)]
+
+    # Warm-up (page cache, bytecode, the JVM's class data) outside the measurement.
+    java_game(referee, bot, args.seed)
+    arena_match(shlex.join(bot), args.seed, 1, args.sandbox)
+
+    ratios: list[float] = []
+    print(f"{args.games} seeded STC games per side and round (seeds {seeds[0]}-{seeds[-1]},")
+    print(f"both seat orders) between two instant bots; referee: {args.referee}")
+    for r in range(args.rounds):
+        times: dict[str, float] = {}
+        turns: dict[str, list[int]] = {}
+        for side in ("java", "arena") if r % 2 == 0 else ("arena", "java"):
+            start = time.perf_counter()
+            if side == "java":
+                turns[side] = [java_game(referee, bot, seed) for seed in seeds]
+            else:
+                played = arena_match(shlex.join(bot), args.seed, args.games, args.sandbox)
+                if [s for s, _ in played] != seeds:
+                    raise RuntimeError(f"arena played seeds {[s for s, _ in played]}, not {seeds}")
+                turns[side] = [t for _, t in played]
+            times[side] = time.perf_counter() - start
+        if turns["java"] != turns["arena"]:
+            raise RuntimeError(f"not the same games: turns {turns['java']} != {turns['arena']}")
+        ratios.append(times["arena"] / times["java"])
+        per_game = {k: 1000 * v / args.games for k, v in times.items()}
+        print(
+            f"round {r + 1}: {sum(turns['java'])} turns; Java referee {times['java']:7.3f} s "
+            f"({per_game['java']:.0f} ms/game), arena match {times['arena']:7.3f} s "
+            f"({per_game['arena']:.0f} ms/game), ratio arena / Java {ratios[-1]:.3f}"
+        )
+    print(f"ratio arena / Java: min {min(ratios):.3f}, median {statistics.median(ratios):.3f}")
+    print("target: arena match at most 0.5x the Java referee's wall time")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
