@@ -3,10 +3,11 @@
     python3 bench/protections.py [--starts 100] [--turns 2000]
 
 Per bot start: start a trivial bot (``/bin/true``), wait for it, end it. First a bare
-``Popen``, then each layer arena adds, in the order the launcher applies them, then arena's
-own ``spawn`` in each sandbox kind. The rows interleave (one start of each, round after
-round, in a new random order each round) so machine noise hits them alike. A Python
-bot's own start-up is printed for scale.
+``Popen``, then each layer arena adds, in the order the launcher applies them (without
+bubblewrap: a ``preexec_fn``, so a ``fork``), then the ``/bin/sh`` launcher bubblewrap bots
+start through (``vfork``), then arena's own ``spawn`` in each sandbox kind. The rows
+interleave (one start of each, round after round, in a new random order each round) so
+machine noise hits them alike. A Python bot's own start-up is printed for scale.
 
 Per turn: a persistent bot pays nothing per turn for these protections (its limits,
 cgroup and sandbox are set once); see ``bench/overhead.py`` for whole games. A per-turn
@@ -32,7 +33,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from arena.botproc import Sandbox, bwrap_works, cgroups
-from arena.botproc.launcher import Launch, PrivateDirs
+from arena.botproc.launcher import Launch, PrivateDirs, shell_launch
 from arena.botproc.sandbox import private_dirs_supported
 from arena.botproc.spawn import spawn, sweep_orphans
 from arena.botproc.turns import check_files, prepare_turn, read_output
@@ -57,6 +58,21 @@ def with_cgroup(workdir: Path, launch: Launch) -> None:
         popen(workdir, layered, session=True)
     finally:
         group.remove()
+
+
+def with_shell_launcher(workdir: Path, limits: tuple[tuple[int, int], ...]) -> None:
+    """What bubblewrap bots start through: /bin/sh joins the cgroups and sets the rlimits,
+    then execs (no Python between fork and exec: vfork)."""
+    group = cgroups.BotCgroup.create(64, 512)
+    procs = group.procs_files if group is not None else ()
+    try:
+        subprocess.Popen(
+            shell_launch(procs, limits, [TRUE]), cwd=workdir, start_new_session=True,
+            close_fds=True,
+        ).wait()  # fmt: skip
+    finally:
+        if group is not None:
+            group.remove()
 
 
 def arena_spawn(workdir: Path, sandbox: Sandbox) -> None:
@@ -97,7 +113,7 @@ def report(title: str, times: dict[str, list[float]], unit: str) -> None:
     for name, values in times.items():
         ordered = sorted(values)
         low, p25 = ordered[0], ordered[len(ordered) // 4]
-        layered = not name.startswith(("arena", "for scale"))
+        layered = not name.startswith(("arena", "for scale", "launcher"))
         added = f"{p25 - previous:+9.3f}" if layered and previous is not None else ""
         median = statistics.median(values)
         print(f"{name:52} {low:9.3f} {p25:9.3f} {median:9.3f} {added:>9}  {unit}")
@@ -129,6 +145,9 @@ def start_rows(workdir: Path) -> dict[str, Callable[[], object]]:
             rows["+ private /tmp and /dev/shm (mount namespace)"] = lambda: popen(
                 workdir, full, session=True
             )
+    rows["launcher of bwrap bots: /bin/sh, cgroups, rlimits"] = lambda: with_shell_launcher(
+        workdir, limits
+    )
     rows["arena spawn + kill, sandbox none"] = lambda: arena_spawn(workdir, Sandbox("none"))
     if bwrap_works():
         rows["arena spawn + kill, sandbox bwrap"] = lambda: arena_spawn(workdir, Sandbox("bwrap"))
