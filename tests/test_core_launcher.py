@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import pickle
 import resource
 import shutil
 import subprocess
@@ -159,3 +160,34 @@ def test_bubblewrap_is_probed_once_per_run_not_again_in_each_worker(tmp_path):
     calls = log.read_text().splitlines()
     assert calls.count("--help") == 1  # the options, asked once by the main process
     assert len(calls) == 1 + 1 + 4  # and one trial sandbox; then the bots of both games
+
+
+# A worker process: it gets the sandbox the main process resolved (pickled, as the pools
+# send it), and must start bots without forking a probe of its own.
+WORKER_PROBES = """
+import os, pickle, sys
+from arena.botproc import sandbox as sb
+sandbox = pickle.loads(bytes.fromhex(sys.argv[1]))
+def no_fork():
+    raise AssertionError("the worker probed again")
+os.fork = no_fork
+sandbox.adopt()
+print(repr(sb.private_dirs_supported()))
+print(sandbox.env(sb.Path("/nowhere"))["TMPDIR"])
+"""
+
+
+def test_private_tmp_is_probed_once_per_run_not_again_in_each_worker(tmp_path):
+    from arena.botproc import resolve_sandbox
+    from arena.botproc.sandbox import private_dirs_supported
+
+    sandbox = resolve_sandbox("none")
+    env = {**os.environ, "TMPDIR": str(tmp_path)}
+    result = subprocess.run(
+        [sys.executable, "-c", WORKER_PROBES, pickle.dumps(sandbox).hex()],
+        capture_output=True, text=True, env=env, timeout=60,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    found, tmpdir = result.stdout.splitlines()
+    assert found == repr(private_dirs_supported())  # the main process's answer, as is
+    assert tmpdir == ("/tmp" if private_dirs_supported() else "/nowhere")

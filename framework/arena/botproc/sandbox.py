@@ -66,16 +66,20 @@ class BwrapHost:
 class HostFacts:
     """What this machine allows, probed once per run by the process that resolves the
     sandbox (:func:`resolve_sandbox`) and sent with it to the worker processes, which then
-    probe nothing: bubblewrap (None: not asked, for ``none``) and the cgroups."""
+    probe nothing: bubblewrap (None: not asked, for ``none``), the cgroups, and (for
+    ``none``: a one-item tuple, None when not asked) the private ``/tmp`` and ``/dev/shm``."""
 
     bwrap: BwrapHost | None
     cgroups: cgroups.CgroupParents | None
+    private: tuple[PrivateDirs | None] | None = None
 
     def adopt(self) -> None:
         """Use these results in this process where it has not probed yet."""
-        global _host
+        global _host, _private
         if _host is None and self.bwrap is not None:
             _host = self.bwrap
+        if _private is None and self.private is not None:
+            _private = self.private
         cgroups.adopt(self.cgroups)
 
 
@@ -207,14 +211,23 @@ def nobody() -> tuple[int, int]:
         return 65534, 65534
 
 
-@functools.lru_cache(maxsize=1)
+_private: tuple[PrivateDirs | None] | None = None  # (the probe's result,) once known
+
+
 def private_dirs_supported() -> PrivateDirs | None:
-    """How bots without bubblewrap get a private /tmp and /dev/shm here (None: they cannot)."""
-    probe = tempfile.mkdtemp(prefix="arena-probe-")
-    try:
-        return probe_private_dirs(probe)
-    finally:
-        os.rmdir(probe)
+    """How bots without bubblewrap get a private /tmp and /dev/shm here (None: they cannot).
+
+    Probed once per process (a forked child tries it), or handed over by the process that
+    started this one (:class:`HostFacts`).
+    """
+    global _private
+    if _private is None:
+        probe = tempfile.mkdtemp(prefix="arena-probe-")
+        try:
+            _private = (probe_private_dirs(probe),)
+        finally:
+            os.rmdir(probe)
+    return _private[0]
 
 
 # -- bubblewrap -----------------------------------------------------------------------
@@ -436,7 +449,8 @@ def resolve_sandbox(
     if kind == "auto":
         kind = "bwrap" if host_error is None else "none"
     hidden = tuple(str(Path(p).resolve()) for p in hide)
-    facts = HostFacts(bwrap_host() if kind == "bwrap" else None, cgroups.parents())
+    private = (private_dirs_supported(),) if kind == "none" else None
+    facts = HostFacts(bwrap_host() if kind == "bwrap" else None, cgroups.parents(), private)
     return Sandbox(kind, memory_mb, hidden, max_processes, facts)
 
 
