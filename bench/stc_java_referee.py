@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import re
 import shlex
 import statistics
@@ -97,9 +98,11 @@ def java_game(referee: list[str], bot: list[str], seed: int) -> int:
 def arena_match(bot: str, seed: int, games: int, sandbox: str) -> list[tuple[int, int]]:
     """One ``arena match`` command playing ``games`` games; (seed, turns) of each."""
     options = ["--seed", str(seed), "--games", str(games), "--no-progress", "--sandbox", sandbox]
+    # As a user runs it: bytecode cached (the warm-up writes it where it is missing).
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     result = subprocess.run(
         [sys.executable, "-m", "arena", "match", "stc", bot, bot, *options],
-        capture_output=True, text=True, check=False,
+        capture_output=True, text=True, check=False, env=env,
     )  # fmt: skip
     if result.returncode != 0:
         raise RuntimeError(f"arena match failed:\n{result.stderr}")
