@@ -81,6 +81,26 @@ def test_the_orphan_of_a_bot_that_exits_dies_with_the_game(tmp_path, mode):
 
 
 @pytest.mark.parametrize("mode", MODES)
+def test_a_bot_that_exits_mid_turn_crashes_though_its_orphan_holds_its_stdout(tmp_path, mode):
+    # It reads its input (so it is alive when the input is written), then exits: its
+    # daemon still holds the stdout pipe, so no end of file comes; the exit itself must
+    # be seen, and called a crash at once, not a timeout at the end of the budget.
+    mark = marker()
+    script = f"setsid sh -c '{LOOP}' {mark} &\nread line\nexit 3\n"
+    orphaner = shell_bot(tmp_path, "orphaner", script)
+    try:
+        game = ToyGame()
+        record = Referee(game, [orphaner, QUIET], tmp_path / "g", mode_sandbox(mode)).play(
+            1, {"turns": 2, "simultaneous": True}
+        )
+        seat = record.seats[0]
+        assert (seat.forfeit, seat.detail) == ("crash", "exited with code 3 without answering")
+        assert survivors(mark) == []
+    finally:
+        kill_all(mark)
+
+
+@pytest.mark.parametrize("mode", MODES)
 def test_a_per_turn_process_leaves_nothing_running_after_its_turn(tmp_path, mode):
     mark = marker()
     turn = shell_bot(tmp_path, "turn", f"( setsid sh -c '{LOOP}' {mark} & )\necho 1 > move.json\n")

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
-from arena.botproc.procinfo import waiting_on_pipe
+from arena.botproc.procinfo import exit_fd, waiting_on_pipe
 from arena.botproc.sandbox import FILE_SIZE_CAP_BYTES, Sandbox
 from arena.botproc.spawn import BotProcess, out_of_memory, spawn
 
@@ -191,6 +191,7 @@ class LineBot:
     _process: BotProcess | None = None
     _stopped: bool = False
     _held: str = ""  # stderr of the previous turn, not yet taken
+    _exit_fd: int | None = None  # readable once the bot's own process has exited
     _fresh: int = 0  # bytes of the latest input while the bot has not started reading it
 
     def start(self) -> None:
@@ -214,6 +215,21 @@ class LineBot:
         assert self.proc.stdin is not None
         os.set_blocking(self.proc.stdin.fileno(), False)
         self._log = LogSink(self.proc.stderr, self.stderr_path)
+        self._exit_fd = exit_fd(self.proc.pid)
+
+    def exit_fileno(self) -> int | None:
+        """A descriptor readable once the bot's process has exited (None: unknown here)."""
+        return self._exit_fd
+
+    def exited(self) -> None:
+        """The bot's process has exited: take what its stdout holds, then read no more.
+
+        Its end of file may never come: a child it left behind can hold the pipe open.
+        What such a child writes is not the bot's answer, so the bot is :attr:`closed`
+        once the lines it wrote itself are taken.
+        """
+        self.pump()
+        self._eof = True
 
     def fileno(self) -> int:
         """The stdout descriptor to wait on."""
@@ -409,6 +425,9 @@ class LineBot:
             self._log.close()
             if self._fresh:  # killed before it read its last input: its previous turn's
                 self._hold(self._log.take_recent())
+        if self._exit_fd is not None:
+            os.close(self._exit_fd)
+            self._exit_fd = None
 
 
 def stop_bots(bots: Sequence[LineBot]) -> None:
@@ -438,7 +457,8 @@ def wait_and_read(bots: Sequence[LineBot], timeout: float) -> None:
     poller = select.poll()
     outs = {b.fileno(): b for b in bots if not b.closed and b.flood is None}
     logs = {fd: b for b in bots if (fd := b.log_fileno()) is not None}
-    for fd in [*outs, *logs]:
+    exits = {fd: b for b in outs.values() if (fd := b.exit_fileno()) is not None}
+    for fd in [*outs, *logs, *exits]:
         poller.register(fd, select.POLLIN)
     deadline = time.perf_counter() + timeout
     while outs:
@@ -452,13 +472,16 @@ def wait_and_read(bots: Sequence[LineBot], timeout: float) -> None:
         ready = [outs[fd] for fd, _ in events if fd in outs]
         for bot in ready:
             bot.pump()  # stamps first
+        ended = [exits[fd] for fd, _ in events if fd in exits]
+        for bot in ended:
+            bot.exited()  # an exit with its stdout still held open by a child it left
         for fd, _ in events:
             if fd in logs:
                 logs[fd].pump_log()
                 if logs[fd].log_fileno() is None:
                     poller.unregister(fd)
                     del logs[fd]
-        if ready or not events:
+        if ready or ended or not events:
             return
 
 

@@ -118,3 +118,12 @@ def waiting_on_pipe(pid: int) -> bool:
                 return False  # running, or in an uninterruptible wait (a write...)
             reading = reading or wchan.endswith(("pipe_read", "pipe_wait"))
     return reading
+
+
+def exit_fd(pid: int) -> int | None:
+    """A descriptor that becomes readable when process ``pid`` exits (a pidfd; None where
+    the kernel or Python has none)."""
+    try:
+        return os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        return None

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena.botproc.lines import READS_PER_PUMP, LogSink
+from arena.botproc.procinfo import exit_fd
 from arena.botproc.sandbox import Sandbox
 from arena.botproc.spawn import out_of_memory, spawn, sweep_orphans
 
@@ -112,7 +113,7 @@ def _run(
         max_file_bytes + 1,
     )
     proc = bot.proc
-    pidfd = _pidfd(proc.pid)
+    pidfd = exit_fd(proc.pid)
     try:
         assert proc.stdout is not None
         log = LogSink(proc.stdout, log_path)
@@ -155,14 +156,6 @@ def _run(
     if not timed_out and problem is None:
         output, problem = read_output(dir_fd, output_name, max_file_bytes)
     return TurnProcessResult(code, elapsed_ms, timed_out, output, problem, last_line, True, memory)
-
-
-def _pidfd(pid: int) -> int | None:
-    """A descriptor that becomes readable when process ``pid`` exits (None without pidfds)."""
-    try:
-        return os.pidfd_open(pid)
-    except (AttributeError, OSError):
-        return None
 
 
 def _kind(mode: int) -> str:
