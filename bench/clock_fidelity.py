@@ -12,8 +12,11 @@ one per core), every seat of a game answering at the same time.
 * ``measured - slept`` is arena's time minus the bot's own: never below 0 (the clock
   starts before the input is written and stops after the answer is read), and small.
 
-A game's first turn (interpreter start-up, a 2000 ms budget) is not counted. Many seats
-per game keep 10,000 turns to about a minute per share:
+A game's first turn (interpreter start-up, a 2000 ms budget) is not counted. A timeout
+whose late answer shows the bot's own clock over the budget too is counted apart: the
+machine held up the bot itself (on a virtual machine, steal time stalls every process;
+the run's steal time is printed). Many seats per game keep 10,000 turns to about a
+minute per share:
 
     python3 bench/clock_fidelity.py [--turns 10000] [--seats 8] [--concurrency N]
                                     [--sandbox auto|bwrap|none]
@@ -118,6 +121,8 @@ class Turns:
     late: int = 0
     timeouts: int = 0
     answered: int = 0
+    own_over: int = 0  # timeouts where the bot's own clock already read over the budget
+    timeout_gaps: list[float] = field(default_factory=list)  # measured - slept, timeouts
 
     @property
     def timed(self) -> int:
@@ -128,11 +133,15 @@ class Turns:
         self.late += other["late"]
         self.timeouts += other["timeouts"]
         self.answered += other["answered"]
+        self.own_over += other["own_over"]
+        self.timeout_gaps += other["timeout_gaps"]
 
 
 def play_fidelity(job: Mapping[str, Any], heartbeat: Any) -> dict[str, Any]:
     """Play one game in a worker process; return what its timed turns looked like."""
-    out: dict[str, Any] = {"diffs": [], "late": 0, "timeouts": 0, "answered": 0}
+    out: dict[str, Any] = {
+        "diffs": [], "late": 0, "timeouts": 0, "answered": 0, "own_over": 0, "timeout_gaps": []
+    }  # fmt: skip
 
     def observe(index: int, step: dict[str, Any], state: Any) -> None:
         if index == 0:
@@ -140,7 +149,16 @@ def play_fidelity(job: Mapping[str, Any], heartbeat: Any) -> dict[str, Any]:
         for seat, io in step["io"].items():
             forfeit = step["forfeits"].get(seat)
             if forfeit is not None:
-                out["timeouts"] += forfeit["reason"] == "timeout"
+                if forfeit["reason"] != "timeout":
+                    continue
+                out["timeouts"] += 1
+                # A late answer is the bot's own time: was the bot itself held up?
+                try:
+                    own = float(forfeit["raw"])
+                except ValueError:
+                    continue  # no answer at all
+                out["own_over"] += own > BUDGET_MS
+                out["timeout_gaps"].append(io["ms"] - own)
                 continue
             out["answered"] += 1
             out["late"] += bool(io.get("late"))
@@ -210,10 +228,27 @@ def spread(values: Sequence[float]) -> str:
     return "  ".join(f"{name} {value:+.2f}" for name, value in parts) + " ms"
 
 
-def report(label: str, turns: Turns) -> None:
+def report(label: str, turns: Turns, within_budget: bool = False) -> None:
     under = sum(1 for d in turns.measured_minus_slept if d < 0)
     print(f"{label}: {turns.timed} turns measured, {turns.timeouts} timeouts, {turns.late} late")
     print(f"  measured - slept: {spread(turns.measured_minus_slept)} ({under} below 0)")
+    if within_budget and turns.timeout_gaps:
+        # On a shared or virtual machine every process can stall at once (steal time):
+        # then the bots' own clocks overrun too, and no referee can time them in budget.
+        print(
+            f"  timeouts answered late: {len(turns.timeout_gaps)}; the bot's own clock read"
+            f" over {BUDGET_MS} ms in {turns.own_over} of them; measured - slept:"
+            f" {spread(turns.timeout_gaps)}"
+        )
+
+
+def steal_ms() -> float | None:
+    """CPU time the hypervisor took from this machine so far, all cores (None: unknown)."""
+    try:
+        fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()
+        return int(fields[8]) * 1000 / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return None
 
 
 def main() -> int:
@@ -232,10 +267,10 @@ def main() -> int:
         f"({available_cores()} cores), {seats} seats per game, sandbox {sandbox.describe()}, "
         f"load average {load}"
     )
-    started = time.perf_counter()
+    started, stolen = time.perf_counter(), steal_ms()
     try:
         within = run(0.80, args.turns, seats, games, games, 0, sandbox, root)
-        report("80% of the budget", within)
+        report("80% of the budget", within, within_budget=True)
         late = run(1.05, args.turns, seats, games, games, 100, sandbox, root)
         report("105% of the budget, time_margin_ms 100", late)
         # Without a margin a timeout ends the bot's game: one timed turn per bot.
@@ -250,6 +285,8 @@ def main() -> int:
         and cut.timeouts == cut.timed
     )
     load = "/".join(f"{x:.1f}" for x in os.getloadavg())
+    if stolen is not None and (now := steal_ms()) is not None:
+        load += f", steal time {now - stolen:.0f} ms of CPU"
     print(
         f"80%: {within.timeouts} timeouts of {within.timed} (must be 0); 105%: "
         f"{late.late + late.timeouts + cut.timeouts} of {late.timed + cut.timed} caught "
