@@ -1,0 +1,817 @@
+#!/usr/bin/env python3
+"""Smash The Code: Bot0, a threat-aware beam search that builds chains and fires to kill.
+
+Each turn it reads the 8 known pairs and both grids, then:
+
+1. sizes up the opponent: the points it can fire with this turn's pair and with the next
+   one (a short search on its grid), its best chain in reach, and the skulls it already
+   owes us;
+2. runs a time-bounded beam search over the known pairs on its own grid. The skull lines
+   the opponent is expected to send are dropped into the simulated grid on the turn they
+   would land, so the search feels a coming attack and fires (or digs out) before its
+   chain is buried. A fired chain is valued by what it does to the opponent: a kill (its
+   skull lines leave no room for the next pair) beats everything, a chain above the firing
+   threshold counts in full, a small one barely (it wastes material). A position that fires
+   nothing is valued by its chain potential: the biggest chain that one or two blocks of
+   a neighbouring colour would set off, its number of steps, how well colours are grouped,
+   and the stack's shape;
+3. keeps the previous turn's plan in the beam, so a chain under construction is not
+   abandoned for a slightly better-looking start.
+
+It answers `x rotation` on stdout and logs its reasoning on stderr: the pairs, the
+candidate first moves with their values, the chain being built, the opponent's threat
+and the time used. Single file, stdlib only; runs unchanged on CodinGame.
+Optional `key=value` arguments override the tuning constants in PARAMS (for tuning runs).
+"""
+
+from __future__ import annotations
+
+import gc
+import sys
+import time
+
+W = 6
+H = 12
+N = W * H
+SKULL = 6  # internal code for a skull; 0 is an empty cell, 1-5 the colours
+CB_TABLE = (0, 0, 2, 4, 8, 16)
+POINTS_PER_LINE = 420  # 70 points a nuisance point, 6 nuisance points a line of skulls
+KILL = 100000.0  # value of a chain whose skulls leave the opponent no room
+DEAD = -1e9
+DEATH = -50000.0  # a line of play where we cannot place a pair (added to its value)
+
+PARAMS = {
+    "first_budget": 0.30,  # seconds of search on the first turn (1000 ms clock)
+    "budget": 0.060,  # seconds of search on later turns (100 ms clock), from the first line
+    "gamma": 0.85,  # discount per turn of lookahead
+    "pot_w": 0.6,  # weight of the chain one or two blocks could set off
+    "need2_f": 0.75,  # that chain's discount when it needs two blocks
+    "steps_w": 25.0,  # per step of that chain
+    "g2": 12.0,  # per group of two
+    "g3": 36.0,  # per group of three
+    "small_w": 0.1,  # weight of fired points under the firing threshold
+    "fire_min": 1500.0,  # points a chain should reach before it is worth firing
+    "fire_threat": 500.0,  # firing threshold when the opponent threatens to attack
+    "threat_min": 420.0,  # smallest opponent fire (points) we prepare for
+    "ready": 0.7,  # ... when it is this share of its best chain in reach (or kills us)
+    "width": 8,  # beam width on later turns (adapted to the measured speed)
+    "first_width": 24,  # beam width on the first turn
+    "height_w": 1.5,  # per block on the grid
+    "tall_w": 50.0,  # per squared cell above row 8 in a column
+    "full_w": 80.0,  # per block above 54 cells in all
+    "lines_w": 120.0,  # per skull line a chain sends, on top of its points
+}
+
+
+def _neighbours() -> list[tuple[int, ...]]:
+    """Neighbour table for cell index c*H + r (r = 0 is the bottom row)."""
+    table = []
+    for c in range(W):
+        for r in range(H):
+            nb = []
+            if r > 0:
+                nb.append(c * H + r - 1)
+            if r < H - 1:
+                nb.append(c * H + r + 1)
+            if c > 0:
+                nb.append((c - 1) * H + r)
+            if c < W - 1:
+                nb.append((c + 1) * H + r)
+            table.append(tuple(nb))
+    return table
+
+
+NB = _neighbours()
+# Every placement as (x, rotation, column of A, column of B).
+MOVES = [(x, 0, x, x + 1) for x in range(W - 1)]
+MOVES += [(x, 1, x, x) for x in range(W)]
+MOVES += [(x, 2, x, x - 1) for x in range(1, W)]
+MOVES += [(x, 3, x, x) for x in range(W)]
+# With two blocks of one colour, rotations 2 and 3 repeat 0 and 1.
+SAME_COLOUR_MOVES = [m for m in MOVES if m[1] in (0, 1)]
+INDEXED = list(enumerate(MOVES))
+SAME_COLOUR_INDEXED = [(i, m) for i, m in INDEXED if m[1] in (0, 1)]
+
+
+def log(text: str) -> None:
+    """One line of reasoning on stderr (never stdout: that is for answers)."""
+    print(text, file=sys.stderr, flush=True)
+
+
+# ---------------------------------------------------------------- the rules
+
+
+def place(cells: list[int], hts: list[int], move: tuple[int, int, int, int], a: int, b: int) -> int:
+    """Drop pair (a, b) with `move`; return the lower landing index, or -1 if it does not fit."""
+    _, rot, ca, cb = move
+    if ca != cb:
+        ha = hts[ca]
+        hb = hts[cb]
+        if ha >= H or hb >= H:
+            return -1
+        pa = ca * H + ha
+        pb = cb * H + hb
+        cells[pa] = a
+        cells[pb] = b
+        hts[ca] = ha + 1
+        hts[cb] = hb + 1
+        return pa if pa < pb else pb
+    h = hts[ca]
+    if h > H - 2:
+        return -1
+    p = ca * H + h
+    if rot == 1:  # B on top of A
+        cells[p] = a
+        cells[p + 1] = b
+    else:  # A on top of B
+        cells[p] = b
+        cells[p + 1] = a
+    hts[ca] = h + 2
+    return p
+
+
+def landed(move: tuple[int, int, int, int], hts: list[int], low: int) -> list[int]:
+    """The two cells a just-placed pair occupies (`low` is what `place` returned)."""
+    ca = move[2]
+    cb = move[3]
+    if ca != cb:
+        return [ca * H + hts[ca] - 1, cb * H + hts[cb] - 1]
+    return [low, low + 1]
+
+
+def resolve(cells: list[int], hts: list[int], seeds: list[int]) -> tuple[int, int]:
+    """Clear the groups through `seeds`, let blocks fall, repeat; return (points, steps)."""
+    total = 0
+    step = 0
+    nb = NB
+    while seeds:
+        seen = set()
+        groups = []
+        for s in seeds:
+            if s in seen:
+                continue
+            v = cells[s]
+            if v == 0 or v == SKULL:
+                continue
+            seen.add(s)
+            grp = [s]
+            stack = [s]
+            while stack:
+                p = stack.pop()
+                for q in nb[p]:
+                    if q not in seen and cells[q] == v:
+                        seen.add(q)
+                        grp.append(q)
+                        stack.append(q)
+            if len(grp) >= 4:
+                groups.append(grp)
+        if not groups:
+            break
+        cleared = 0
+        gb = 0
+        colours = set()
+        low: dict[int, int] = {}
+        for grp in groups:
+            n = len(grp)
+            cleared += n
+            gb += 8 if n >= 11 else n - 4
+            colours.add(cells[grp[0]])
+            for p in grp:
+                cells[p] = 0
+        for grp in groups:
+            for p in grp:
+                c = p // H
+                r = p - c * H
+                if low.get(c, H) > r:
+                    low[c] = r
+                for q in nb[p]:
+                    if cells[q] == SKULL:
+                        cells[q] = 0
+                        qc = q // H
+                        qr = q - qc * H
+                        if low.get(qc, H) > qr:
+                            low[qc] = qr
+        mult = (8 << (step - 1) if step else 0) + CB_TABLE[len(colours)] + gb
+        total += 10 * cleared * (1 if mult < 1 else 999 if mult > 999 else mult)
+        step += 1
+        seeds = []
+        for c, r0 in low.items():
+            base = c * H
+            w = base + r0
+            top = base + hts[c]
+            for p in range(base + r0, top):
+                v = cells[p]
+                if v:
+                    if p != w:
+                        cells[w] = v
+                        seeds.append(w)
+                    w += 1
+            for p in range(w, top):
+                cells[p] = 0
+            hts[c] = w - base
+    return total, step
+
+
+def drop_skulls(cells: list[int], hts: list[int], lines: int) -> None:
+    """Drop `lines` lines of skulls in place; a skull with no room is discarded."""
+    for c in range(W):
+        h = hts[c]
+        top = min(H, h + lines)
+        base = c * H
+        for r in range(h, top):
+            cells[base + r] = SKULL
+        hts[c] = top
+
+
+def fits_any(hts: list[int]) -> bool:
+    """True if some pair placement still fits (a vertical pair, or two free neighbours)."""
+    for c in range(W):
+        if hts[c] <= H - 2:
+            return True
+        if c < W - 1 and hts[c] < H and hts[c + 1] < H:
+            return True
+    return False
+
+
+def lines_to_kill(hts: list[int]) -> int:
+    """Fewest skull lines after which no pair fits into a grid of these heights."""
+    for lines in range(H + 1):
+        if not fits_any([min(H, h + lines) for h in hts]):
+            return lines
+    return H + 1
+
+
+def best_fire(cells: list[int], hts: list[int], a: int, b: int) -> tuple[int, int]:
+    """Most points (and its steps) pair (a, b) can score at once on this grid."""
+    best = (0, 0)
+    for mv in SAME_COLOUR_MOVES if a == b else MOVES:
+        cc = cells[:]
+        hh = hts[:]
+        p = place(cc, hh, mv, a, b)
+        if p >= 0:
+            got = resolve(cc, hh, landed(mv, hh, p))
+            if got[0] > best[0]:
+                best = got
+    return best
+
+
+# ---------------------------------------------------------------- evaluation
+
+
+class Chain:
+    """The biggest chain one or two blocks could set off on a grid (the chain being built)."""
+
+    __slots__ = ("points", "steps", "column", "colour", "need", "n2", "n3")
+
+    def __init__(self) -> None:
+        self.points = 0
+        self.steps = 0
+        self.column = -1
+        self.colour = 0
+        self.need = 0
+        self.n2 = 0
+        self.n3 = 0
+
+    def __str__(self) -> str:
+        if not self.points:
+            return "none"
+        return (
+            f"{self.points} pts {self.steps} steps (drop {self.need}x colour {self.colour} "
+            f"in col {self.column})"
+        )
+
+
+def chain_potential(cells: list[int], hts: list[int]) -> Chain:
+    """Label the groups, then try one or two blocks of each neighbouring colour on each column.
+
+    Only drops that complete a group of 4 are simulated: a colour next to the landing
+    cell whose touching groups hold 3+ blocks needs one block, 2 blocks need two.
+    """
+    comp = [-1] * N
+    sizes: list[int] = []
+    nb = NB
+    n2 = 0
+    n3 = 0
+    for c in range(W):
+        base = c * H
+        for p in range(base, base + hts[c]):
+            if comp[p] >= 0:
+                continue
+            v = cells[p]
+            if v == SKULL:
+                continue
+            cid = len(sizes)
+            comp[p] = cid
+            stack = [p]
+            n = 1
+            while stack:
+                q = stack.pop()
+                for t in nb[q]:
+                    if comp[t] < 0 and cells[t] == v:
+                        comp[t] = cid
+                        stack.append(t)
+                        n += 1
+            sizes.append(n)
+            if n == 2:
+                n2 += 1
+            elif n == 3:
+                n3 += 1
+    ch = Chain()
+    ch.n2 = n2
+    ch.n3 = n3
+    best = 0.0
+    need2_f = PARAMS["need2_f"]
+    for c in range(W):
+        h = hts[c]
+        if h >= H:
+            continue
+        p = c * H + h
+        adj: dict[int, list[int]] = {}
+        for t in nb[p]:
+            v = cells[t]
+            if 0 < v < SKULL:
+                ids = adj.get(v)
+                if ids is None:
+                    adj[v] = [comp[t]]
+                elif comp[t] not in ids:
+                    ids.append(comp[t])
+        for v, ids in adj.items():
+            s = 0
+            for i in ids:
+                s += sizes[i]
+            need = 1 if s >= 3 else 2 if s == 2 else 3
+            if need > 2 or h + need > H:
+                continue
+            cc = cells[:]
+            hh = hts[:]
+            cc[p] = v
+            if need == 2:
+                cc[p + 1] = v
+            hh[c] = h + need
+            pts, steps = resolve(cc, hh, [p])
+            val = pts if need == 1 else pts * need2_f
+            if val > best:
+                best = val
+                ch.points = pts
+                ch.steps = steps
+                ch.column = c
+                ch.colour = v
+                ch.need = need
+    return ch
+
+
+def shape_penalty(hts: list[int]) -> float:
+    """Penalty (in points) for a tall or crowded grid."""
+    tall_w = PARAMS["tall_w"]
+    pen = 0.0
+    total = 0
+    for h in hts:
+        total += h
+        if h > 8:
+            pen += (h - 8) * (h - 8) * tall_w
+    pen += total * PARAMS["height_w"]
+    if total > 54:
+        pen += (total - 54) * PARAMS["full_w"]
+    return pen
+
+
+# ---------------------------------------------------------------- search
+
+
+class Node:
+    """A grid reached by a sequence of moves in the beam."""
+
+    __slots__ = (
+        "value", "acc", "cells", "hts", "path", "fire_pts", "fire_steps", "fire_depth", "safe"
+    )
+
+    def __init__(
+        self,
+        value: float,
+        acc: float,
+        cells: list[int],
+        hts: list[int],
+        path: tuple[int, ...],
+        fire: tuple[int, int, int],
+        safe: bool,
+    ) -> None:
+        self.value = value
+        self.acc = acc
+        self.cells = cells
+        self.hts = hts
+        self.path = path  # indices into MOVES, first move first
+        self.fire_pts, self.fire_steps, self.fire_depth = fire  # biggest chain on the path
+        self.safe = safe  # our skulls land before the opponent's expected attack
+
+
+class Searcher:
+    """Beam search over the known pairs with a persistent evaluation cache."""
+
+    def __init__(self) -> None:
+        self.cache: dict[tuple[int, ...], tuple[float, Chain]] = {}
+        self.nodes = 0
+        self.evals = 0
+        self.timed_out = False
+        self.deadline = 0.0
+        self.fire_min = PARAMS["fire_min"]
+        self.kill_lines = H + 1
+        self.opp_owed70 = 0  # nuisance the opponent still owes, in 1/70 points
+        self.first_layer: list[tuple[float, int]] = []  # one move deep: (value, move)
+
+    def evaluate(self, cells: list[int], hts: list[int]) -> tuple[float, Chain]:
+        """Static value of a grid that fired nothing more: chain potential, grouping, shape."""
+        key = tuple(cells)
+        got = self.cache.get(key)
+        if got is not None:
+            return got
+        self.evals += 1
+        ch = chain_potential(cells, hts)
+        pot = ch.points if ch.need == 1 else ch.points * PARAMS["need2_f"]
+        val = (
+            pot * PARAMS["pot_w"]
+            + ch.steps * PARAMS["steps_w"]
+            + ch.n2 * PARAMS["g2"]
+            + ch.n3 * PARAMS["g3"]
+            - shape_penalty(hts)
+        )
+        got = (val, ch)
+        self.cache[key] = got
+        return got
+
+    def fire_value(self, pts: int) -> tuple[float, bool, int]:
+        """Value of firing `pts` points, whether its skulls kill the opponent, lines sent."""
+        lines = (self.opp_owed70 + pts) // POINTS_PER_LINE
+        if lines >= self.kill_lines:
+            return KILL + pts, True, lines
+        if pts >= self.fire_min:
+            return pts + lines * PARAMS["lines_w"], False, lines
+        return pts * PARAMS["small_w"], False, lines
+
+    def search(
+        self,
+        cells: list[int],
+        hts: list[int],
+        pairs: list[tuple[int, int]],
+        width: int,
+        threat: tuple[int, int] | None,
+        plan: tuple[int, ...],
+    ) -> tuple[Node | None, list[tuple[float, int]], int]:
+        """Return (best node, best value per first move, depth completed).
+
+        `threat` = (f, lines): the opponent is expected to fire at depth f, so `lines`
+        skull lines fall on the grid before our move at depth f + 1, unless that line of
+        play sent it skulls at a depth before f (they land first and bury its trigger).
+        `plan` (move indices) is the previous turn's best line from here: the node
+        following it is kept in the beam even when it ranks below `width`.
+        Nodes that kill the opponent, or find no room after the skulls, are terminal.
+        """
+        gamma = PARAMS["gamma"]
+        clock = time.perf_counter
+        deadline = self.deadline
+        layer = [Node(0.0, 0.0, cells, hts, (), (0, 0, -1), False)]
+        terminals: list[Node] = []
+        best_layer: list[Node] = []
+        depth = 0
+        disc = 1.0
+        hit_at = threat[0] + 1 if threat else -1
+        for d, (a, b) in enumerate(pairs):
+            if d == hit_at:
+                for node in layer:
+                    if not node.safe:
+                        node.cells = node.cells[:]
+                        node.hts = node.hts[:]
+                        drop_skulls(node.cells, node.hts, threat[1])  # type: ignore[index]
+            moves = SAME_COLOUR_INDEXED if a == b else INDEXED
+            children: dict[object, Node] = {}
+            plan_child: Node | None = None
+            plan_prefix = plan[:d] if len(plan) > d else None
+            ndisc = disc * gamma
+            for node in layer:
+                on_plan = plan_prefix is not None and node.path == plan_prefix
+                alive = False
+                for mi, mv in moves:
+                    cc = node.cells[:]
+                    hh = node.hts[:]
+                    low = place(cc, hh, mv, a, b)
+                    if low < 0:
+                        continue
+                    alive = True
+                    pts, steps = resolve(cc, hh, landed(mv, hh, low))
+                    self.nodes += 1
+                    path = node.path + (mi,)
+                    fire = (node.fire_pts, node.fire_steps, node.fire_depth)
+                    safe = node.safe
+                    acc = node.acc
+                    if pts:
+                        if pts > node.fire_pts:
+                            fire = (pts, steps, d)
+                        fv, kills, sent = self.fire_value(pts)
+                        acc += fv * disc
+                        if kills:
+                            terminals.append(Node(acc, acc, cc, hh, path, fire, True))
+                            continue
+                        if sent and d < hit_at - 1:
+                            safe = True
+                    if not fits_any(hh):
+                        # No room for the next pair: this line loses.
+                        terminals.append(Node(acc + DEATH * ndisc, acc, cc, hh, path, fire, safe))
+                        continue
+                    ev, _ = self.evaluate(cc, hh)
+                    val = acc + ev * ndisc
+                    child = Node(val, acc, cc, hh, path, fire, safe)
+                    key = (tuple(cc), safe)
+                    old = children.get(key)
+                    if old is None or old.value < val:
+                        children[key] = child
+                    if on_plan and path[-1] == plan[d]:
+                        plan_child = child
+                    if clock() > deadline:
+                        self.timed_out = True
+                        break
+                if not alive and d:
+                    # No placement fits (after the expected skulls): this line loses.
+                    terminals.append(
+                        Node(node.value + DEATH * disc, node.acc, node.cells, node.hts, node.path,
+                             (node.fire_pts, node.fire_steps, node.fire_depth), node.safe)
+                    )
+                if self.timed_out:
+                    break
+            if self.timed_out and d > 0:
+                break  # an incomplete layer: the previous one decides
+            if not children:
+                best_layer = []
+                break  # every line ended (won or lost): the terminals decide
+            ranked = sorted(children.values(), key=lambda n: n.value, reverse=True)
+            best_layer = ranked
+            if d == 0:
+                self.first_layer = [(n.value, n.path[0]) for n in ranked]
+            depth = d + 1
+            disc = ndisc
+            layer = ranked[:width]
+            if plan_child is not None and plan_child not in layer:
+                layer.append(plan_child)
+            if self.timed_out:
+                break
+        per_first: dict[int, Node] = {}
+        for n in best_layer + terminals:
+            old = per_first.get(n.path[0])
+            if old is None or n.value > old.value:
+                per_first[n.path[0]] = n
+        ranked_first = sorted(per_first.values(), key=lambda n: n.value, reverse=True)
+        best = ranked_first[0] if ranked_first else None
+        return best, [(n.value, n.path[0]) for n in ranked_first], depth
+
+
+# ---------------------------------------------------------------- the opponent
+
+
+def opponent_threat(
+    cells: list[int], hts: list[int], pairs: list[tuple[int, int]], searcher: Searcher
+) -> tuple[tuple[int, int], tuple[int, int], Chain]:
+    """What the opponent can fire this turn, next turn (best of a few lines), and its chain."""
+    a, b = pairs[0]
+    now = (0, 0)
+    kids: list[tuple[float, list[int], list[int]]] = []
+    for mv in SAME_COLOUR_MOVES if a == b else MOVES:
+        cc = cells[:]
+        hh = hts[:]
+        low = place(cc, hh, mv, a, b)
+        if low < 0:
+            continue
+        got = resolve(cc, hh, landed(mv, hh, low))
+        if got[0] > now[0]:
+            now = got
+        if not got[0]:
+            ev, _ = searcher.evaluate(cc, hh)
+            kids.append((ev, cc, hh))
+    kids.sort(key=lambda k: k[0], reverse=True)
+    nxt = (0, 0)
+    a, b = pairs[1]
+    for _, cc, hh in kids[:4]:
+        got = best_fire(cc, hh, a, b)
+        if got[0] > nxt[0]:
+            nxt = got
+    return now, nxt, chain_potential(cells, hts)
+
+
+# ---------------------------------------------------------------- input and the turn loop
+
+
+def parse_grid(rows: list[str]) -> tuple[list[int], list[int]]:
+    """Turn 12 rows (top to bottom) into (cells, heights)."""
+    cells = [0] * N
+    hts = [0] * W
+    for c in range(W):
+        h = 0
+        for r in range(H - 1, -1, -1):
+            ch = rows[r][c] if c < len(rows[r]) else "."
+            if ch == ".":
+                break
+            cells[c * H + h] = SKULL if ch == "0" else int(ch)
+            h += 1
+        hts[c] = h
+    return cells, hts
+
+
+def read_turn() -> tuple[float, list[str]] | None:
+    """Read one turn's 34 lines; None at end of input. The clock starts at the first line."""
+    first = sys.stdin.readline()
+    if not first:
+        return None
+    start = time.perf_counter()
+    lines = [first.strip()]
+    for _ in range(33):
+        line = sys.stdin.readline()
+        if not line:
+            return None
+        lines.append(line.strip())
+    return start, lines
+
+
+def move_text(mi: int) -> str:
+    """`x rotation` of move index `mi`."""
+    return f"{MOVES[mi][0]} {MOVES[mi][1]}"
+
+
+class Bot:
+    """State kept between turns: scores, nuisance owed both ways, the plan, the cache."""
+
+    def __init__(self) -> None:
+        self.turn = 0
+        self.searcher = Searcher()
+        self.scores = (0, 0)
+        self.my_owed70 = 0  # nuisance we still owe, in 1/70 points (< 420 after a drop)
+        self.opp_owed70 = 0
+        self.plan: tuple[int, ...] = ()
+        self.expected: tuple[int, ...] | None = None  # our grid if the plan goes on
+        self.rate = 20000.0  # measured nodes per second, for the beam width
+
+    def track_nuisance(self, my_score: int, opp_score: int) -> int:
+        """Update what each side owes from last turn's points; return lines that just fell on us."""
+        my_pts = my_score - self.scores[0]
+        opp_pts = opp_score - self.scores[1]
+        self.scores = (my_score, opp_score)
+        fell = 0
+        if self.turn:
+            self.my_owed70 += opp_pts
+            fell = self.my_owed70 // POINTS_PER_LINE
+            self.my_owed70 -= fell * POINTS_PER_LINE
+            self.opp_owed70 += my_pts
+            self.opp_owed70 -= (self.opp_owed70 // POINTS_PER_LINE) * POINTS_PER_LINE
+        return fell
+
+    def play(self, start: float, lines: list[str]) -> str:
+        """Decide one turn; log the reasoning; return the answer."""
+        pairs = []
+        for s in lines[:8]:
+            a, b = s.split()[:2]
+            pairs.append((int(a), int(b)))
+        my_score = int(lines[8])
+        opp_score = int(lines[21])
+        cells, hts = parse_grid(lines[9:21])
+        ocells, ohts = parse_grid(lines[22:34])
+        fell = self.track_nuisance(my_score, opp_score)
+        first = self.turn == 0
+        budget = PARAMS["first_budget"] if first else PARAMS["budget"]
+        sr = self.searcher
+        if len(sr.cache) > 60000:
+            sr.cache.clear()
+        sr.deadline = start + budget
+        sr.nodes = 0
+        sr.evals = 0
+        sr.timed_out = False
+        sr.first_layer = []
+
+        opp_now, opp_next, opp_chain = opponent_threat(ocells, ohts, pairs, sr)
+        threat = self.expected_attack(opp_now, opp_next, opp_chain, hts, ohts)
+        sr.fire_min = PARAMS["fire_threat"] if threat else PARAMS["fire_min"]
+        if sum(hts) >= 48 or max(hts) >= 10:
+            sr.fire_min = min(sr.fire_min, 300.0)
+        sr.kill_lines = lines_to_kill(ohts)
+        sr.opp_owed70 = self.opp_owed70
+
+        plan = self.plan[1:] if self.expected == tuple(cells) else ()
+        if first:
+            width = int(PARAMS["first_width"])
+        else:
+            # Enough width to finish all 8 layers in about the budget at the measured speed.
+            per_layer = 20.0 * 8
+            width = int(max(2, min(40, self.rate * (budget - 0.006) / per_layer)))
+        t0 = time.perf_counter()
+        best, candidates, depth = sr.search(cells, hts, pairs, width, threat, plan)
+        spent = time.perf_counter() - t0
+        if sr.nodes and spent > 0.003:
+            rate = sr.nodes / spent
+            self.rate = rate if first else 0.7 * self.rate + 0.3 * rate
+        if best is None or not best.path:
+            mi = self.fallback(cells, hts, pairs[0])
+            self.plan = ()
+            self.expected = None
+        else:
+            mi = best.path[0]
+            self.plan = best.path
+            cc = cells[:]
+            hh = hts[:]
+            a, b = pairs[0]
+            low = place(cc, hh, MOVES[mi], a, b)
+            resolve(cc, hh, landed(MOVES[mi], hh, low))
+            self.expected = tuple(cc)
+        used = (time.perf_counter() - start) * 1000
+        self.pending = (pairs, cells, hts, mi, best, candidates, depth, width, fell, opp_now,
+                        opp_next, opp_chain, threat, used, my_score, opp_score)
+        self.turn += 1
+        return move_text(mi)
+
+    def expected_attack(
+        self,
+        opp_now: tuple[int, int],
+        opp_next: tuple[int, int],
+        opp_chain: Chain,
+        hts: list[int],
+        ohts: list[int],
+    ) -> tuple[int, int] | None:
+        """(turn offset, skull lines) of the attack we expect, or None.
+
+        The opponent can fire `opp_now` this turn and `opp_next` next turn. We expect it to
+        when the chain is ready (about as big as its best chain in reach, so waiting gains
+        it little), when the skulls would kill us, or when its own stack is high. A chain it
+        can fire but is still growing is not expected: assuming every such chain fires
+        would make building look pointless.
+        """
+        kill = lines_to_kill(hts)
+        for k, (pts, _) in ((0, opp_now), (1, opp_next)):
+            if pts < PARAMS["threat_min"]:
+                continue
+            lines = (self.my_owed70 + pts) // POINTS_PER_LINE
+            ready = pts >= PARAMS["ready"] * opp_chain.points
+            if ready or lines >= kill or lines >= 6 or sum(ohts) >= 48:
+                return k, lines
+        return None
+
+    def fallback(self, cells: list[int], hts: list[int], pair: tuple[int, int]) -> int:
+        """Any placement that fits (the search found none alive)."""
+        for i, mv in enumerate(MOVES):
+            cc = cells[:]
+            hh = hts[:]
+            if place(cc, hh, mv, pair[0], pair[1]) >= 0:
+                return i
+        return 0
+
+    def report(self) -> None:
+        """The last turn's reasoning on stderr (written after the answer, off the clock)."""
+        (pairs, cells, hts, mi, best, candidates, depth, width, fell, opp_now,
+         opp_next, opp_chain, threat, used, my_score, opp_score) = self.pending
+        sr = self.searcher
+        log(f"== turn {self.turn - 1} score {my_score} vs {opp_score}")
+        log("pairs " + " ".join(f"{a}{b}" for a, b in pairs))
+        log(f"heights {hts}")
+        own_chain = chain_potential(cells, hts)
+        log(f"my chain now: {own_chain}")
+        log(
+            f"threat: skulls fell on us {fell} lines, still owed {self.my_owed70 / 70:.1f}; "
+            f"opp fires now {opp_now[0]} ({opp_now[1]} steps), next turn {opp_next[0]} "
+            f"({opp_next[1]} steps); opp best chain {opp_chain}; expecting "
+            + (f"it fires at +{threat[0]}: {threat[1]} lines on us" if threat else "no attack")
+        )
+        log(
+            f"fire threshold {sr.fire_min:.0f}, {sr.kill_lines} lines kill the opponent, "
+            f"we owe it {self.opp_owed70 / 70:.1f} nuisance"
+        )
+        shown = ", ".join(f"{move_text(m)}={v:.0f}" for v, m in sr.first_layer[:6])
+        log(f"candidates one move deep (move=value): {shown}")
+        shown = ", ".join(f"{move_text(m)}={v:.0f}" for v, m in candidates[:6])
+        log(f"candidates at depth {depth} (best line per first move): {shown}")
+        if best is not None and best.path:
+            path = " ".join(move_text(m).replace(" ", "/") for m in best.path)
+            if best.fire_depth >= 0:
+                plan = f"fires {best.fire_pts} pts ({best.fire_steps} steps) at +{best.fire_depth}"
+            else:
+                _, ch = sr.evaluate(best.cells, best.hts)
+                plan = f"builds to: {ch}"
+            log(f"plan {path}: value {best.value:.0f}, {plan}")
+        log(
+            f"move {move_text(mi)}; depth {depth} width {width} nodes {sr.nodes} evals {sr.evals} "
+            f"cache {len(sr.cache)} timeout {sr.timed_out} ms {used:.1f}"
+        )
+
+
+def main() -> None:
+    """Play until end of input."""
+    for arg in sys.argv[1:]:
+        key, _, value = arg.partition("=")
+        if key in PARAMS:
+            PARAMS[key] = float(value)
+    gc.disable()  # no reference cycles are made; avoids collector pauses mid-turn
+    bot = Bot()
+    while True:
+        data = read_turn()
+        if data is None:
+            return
+        start, lines = data
+        answer = bot.play(start, lines)
+        print(answer, flush=True)
+        bot.report()
+
+
+if __name__ == "__main__":
+    main()
