@@ -47,19 +47,18 @@ PARAMS = {
     "pot_w": 0.6,  # weight of the chain one or two blocks could set off
     "need2_f": 0.75,  # that chain's discount when it needs two blocks
     "steps_w": 25.0,  # per step of that chain
-    "g2": 12.0,  # per group of two
-    "g3": 36.0,  # per group of three
     "small_w": 0.1,  # weight of fired points under the firing threshold
     "fire_min": 1500.0,  # points a chain should reach before it is worth firing
     "fire_threat": 500.0,  # firing threshold when the opponent threatens to attack
     "threat_min": 420.0,  # smallest opponent fire (points) we prepare for
     "ready": 0.7,  # ... when it is this share of its best chain in reach (or kills us)
-    "width": 8,  # beam width on later turns (adapted to the measured speed)
-    "first_width": 24,  # beam width on the first turn
+    "edge_w": 15.0,  # per pair of same-colour neighbours
+    "expand": 3.0,  # children per beam slot that get the full evaluation
     "height_w": 1.5,  # per block on the grid
     "tall_w": 50.0,  # per squared cell above row 8 in a column
     "full_w": 80.0,  # per block above 54 cells in all
     "lines_w": 120.0,  # per skull line a chain sends, on top of its points
+    "hit_w": 1.0,  # cost of a skull line we receive, in lines' worth of points (420)
 }
 
 
@@ -140,7 +139,13 @@ def landed(move: tuple[int, int, int, int], hts: list[int], low: int) -> list[in
 
 
 def resolve(cells: list[int], hts: list[int], seeds: list[int]) -> tuple[int, int]:
-    """Clear the groups through `seeds`, let blocks fall, repeat; return (points, steps)."""
+    """Clear the groups through `seeds`, let blocks fall, repeat; return (points, steps).
+
+    Only groups through `seeds` (the blocks just placed, then the blocks that fell) can
+    be new. Each step clears every group of 4+ with the skulls next to it, then each
+    touched column is compacted from its lowest cleared row; the blocks that moved are
+    the next step's seeds.
+    """
     total = 0
     step = 0
     nb = NB
@@ -151,19 +156,18 @@ def resolve(cells: list[int], hts: list[int], seeds: list[int]) -> tuple[int, in
             if s in seen:
                 continue
             v = cells[s]
-            if v == 0 or v == SKULL:
+            if v == SKULL or v == 0:
                 continue
             seen.add(s)
             grp = [s]
-            stack = [s]
-            while stack:
-                p = stack.pop()
-                for q in nb[p]:
-                    if q not in seen and cells[q] == v:
+            i = 0
+            while i < len(grp):
+                for q in nb[grp[i]]:
+                    if cells[q] == v and q not in seen:
                         seen.add(q)
                         grp.append(q)
-                        stack.append(q)
-            if len(grp) >= 4:
+                i += 1
+            if i >= 4:
                 groups.append(grp)
         if not groups:
             break
@@ -180,35 +184,29 @@ def resolve(cells: list[int], hts: list[int], seeds: list[int]) -> tuple[int, in
                 cells[p] = 0
         for grp in groups:
             for p in grp:
-                c = p // H
-                r = p - c * H
+                r = p % H
+                c = p - r
                 if low.get(c, H) > r:
                     low[c] = r
                 for q in nb[p]:
                     if cells[q] == SKULL:
                         cells[q] = 0
-                        qc = q // H
-                        qr = q - qc * H
+                        qr = q % H
+                        qc = q - qr
                         if low.get(qc, H) > qr:
                             low[qc] = qr
         mult = (8 << (step - 1) if step else 0) + CB_TABLE[len(colours)] + gb
         total += 10 * cleared * (1 if mult < 1 else 999 if mult > 999 else mult)
         step += 1
         seeds = []
-        for c, r0 in low.items():
-            base = c * H
-            w = base + r0
-            top = base + hts[c]
-            for p in range(base + r0, top):
-                v = cells[p]
-                if v:
-                    if p != w:
-                        cells[w] = v
-                        seeds.append(w)
-                    w += 1
-            for p in range(w, top):
-                cells[p] = 0
-            hts[c] = w - base
+        for base, r0 in low.items():
+            h = hts[base // H]
+            kept = [x for x in cells[base + r0 : base + h] if x]
+            n = len(kept)
+            lo = base + r0
+            cells[lo : base + h] = kept + [0] * (h - r0 - n)
+            hts[base // H] = r0 + n
+            seeds.extend(range(lo, lo + n))
     return total, step
 
 
@@ -261,7 +259,7 @@ def best_fire(cells: list[int], hts: list[int], a: int, b: int) -> tuple[int, in
 class Chain:
     """The biggest chain one or two blocks could set off on a grid (the chain being built)."""
 
-    __slots__ = ("points", "steps", "column", "colour", "need", "n2", "n3")
+    __slots__ = ("points", "steps", "column", "colour", "need")
 
     def __init__(self) -> None:
         self.points = 0
@@ -269,8 +267,6 @@ class Chain:
         self.column = -1
         self.colour = 0
         self.need = 0
-        self.n2 = 0
-        self.n3 = 0
 
     def __str__(self) -> str:
         if not self.points:
@@ -281,44 +277,38 @@ class Chain:
         )
 
 
-def chain_potential(cells: list[int], hts: list[int]) -> Chain:
-    """Label the groups, then try one or two blocks of each neighbouring colour on each column.
-
-    Only drops that complete a group of 4 are simulated: a colour next to the landing
-    cell whose touching groups hold 3+ blocks needs one block, 2 blocks need two.
-    """
-    comp = [-1] * N
-    sizes: list[int] = []
-    nb = NB
-    n2 = 0
-    n3 = 0
+def edges(cells: list[int], hts: list[int]) -> int:
+    """Same-colour neighbour pairs (a group of two has one, a group of three two)."""
+    e = 0
     for c in range(W):
         base = c * H
-        for p in range(base, base + hts[c]):
-            if comp[p] >= 0:
-                continue
+        top = base + hts[c]
+        right = c < W - 1
+        for p in range(base, top):
             v = cells[p]
             if v == SKULL:
                 continue
-            cid = len(sizes)
-            comp[p] = cid
-            stack = [p]
-            n = 1
-            while stack:
-                q = stack.pop()
-                for t in nb[q]:
-                    if comp[t] < 0 and cells[t] == v:
-                        comp[t] = cid
-                        stack.append(t)
-                        n += 1
-            sizes.append(n)
-            if n == 2:
-                n2 += 1
-            elif n == 3:
-                n3 += 1
+            if p + 1 < top and cells[p + 1] == v:
+                e += 1
+            if right and cells[p + H] == v:
+                e += 1
+    return e
+
+
+def chain_potential(cells: list[int], hts: list[int]) -> Chain:
+    """The biggest chain one or two blocks of one colour, dropped on a column, set off.
+
+    For each column, the colours next to its landing cell are tried: with 3+ blocks in
+    the touching groups of that colour one block completes a group of 4, with 2 blocks
+    two are needed; fewer are not tried. Groups are measured by small flood fills from
+    the landing cells' neighbours only (a stable grid holds groups of at most 3), and a
+    trigger completing the same groups as one already tried is not simulated again.
+    """
     ch = Chain()
-    ch.n2 = n2
-    ch.n3 = n3
+    nb = NB
+    gid: dict[int, int] = {}  # cell -> its group's id (lowest cell)
+    gsize: dict[int, int] = {}
+    tried: dict[tuple[int, ...], int] = {}
     best = 0.0
     need2_f = PARAMS["need2_f"]
     for c in range(W):
@@ -329,19 +319,40 @@ def chain_potential(cells: list[int], hts: list[int]) -> Chain:
         adj: dict[int, list[int]] = {}
         for t in nb[p]:
             v = cells[t]
-            if 0 < v < SKULL:
-                ids = adj.get(v)
-                if ids is None:
-                    adj[v] = [comp[t]]
-                elif comp[t] not in ids:
-                    ids.append(comp[t])
+            if v == 0 or v == SKULL:
+                continue
+            g = gid.get(t)
+            if g is None:
+                grp = [t]
+                stack = [t]
+                seen = {t}
+                while stack:
+                    q = stack.pop()
+                    for u in nb[q]:
+                        if u not in seen and cells[u] == v:
+                            seen.add(u)
+                            grp.append(u)
+                            stack.append(u)
+                g = min(grp)
+                gsize[g] = len(grp)
+                for q in grp:
+                    gid[q] = g
+            ids = adj.get(v)
+            if ids is None:
+                adj[v] = [g]
+            elif g not in ids:
+                ids.append(g)
         for v, ids in adj.items():
             s = 0
-            for i in ids:
-                s += sizes[i]
+            for g in ids:
+                s += gsize[g]
             need = 1 if s >= 3 else 2 if s == 2 else 3
             if need > 2 or h + need > H:
                 continue
+            key = tuple(sorted(ids))
+            if tried.get(key, 3) <= need:
+                continue
+            tried[key] = need
             cc = cells[:]
             hh = hts[:]
             cc[p] = v
@@ -382,7 +393,8 @@ class Node:
     """A grid reached by a sequence of moves in the beam."""
 
     __slots__ = (
-        "value", "acc", "cells", "hts", "path", "fire_pts", "fire_steps", "fire_depth", "safe"
+        "value", "acc", "cells", "hts", "path", "fire_pts", "fire_steps", "fire_depth", "safe",
+        "pot", "exact", "edges",
     )
 
     def __init__(
@@ -402,6 +414,9 @@ class Node:
         self.path = path  # indices into MOVES, first move first
         self.fire_pts, self.fire_steps, self.fire_depth = fire  # biggest chain on the path
         self.safe = safe  # our skulls land before the opponent's expected attack
+        self.pot = 0.0  # the chain-potential part of the grid's value, once evaluated
+        self.exact = False  # value from the full evaluation (else the cheap estimate)
+        self.edges = 0  # same-colour neighbour pairs on the grid
 
 
 class Searcher:
@@ -418,8 +433,12 @@ class Searcher:
         self.opp_owed70 = 0  # nuisance the opponent still owes, in 1/70 points
         self.first_layer: list[tuple[float, int]] = []  # one move deep: (value, move)
 
-    def evaluate(self, cells: list[int], hts: list[int]) -> tuple[float, Chain]:
-        """Static value of a grid that fired nothing more: chain potential, grouping, shape."""
+    def evaluate(self, cells: list[int], hts: list[int]) -> tuple[float, float, Chain]:
+        """Static value of a grid that fired nothing more: (value, its chain part, chain).
+
+        The chain part is the chain potential (what one or two blocks would set off, and
+        its steps); the rest is grouping (same-colour neighbours) and the stack's shape.
+        """
         key = tuple(cells)
         got = self.cache.get(key)
         if got is not None:
@@ -427,16 +446,16 @@ class Searcher:
         self.evals += 1
         ch = chain_potential(cells, hts)
         pot = ch.points if ch.need == 1 else ch.points * PARAMS["need2_f"]
-        val = (
-            pot * PARAMS["pot_w"]
-            + ch.steps * PARAMS["steps_w"]
-            + ch.n2 * PARAMS["g2"]
-            + ch.n3 * PARAMS["g3"]
-            - shape_penalty(hts)
-        )
-        got = (val, ch)
+        part = pot * PARAMS["pot_w"] + ch.steps * PARAMS["steps_w"]
+        val = part + self.cheap(cells, hts)
+        got = (val, part, ch)
         self.cache[key] = got
         return got
+
+    @staticmethod
+    def cheap(cells: list[int], hts: list[int]) -> float:
+        """The quick part of a grid's value: grouping and shape."""
+        return edges(cells, hts) * PARAMS["edge_w"] - shape_penalty(hts)
 
     def fire_value(self, pts: int) -> tuple[float, bool, int]:
         """Value of firing `pts` points, whether its skulls kill the opponent, lines sent."""
@@ -468,7 +487,10 @@ class Searcher:
         gamma = PARAMS["gamma"]
         clock = time.perf_counter
         deadline = self.deadline
-        layer = [Node(0.0, 0.0, cells, hts, (), (0, 0, -1), False)]
+        root = Node(0.0, 0.0, cells, hts, (), (0, 0, -1), False)
+        root.pot = self.evaluate(cells, hts)[1]
+        root.edges = edges(cells, hts)
+        layer = [root]
         terminals: list[Node] = []
         best_layer: list[Node] = []
         depth = 0
@@ -476,16 +498,28 @@ class Searcher:
         hit_at = threat[0] + 1 if threat else -1
         for d, (a, b) in enumerate(pairs):
             if d == hit_at:
+                # The expected attack lands on every line that did not bury it first: its
+                # skulls cover the grid, and each line costs what sending one is worth.
+                lines = threat[1]  # type: ignore[index]
+                hit = lines * POINTS_PER_LINE * PARAMS["hit_w"] * disc
                 for node in layer:
                     if not node.safe:
                         node.cells = node.cells[:]
                         node.hts = node.hts[:]
-                        drop_skulls(node.cells, node.hts, threat[1])  # type: ignore[index]
+                        drop_skulls(node.cells, node.hts, lines)
+                        node.acc -= hit
+                        node.value -= hit
             moves = SAME_COLOUR_INDEXED if a == b else INDEXED
             children: dict[object, Node] = {}
             plan_child: Node | None = None
             plan_prefix = plan[:d] if len(plan) > d else None
             ndisc = disc * gamma
+            cache = self.cache
+            tick = 0
+            nb = NB
+            edge_w = PARAMS["edge_w"]
+            # Stage 1: every child, valued with its parent's chain potential plus its own
+            # grouping and shape (or its full value when the cache has it).
             for node in layer:
                 on_plan = plan_prefix is not None and node.path == plan_prefix
                 alive = False
@@ -516,16 +550,36 @@ class Searcher:
                         # No room for the next pair: this line loses.
                         terminals.append(Node(acc + DEATH * ndisc, acc, cc, hh, path, fire, safe))
                         continue
-                    ev, _ = self.evaluate(cc, hh)
-                    val = acc + ev * ndisc
-                    child = Node(val, acc, cc, hh, path, fire, safe)
-                    key = (tuple(cc), safe)
+                    grid = tuple(cc)
+                    if pts:
+                        ne = edges(cc, hh)
+                    else:  # only the two new blocks' neighbours changed
+                        ne = node.edges
+                        for q in landed(mv, hh, low):
+                            v = cc[q]
+                            for t in nb[q]:
+                                if cc[t] == v:
+                                    ne += 1
+                        if a == b and (mv[2] == mv[3] or hh[mv[2]] == hh[mv[3]]):
+                            ne -= 1  # the pair's own edge was counted from both blocks
+                    got = cache.get(grid)
+                    if got is not None:
+                        val = acc + got[0] * ndisc
+                    else:
+                        val = acc + (node.pot + ne * edge_w - shape_penalty(hh)) * ndisc
+                    key = (grid, safe)
                     old = children.get(key)
                     if old is None or old.value < val:
+                        child = Node(val, acc, cc, hh, path, fire, safe)
+                        child.edges = ne
+                        if got is not None:
+                            child.pot = got[1]
+                            child.exact = True
                         children[key] = child
-                    if on_plan and path[-1] == plan[d]:
-                        plan_child = child
-                    if clock() > deadline:
+                        if on_plan and mi == plan[d]:
+                            plan_child = child
+                    tick += 1
+                    if tick & 15 == 0 and clock() > deadline:
                         self.timed_out = True
                         break
                 if not alive and d:
@@ -541,14 +595,32 @@ class Searcher:
             if not children:
                 best_layer = []
                 break  # every line ended (won or lost): the terminals decide
+            # Stage 2: the most promising children get the full evaluation (chain potential).
             ranked = sorted(children.values(), key=lambda n: n.value, reverse=True)
+            short = ranked[: max(int(width * PARAMS["expand"]), width + 2)]
+            if plan_child is not None and plan_child not in short:
+                short.append(plan_child)
+            for child in short:
+                if not child.exact:
+                    ev, part, _ = self.evaluate(child.cells, child.hts)
+                    child.value = child.acc + ev * ndisc
+                    child.pot = part
+                    child.exact = True
+                    if clock() > deadline:
+                        self.timed_out = True
+                        break
+            if self.timed_out and d > 0:
+                break
+            ranked = sorted((n for n in short if n.exact), key=lambda n: n.value, reverse=True)
+            if not ranked:
+                break
             best_layer = ranked
             if d == 0:
                 self.first_layer = [(n.value, n.path[0]) for n in ranked]
             depth = d + 1
             disc = ndisc
             layer = ranked[:width]
-            if plan_child is not None and plan_child not in layer:
+            if plan_child is not None and plan_child.exact and plan_child not in layer:
                 layer.append(plan_child)
             if self.timed_out:
                 break
@@ -582,7 +654,7 @@ def opponent_threat(
         if got[0] > now[0]:
             now = got
         if not got[0]:
-            ev, _ = searcher.evaluate(cc, hh)
+            ev = searcher.evaluate(cc, hh)[0]
             kids.append((ev, cc, hh))
     kids.sort(key=lambda k: k[0], reverse=True)
     nxt = (0, 0)
@@ -644,7 +716,7 @@ class Bot:
         self.opp_owed70 = 0
         self.plan: tuple[int, ...] = ()
         self.expected: tuple[int, ...] | None = None  # our grid if the plan goes on
-        self.rate = 20000.0  # measured nodes per second, for the beam width
+        self.width = 8  # the widest beam that finished last turn
 
     def track_nuisance(self, my_score: int, opp_score: int) -> int:
         """Update what each side owes from last turn's points; return lines that just fell on us."""
@@ -691,18 +763,25 @@ class Bot:
         sr.opp_owed70 = self.opp_owed70
 
         plan = self.plan[1:] if self.expected == tuple(cells) else ()
-        if first:
-            width = int(PARAMS["first_width"])
-        else:
-            # Enough width to finish all 8 layers in about the budget at the measured speed.
-            per_layer = 20.0 * 8
-            width = int(max(2, min(40, self.rate * (budget - 0.006) / per_layer)))
-        t0 = time.perf_counter()
-        best, candidates, depth = sr.search(cells, hts, pairs, width, threat, plan)
-        spent = time.perf_counter() - t0
-        if sr.nodes and spent > 0.003:
-            rate = sr.nodes / spent
-            self.rate = rate if first else 0.7 * self.rate + 0.3 * rate
+        # Iterative widening: search all the known pairs with a narrow beam, then again
+        # twice as wide while the time left allows (the cache makes the repeats cheap);
+        # keep the deepest result, the widest among equally deep ones.
+        width = self.width
+        best, candidates, depth = None, [], 0
+        while True:
+            t0 = time.perf_counter()
+            sr.timed_out = False
+            got = sr.search(cells, hts, pairs, width, threat, plan)
+            if got[0] is not None and (got[2] > depth or (got[2] == depth and not sr.timed_out)):
+                best, candidates, depth = got
+                self.width = width
+            spent = time.perf_counter() - t0
+            if sr.timed_out or width >= 64 or sr.deadline - time.perf_counter() < spent:
+                break
+            width *= 2
+        if sr.timed_out and depth < len(pairs):
+            self.width = max(4, self.width // 2)  # too wide to finish: narrower next turn
+        width = self.width
         if best is None or not best.path:
             mi = self.fallback(cells, hts, pairs[0])
             self.plan = ()
@@ -786,7 +865,7 @@ class Bot:
             if best.fire_depth >= 0:
                 plan = f"fires {best.fire_pts} pts ({best.fire_steps} steps) at +{best.fire_depth}"
             else:
-                _, ch = sr.evaluate(best.cells, best.hts)
+                ch = sr.evaluate(best.cells, best.hts)[2]
                 plan = f"builds to: {ch}"
             log(f"plan {path}: value {best.value:.0f}, {plan}")
         log(
