@@ -15,7 +15,7 @@ from arena_games.chess5.rules import BLACK, WHITE, Action, board_from_rows
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures" / "chess5"
-BOTS = ["random_bot", "greedy", "tactician"]
+BOTS = ["random_bot", "greedy", "tactician", "tactician2"]
 STATE_FILES = ["server-state-play.json", "server-state-play-turn23.json"]
 
 
@@ -84,3 +84,27 @@ def test_bot_answers_setup_and_fog_legally(bot: str, tmp_path: Path) -> None:
     for state in (setup_state(), fogged_state()):
         answer = run_bot(bot, game.prompt(state, state.to_move), tmp_path)
         game.interpret(state, state.to_move, answer)
+
+
+def ghost_states() -> tuple[rules.State, rules.State]:
+    """Black to move twice: first in clear sight of a shielded white bishop that its pawn
+    attacks, then under fog after the bishop left (its old square shows as fog)."""
+    board = board_from_rows(["K....", "....B", ".....", "..p..", "...kr"])
+    seen = rules.apply(rules.play_position(board), Action((2, 3), (1, 4), "shield", (2, 3)))
+    moved = rules.apply(seen, Action((4, 2), (4, 3)))
+    fogged = rules.apply(moved, Action((1, 4), (2, 3), "fog"))
+    return seen, fogged
+
+
+def test_tactician2_never_captures_a_piece_it_only_remembers(tmp_path: Path) -> None:
+    """Under fog the pawn's diagonal shows as fog: the bishop it remembers there has left.
+
+    (The tactician fills fog from memory and captures the ghost: an illegal move.)
+    """
+    game = Chess5Game()
+    seen, fogged = ghost_states()
+    run_bot("tactician2", game.prompt(seen, BLACK), tmp_path)  # remembers the clear board
+    assert '"fog"' in game.prompt(fogged, BLACK)
+    answer = run_bot("tactician2", game.prompt(fogged, BLACK), tmp_path)
+    move = game.interpret(fogged, BLACK, answer)  # raises if illegal
+    assert move.action.to != (2, 3)

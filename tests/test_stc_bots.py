@@ -77,7 +77,7 @@ def fits(rows: list[str], answer: bytes) -> bool:
 PAIRS = [(1, 2), (3, 3), (4, 5), (2, 1), (5, 5), (1, 3), (2, 4), (3, 5)]
 
 
-@pytest.mark.parametrize("name", ["random_bot", "greedy", "enemy"])
+@pytest.mark.parametrize("name", ["random_bot", "greedy", "enemy", "bot0"])
 def test_one_well_formed_line_per_turn_and_logs_on_stderr(name: str) -> None:
     """Three turns in, three `x rotation` lines out, nothing else on stdout, logs on stderr."""
     board = grid(["12", "3", "", "45", "", "5"])
@@ -90,7 +90,7 @@ def test_one_well_formed_line_per_turn_and_logs_on_stderr(name: str) -> None:
     assert err.strip(), "the bot should log its reasoning to stderr"
 
 
-@pytest.mark.parametrize("name", ["random_bot", "greedy", "enemy"])
+@pytest.mark.parametrize("name", ["random_bot", "greedy", "enemy", "bot0"])
 def test_end_of_input_mid_turn_exits_cleanly_without_answer(name: str) -> None:
     """A turn cut short by end of input is not answered and the bot exits with status 0."""
     text = turn_text(PAIRS, EMPTY_GRID)[:40]
@@ -146,7 +146,7 @@ def two_single_cells_board() -> list[str]:
         (two_single_cells_board(), {b"2 0\n", b"3 2\n"}),
     ],
 )
-@pytest.mark.parametrize("name", ["random_bot", "greedy", "enemy"])
+@pytest.mark.parametrize("name", ["random_bot", "greedy", "enemy", "bot0"])
 def test_nearly_full_board_gets_a_fitting_move(
     name: str, board: list[str], allowed: set[bytes]
 ) -> None:
@@ -171,3 +171,62 @@ def test_enemy_answers_a_fitting_move_on_a_complex_board() -> None:
         assert ANSWER.fullmatch(line), line
         assert fits(board, line)
     assert b"depth" in err
+
+
+def test_bot0_answers_a_fitting_move_on_a_complex_board() -> None:
+    """The same tall, skull-laden boards as the enemy's test: legal answers, reasons logged."""
+    board = grid(["1231240", "22311", "3340021441", "114523", "5512340", "42"])
+    opp = grid(["0000", "1234", "000000000", "11", "2233", "44455"])
+    turns = [turn_text(PAIRS[k:] + PAIRS[:k], board, opp, 1230, 880 + k) for k in range(3)]
+    lines, err = run_bot("bot0", "".join(turns))
+    assert len(lines) == 3
+    for line in lines:
+        assert ANSWER.fullmatch(line), line
+        assert fits(board, line)
+    log = err.decode()
+    for part in (
+        "pairs ",
+        "candidates",
+        "my chain now",
+        "threat:",
+        "skulls",
+        "opp best chain",
+        "plan ",
+        " ms ",
+    ):
+        assert part in log, (part, log)
+
+
+# The README's worked chain: the pair 1/2 played `0 1` on these columns scores 1000 (3 steps,
+# two skull lines). The pair 4/5 is the opponent's trigger: it sets off 4 -> 5 -> 1 -> 2 -> 3
+# on its grid, five steps, more than enough skulls to bury bot0.
+README_CHAIN = grid(["111", "2223", "333", "", "", ""])
+FIVE_STEP_CHAIN = grid(["444", "5551", "1112", "2223", "333", ""])
+
+
+def test_bot0_fires_first_when_the_opponent_fires_next_turn() -> None:
+    """The opponent can fire a 5-step chain next turn; bot0 fires its 2 lines now to bury it.
+
+    Waiting would let its chain grow, but its skulls would land on a grid already covered
+    by 11 lines. Fired now, they land first, on top of the opponent's trigger.
+    """
+    pairs = [(1, 2), (4, 5), (3, 3), (2, 2), (5, 5), (1, 1), (4, 4), (3, 3)]
+    lines, err = run_bot("bot0", turn_text(pairs, README_CHAIN, FIVE_STEP_CHAIN))
+    assert lines == [b"0 1\n"], err.decode()
+    assert "expecting it fires at +1" in err.decode()
+
+
+def test_bot0_waits_when_nobody_threatens() -> None:
+    """Same grid, the opponent's grid empty: 1000 points are not worth firing yet."""
+    pairs = [(1, 2), (4, 5), (3, 3), (2, 2), (5, 5), (1, 1), (4, 4), (3, 3)]
+    lines, err = run_bot("bot0", turn_text(pairs, README_CHAIN))
+    assert lines != [b"0 1\n"], err.decode()
+
+
+def test_bot0_fires_a_chain_that_kills() -> None:
+    """Opponent at height 10 everywhere: two skull lines fill it, so bot0 fires its 1000 now."""
+    full = grid([no_group_column(c, 10) for c in range(W)])
+    pairs = [(1, 2), (4, 5), (3, 3), (2, 2), (5, 5), (1, 1), (4, 4), (3, 3)]
+    lines, err = run_bot("bot0", turn_text(pairs, README_CHAIN, full))
+    assert lines == [b"0 1\n"], err.decode()
+    assert "2 lines kill the opponent" in err.decode()

@@ -50,6 +50,8 @@ PARAMS = {
     "small_w": 0.1,  # weight of fired points under the firing threshold
     "fire_min": 1500.0,  # points a chain should reach before it is worth firing
     "fire_threat": 500.0,  # firing threshold when the opponent threatens to attack
+    "opp_fire": 1100.0,  # the opponent is expected to fire chains from this many points
+    "opp_alarm": 800.0,  # ... and from threat_min once our chain in reach is this big
     "threat_min": 420.0,  # smallest opponent fire (points) we prepare for
     "ready": 0.7,  # ... when it is this share of its best chain in reach (or kills us)
     "edge_w": 15.0,  # per pair of same-colour neighbours
@@ -259,7 +261,7 @@ def best_fire(cells: list[int], hts: list[int], a: int, b: int) -> tuple[int, in
 class Chain:
     """The biggest chain one or two blocks could set off on a grid (the chain being built)."""
 
-    __slots__ = ("points", "steps", "column", "colour", "need")
+    __slots__ = ("colour", "column", "need", "points", "steps")
 
     def __init__(self) -> None:
         self.points = 0
@@ -393,8 +395,18 @@ class Node:
     """A grid reached by a sequence of moves in the beam."""
 
     __slots__ = (
-        "value", "acc", "cells", "hts", "path", "fire_pts", "fire_steps", "fire_depth", "safe",
-        "pot", "exact", "edges",
+        "acc",
+        "cells",
+        "edges",
+        "exact",
+        "fire_depth",
+        "fire_pts",
+        "fire_steps",
+        "hts",
+        "path",
+        "pot",
+        "safe",
+        "value",
     )
 
     def __init__(
@@ -532,7 +544,7 @@ class Searcher:
                     alive = True
                     pts, steps = resolve(cc, hh, landed(mv, hh, low))
                     self.nodes += 1
-                    path = node.path + (mi,)
+                    path = (*node.path, mi)
                     fire = (node.fire_pts, node.fire_steps, node.fire_depth)
                     safe = node.safe
                     acc = node.acc
@@ -585,8 +597,15 @@ class Searcher:
                 if not alive and d:
                     # No placement fits (after the expected skulls): this line loses.
                     terminals.append(
-                        Node(node.value + DEATH * disc, node.acc, node.cells, node.hts, node.path,
-                             (node.fire_pts, node.fire_steps, node.fire_depth), node.safe)
+                        Node(
+                            node.value + DEATH * disc,
+                            node.acc,
+                            node.cells,
+                            node.hts,
+                            node.path,
+                            (node.fire_pts, node.fire_steps, node.fire_depth),
+                            node.safe,
+                        )
                     )
                 if self.timed_out:
                     break
@@ -755,7 +774,8 @@ class Bot:
         sr.first_layer = []
 
         opp_now, opp_next, opp_chain = opponent_threat(ocells, ohts, pairs, sr)
-        threat = self.expected_attack(opp_now, opp_next, opp_chain, hts, ohts)
+        our_threat = max(chain_potential(cells, hts).points, best_fire(cells, hts, *pairs[0])[0])
+        threat = self.expected_attack(opp_now, opp_next, opp_chain, hts, ohts, our_threat)
         sr.fire_min = PARAMS["fire_threat"] if threat else PARAMS["fire_min"]
         if sum(hts) >= 48 or max(hts) >= 10:
             sr.fire_min = min(sr.fire_min, 300.0)
@@ -796,8 +816,24 @@ class Bot:
             resolve(cc, hh, landed(MOVES[mi], hh, low))
             self.expected = tuple(cc)
         used = (time.perf_counter() - start) * 1000
-        self.pending = (pairs, cells, hts, mi, best, candidates, depth, width, fell, opp_now,
-                        opp_next, opp_chain, threat, used, my_score, opp_score)
+        self.pending = (
+            pairs,
+            cells,
+            hts,
+            mi,
+            best,
+            candidates,
+            depth,
+            width,
+            fell,
+            opp_now,
+            opp_next,
+            opp_chain,
+            threat,
+            used,
+            my_score,
+            opp_score,
+        )
         self.turn += 1
         return move_text(mi)
 
@@ -808,6 +844,7 @@ class Bot:
         opp_chain: Chain,
         hts: list[int],
         ohts: list[int],
+        our_threat: int,
     ) -> tuple[int, int] | None:
         """(turn offset, skull lines) of the attack we expect, or None.
 
@@ -818,12 +855,22 @@ class Bot:
         would make building look pointless.
         """
         kill = lines_to_kill(hts)
+        # A sane opponent fires a chain worth a few lines (opp_fire points), a smaller one
+        # (threat_min) once our own chain in reach looks dangerous, anything when crowded.
+        fire_at = PARAMS["opp_fire"]
+        if our_threat >= PARAMS["opp_alarm"]:
+            fire_at = PARAMS["threat_min"]
+        crowded = sum(ohts) >= 42 or max(ohts) >= 10
+        if crowded:
+            fire_at = min(fire_at, 300.0)
         for k, (pts, _) in ((0, opp_now), (1, opp_next)):
-            if pts < PARAMS["threat_min"]:
+            if pts < fire_at:
                 continue
             lines = (self.my_owed70 + pts) // POINTS_PER_LINE
+            if not lines:
+                continue
             ready = pts >= PARAMS["ready"] * opp_chain.points
-            if ready or lines >= kill or lines >= 6 or sum(ohts) >= 48:
+            if ready or lines >= kill or lines >= 6 or crowded:
                 return k, lines
         return None
 
@@ -838,8 +885,24 @@ class Bot:
 
     def report(self) -> None:
         """The last turn's reasoning on stderr (written after the answer, off the clock)."""
-        (pairs, cells, hts, mi, best, candidates, depth, width, fell, opp_now,
-         opp_next, opp_chain, threat, used, my_score, opp_score) = self.pending
+        (
+            pairs,
+            cells,
+            hts,
+            mi,
+            best,
+            candidates,
+            depth,
+            width,
+            fell,
+            opp_now,
+            opp_next,
+            opp_chain,
+            threat,
+            used,
+            my_score,
+            opp_score,
+        ) = self.pending
         sr = self.searcher
         log(f"== turn {self.turn - 1} score {my_score} vs {opp_score}")
         log("pairs " + " ".join(f"{a}{b}" for a, b in pairs))
