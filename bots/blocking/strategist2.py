@@ -47,7 +47,7 @@ CORNERS = ((0, 0), (N - 1, N - 1), (0, N - 1), (N - 1, 0))
 CODES = ("00", "01", "02", "03", "10", "11", "12", "13")
 OPENERS_3P = "ABCD"  # players 0 and 1 of a 3-player game open with one of these
 STARTED = time.perf_counter()
-BUDGET = 0.150  # seconds of thinking per turn (the clock is 0.2 s)
+BUDGET = 0.105  # seconds of thinking per turn (the clock is 0.2 s)
 FIRST_BUDGET = 0.200  # first turn: 1 s, counted from the start of the interpreter
 # Expected final score: a shape with n placements counts n / (n + HALF) of its squares.
 HALF_ME, HALF_OPP = 6.0, 1.5
@@ -55,7 +55,9 @@ W_TERRITORY = 0.15  # per free cell a seat reaches first
 W_LEADER, W_OPPONENTS = 0.6, 0.9  # opponents: share of the strongest, overall weight
 FIRST_SHARE = 0.5  # share of the thinking time for the first round
 SENSIBLE = 0.45  # average rank of its moves (0 best, 1 worst) below which a player is sensible
-REPLIES = 12  # the bot's own next moves tried in the second round
+REPLIES = 12  # the bot's own next moves tried in the second round (3-4 players)
+DUEL_MOVES = 6  # in a duel: our best first moves valued against the opponent's replies ...
+DUEL_REPLIES = 5  # ... its most promising replies by the cheap score (plus its greedy one)
 
 
 TUNABLE = (
@@ -457,6 +459,36 @@ class Strategist:
         scored.sort(key=lambda item: -item[0])
         return scored
 
+    def worst_reply(self, root: Line, mask: int, rival: int, deadline: float) -> float | None:
+        """Our value after ``mask`` and the reply of ``rival`` that is worst for us, among
+        its DUEL_REPLIES most promising (by the cheap score) and its greedy move; None when
+        out of time."""
+        engine = self.engine
+        me = self.me
+        board = root.board[:]
+        board[me] |= mask
+        hands = root.hands[:]
+        hands[me] = hands[me].replace(engine.letter[mask], "")
+        occ = board[0] | board[1] | board[2] | board[3]
+        hand = self.hand(rival, board, hands[rival])
+        replies = engine.moves(rival, board, occ, hand)
+        if not replies:
+            return self.evaluate(Line(board, hands, [me]))
+        picked = [m for _score, m in self.ordered(rival, board, [me], replies)[:DUEL_REPLIES]]
+        greedy = engine.greedy(rival, board, occ, hand)
+        if greedy and greedy not in picked:
+            picked.append(greedy)
+        worst = float("inf")
+        for reply in picked:
+            if time.perf_counter() > deadline:
+                return None
+            after = board[:]
+            after[rival] |= reply
+            left = hands[:]
+            left[rival] = left[rival].replace(engine.letter[reply], "")
+            worst = min(worst, self.evaluate(Line(after, left, root.live)))
+        return worst
+
     def second_round(self, line: Line, deadline: float) -> float | None:
         """Best value after the bot's next move (among the REPLIES most promising) and the
         predicted replies to it; None when out of time."""
@@ -508,11 +540,21 @@ class Strategist:
         best = first[0][1] if first else order[0]
         best_value = first[0][0] if first else 0.0
         deep = []
-        for _value, mask, after in first:
-            value = self.second_round(after, deadline)
-            if value is None:
-                break
-            deep.append((value, mask))
+        if len(live) == 2 and DUEL_REPLIES:
+            # A duel: the opponent is not assumed to play greedy but its most damaging
+            # reply among its most promising ones (the cheap score's best and the greedy
+            # move), and each of our best first moves is valued by that reply.
+            for _value, mask, _after in first[:DUEL_MOVES]:
+                value = self.worst_reply(root, mask, live[1], deadline)
+                if value is None:
+                    break
+                deep.append((value, mask))
+        else:
+            for _value, mask, after in first:
+                value = self.second_round(after, deadline)
+                if value is None:
+                    break
+                deep.append((value, mask))
         if len(deep) > 1:
             best_value, best = max(deep)
         models = " ".join(

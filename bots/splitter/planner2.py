@@ -95,6 +95,7 @@ class Sheet:
         """
         self.evals += 1
         nbrs = self.nbrs
+        stars = self.stars
         label = [-1] * len(values)
         total = 0.0
         short: dict[int, list[tuple[int, float]]] = {}
@@ -114,7 +115,12 @@ class Sheet:
                 k += 1
             size = len(members)
             if size <= v:
-                star = 2 if self.stars and any(i in self.stars for i in members) else 1
+                star = 1
+                if stars:
+                    for i in members:
+                        if i in stars:
+                            star = 2
+                            break
                 if size == v:
                     total += v * star
                 else:
@@ -153,10 +159,12 @@ class Sheet:
                     continue
                 seen.add(j)
                 # A v here would also touch another group of v's and merge with it.
-                if any(values[n] == v and label[n] != gid for n in nbrs[j]):
-                    continue
-                count += 1
-                frontier.append(j)
+                for n in nbrs[j]:
+                    if values[n] == v and label[n] != gid:
+                        break
+                else:
+                    count += 1
+                    frontier.append(j)
         return count
 
     def heart_value(self, values: list[int], tail: list[float]) -> float:
@@ -190,9 +198,11 @@ class Sheet:
     ) -> float | None:
         """Average over the next roll of its best placement's value; None when out of time
         (``deadline``: CPU time, wall-clock time)."""
+        if time.process_time() > deadline[0] or time.perf_counter() > deadline[1]:
+            return None
         total = 0.0
         for roll, chance in ROLLS:
-            if time.process_time() > deadline[0] or time.perf_counter() > deadline[1]:
+            if time.perf_counter() > deadline[1]:
                 return None
             total += chance * max(value for value, _, _ in self.options(values, roll, dice_left))
         return total

@@ -27,6 +27,7 @@ Optional `key=value` arguments override the tuning constants in PARAMS (for tuni
 from __future__ import annotations
 
 import gc
+import os
 import sys
 import time
 
@@ -41,17 +42,17 @@ DEAD = -1e9
 DEATH = -50000.0  # a line of play where we cannot place a pair (added to its value)
 
 PARAMS = {
-    "first_budget": 0.30,  # seconds of search on the first turn (1000 ms clock)
+    "first_budget": 0.30,  # seconds of search on the first turn (1000 ms clock) ...
+    "first_total": 0.75,  # ... and at most this long after the process started
     "budget": 0.060,  # seconds of search on later turns (100 ms clock), from the first line
     "gamma": 0.85,  # discount per turn of lookahead
     "pot_w": 0.6,  # weight of the chain one or two blocks could set off
     "need2_f": 0.75,  # that chain's discount when it needs two blocks
+    "trig_gamma": 0.85,  # ... and per turn until the pairs bring its trigger colour
     "steps_w": 25.0,  # per step of that chain
     "small_w": 0.1,  # weight of fired points under the firing threshold
     "fire_min": 1500.0,  # points a chain should reach before it is worth firing
     "fire_threat": 500.0,  # firing threshold when the opponent threatens to attack
-    "opp_fire": 1100.0,  # the opponent is expected to fire chains from this many points
-    "opp_alarm": 800.0,  # ... and from threat_min once our chain in reach is this big
     "threat_min": 420.0,  # smallest opponent fire (points) we prepare for
     "ready": 0.7,  # ... when it is this share of its best chain in reach (or kills us)
     "edge_w": 15.0,  # per pair of same-colour neighbours
@@ -92,6 +93,18 @@ MOVES += [(x, 3, x, x) for x in range(W)]
 SAME_COLOUR_MOVES = [m for m in MOVES if m[1] in (0, 1)]
 INDEXED = list(enumerate(MOVES))
 SAME_COLOUR_INDEXED = [(i, m) for i, m in INDEXED if m[1] in (0, 1)]
+
+
+def started_ago() -> float:
+    """Seconds since this process started (Linux /proc; 0 where unknown)."""
+    try:
+        with open("/proc/self/stat", encoding="ascii") as src:
+            ticks = int(src.read().rsplit(")", 1)[1].split()[19])
+        with open("/proc/uptime", encoding="ascii") as src:
+            uptime = float(src.read().split()[0])
+        return max(0.0, uptime - ticks / os.sysconf("SC_CLK_TCK"))
+    except (OSError, ValueError, IndexError):
+        return 0.0
 
 
 def log(text: str) -> None:
@@ -391,6 +404,31 @@ def shape_penalty(hts: list[int]) -> float:
 # ---------------------------------------------------------------- search
 
 
+def trigger_waits(pairs: list[tuple[int, int]]) -> list[list[list[float]]]:
+    """waits[n][colour][need]: the discount for a chain whose trigger needs `need` blocks of
+    `colour`, when the next pair to play is pairs[n]: trig_gamma per turn until the known
+    pairs bring them, or the expected wait after the last known pair (a pair holds a given
+    colour with chance 9/25, two blocks of it arrive every 5 pairs on average)."""
+    tg = PARAMS["trig_gamma"]
+    table = []
+    for n in range(len(pairs) + 1):
+        row = [[1.0, 1.0, 1.0] for _ in range(6)]
+        for colour in range(1, 6):
+            for need in (1, 2):
+                got = 0
+                wait = -1.0
+                for j in range(n, len(pairs)):
+                    got += (pairs[j][0] == colour) + (pairs[j][1] == colour)
+                    if got >= need:
+                        wait = j - n
+                        break
+                if wait < 0:
+                    wait = len(pairs) - n + (1.8 if need == 1 else 4.0)
+                row[colour][need] = tg**wait
+        table.append(row)
+    return table
+
+
 class Node:
     """A grid reached by a sequence of moves in the beam."""
 
@@ -444,6 +482,7 @@ class Searcher:
         self.kill_lines = H + 1
         self.opp_owed70 = 0  # nuisance the opponent still owes, in 1/70 points
         self.first_layer: list[tuple[float, int]] = []  # one move deep: (value, move)
+        self.waits: list[list[list[float]]] = []  # see trigger_waits
 
     def evaluate(self, cells: list[int], hts: list[int]) -> tuple[float, float, Chain]:
         """Static value of a grid that fired nothing more: (value, its chain part, chain).
@@ -463,6 +502,15 @@ class Searcher:
         got = (val, part, ch)
         self.cache[key] = got
         return got
+
+    def adjusted(self, got: tuple[float, float, Chain], n: int) -> tuple[float, float]:
+        """(value, chain part) of a cached evaluation, the chain part discounted for the
+        turns until its trigger colour comes (``n``: the index of the next pair to play)."""
+        val, part, ch = got
+        if not ch.points:
+            return val, part
+        factor = self.waits[n][ch.colour][ch.need]
+        return val - part + part * factor, part * factor
 
     @staticmethod
     def cheap(cells: list[int], hts: list[int]) -> float:
@@ -499,8 +547,9 @@ class Searcher:
         gamma = PARAMS["gamma"]
         clock = time.perf_counter
         deadline = self.deadline
+        self.waits = trigger_waits(pairs)
         root = Node(0.0, 0.0, cells, hts, (), (0, 0, -1), False)
-        root.pot = self.evaluate(cells, hts)[1]
+        root.pot = self.adjusted(self.evaluate(cells, hts), 0)[1]
         root.edges = edges(cells, hts)
         layer = [root]
         terminals: list[Node] = []
@@ -576,6 +625,7 @@ class Searcher:
                             ne -= 1  # the pair's own edge was counted from both blocks
                     got = cache.get(grid)
                     if got is not None:
+                        got = self.adjusted(got, d + 1)
                         val = acc + got[0] * ndisc
                     else:
                         val = acc + (node.pot + ne * edge_w - shape_penalty(hh)) * ndisc
@@ -621,7 +671,7 @@ class Searcher:
                 short.append(plan_child)
             for child in short:
                 if not child.exact:
-                    ev, part, _ = self.evaluate(child.cells, child.hts)
+                    ev, part = self.adjusted(self.evaluate(child.cells, child.hts), d + 1)
                     child.value = child.acc + ev * ndisc
                     child.pot = part
                     child.exact = True
@@ -768,14 +818,17 @@ class Bot:
         if len(sr.cache) > 60000:
             sr.cache.clear()
         sr.deadline = start + budget
+        if first:
+            # The first turn's clock (1 s) started when the input was sent, and it also
+            # absorbs the interpreter's start-up: on a loaded machine that can be slow.
+            sr.deadline = min(sr.deadline, start + PARAMS["first_total"] - started_ago())
         sr.nodes = 0
         sr.evals = 0
         sr.timed_out = False
         sr.first_layer = []
 
         opp_now, opp_next, opp_chain = opponent_threat(ocells, ohts, pairs, sr)
-        our_threat = max(chain_potential(cells, hts).points, best_fire(cells, hts, *pairs[0])[0])
-        threat = self.expected_attack(opp_now, opp_next, opp_chain, hts, ohts, our_threat)
+        threat = self.expected_attack(opp_now, opp_next, opp_chain, hts, ohts)
         sr.fire_min = PARAMS["fire_threat"] if threat else PARAMS["fire_min"]
         if sum(hts) >= 48 or max(hts) >= 10:
             sr.fire_min = min(sr.fire_min, 300.0)
@@ -844,7 +897,6 @@ class Bot:
         opp_chain: Chain,
         hts: list[int],
         ohts: list[int],
-        our_threat: int,
     ) -> tuple[int, int] | None:
         """(turn offset, skull lines) of the attack we expect, or None.
 
@@ -855,22 +907,12 @@ class Bot:
         would make building look pointless.
         """
         kill = lines_to_kill(hts)
-        # A sane opponent fires a chain worth a few lines (opp_fire points), a smaller one
-        # (threat_min) once our own chain in reach looks dangerous, anything when crowded.
-        fire_at = PARAMS["opp_fire"]
-        if our_threat >= PARAMS["opp_alarm"]:
-            fire_at = PARAMS["threat_min"]
-        crowded = sum(ohts) >= 42 or max(ohts) >= 10
-        if crowded:
-            fire_at = min(fire_at, 300.0)
         for k, (pts, _) in ((0, opp_now), (1, opp_next)):
-            if pts < fire_at:
+            if pts < PARAMS["threat_min"]:
                 continue
             lines = (self.my_owed70 + pts) // POINTS_PER_LINE
-            if not lines:
-                continue
             ready = pts >= PARAMS["ready"] * opp_chain.points
-            if ready or lines >= kill or lines >= 6 or crowded:
+            if ready or lines >= kill or lines >= 6 or sum(ohts) >= 48:
                 return k, lines
         return None
 

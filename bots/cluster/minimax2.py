@@ -1,0 +1,558 @@
+#!/usr/bin/env python3
+"""42-cluster minimax bot: alpha-beta over drops and rotations with iterative deepening.
+
+Each turn it fetches the board (``fetch cells``, ``fetch gravity``; walls once), then
+searches deeper and deeper (principal variation search, a Zobrist transposition table and
+history move ordering) until half the turn's timeout is spent (depths 1 and 2 may use up to
+70% on a loaded machine), keeping the best move of the last finished depth. The opponent's
+chips are unknown, so its replies are drops of either of its colours and rotations; a line
+that completes next move counts as a sure win only with threats in every colour of its
+owner, else as a likely one (the needed chip may not be drawn). Leaves are scored by open
+windows of ``win_length`` cells per colour (the opponent's weigh more), two threats at once,
+and the chips each player has left, worth more as the board fills (it counts rotations from
+the opponent's echoed actions: running out of chips loses). Logs to stderr.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+from typing import Any
+
+Act = tuple[Any, ...]  # ('d', pos, chip, cell) or ('r', gravity)
+
+DIRS = ((0, -1, 1), (1, -1, 0), (1, 0, -1), (0, 1, -1), (-1, 1, 0), (-1, 0, 1))
+WIN = 1_000_000
+WEIGHTS = (0, 1, 8, 60, 400, 2000, 8000)  # window score by chips in it (then capped)
+CHIP_VALUE = 10  # a chip still owned is worth this much (running out loses) ...
+SCARCITY = 6000  # ... plus SCARCITY / (chips left + 1) lost as the bag empties
+LATE_CHIP = 200  # ... plus LATE_CHIP * (share of the board filled)**2: late on, chips decide
+SOFT, HARD = 0.75, 0.85  # share of the turn's timeout for deep searches / for depths 1-2
+DEFENCE = 1.5  # the opponent's windows weigh this much more than ours
+EXACT, LOWER, UPPER = 0, 1, 2  # transposition-table bounds
+
+
+def log(msg: str) -> None:
+    """Reasoning goes to stderr."""
+    print(f"[minimax] {msg}", file=sys.stderr, flush=True)
+
+
+def send(line: str) -> None:
+    """One answer line to the referee."""
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
+
+
+def read() -> list[str]:
+    """The next line's words; exit quietly when the referee closes the pipe."""
+    line = sys.stdin.readline()
+    if not line:
+        sys.exit(0)
+    return line.split()
+
+
+class Geometry:
+    """The hexagon of edge ``size``: cells sorted by (q, r), neighbours, columns, windows."""
+
+    def __init__(self, size: int, win: int) -> None:
+        n = size - 1
+        self.size, self.win = size, win
+        self.cells = [
+            (q, r, -q - r) for q in range(-n, n + 1) for r in range(-n, n + 1) if abs(q + r) <= n
+        ]
+        self.index = {c: i for i, c in enumerate(self.cells)}
+        self.nb = [
+            [self.index.get((q + dq, r + dr, s + ds), -1) for (q, r, s) in self.cells]
+            for (dq, dr, ds) in DIRS
+        ]
+        self.positions = list(range(-n, n + 1))
+        self.entries = [
+            {p: self.index[self.entry_cell(g, p)] for p in self.positions} for g in range(6)
+        ]
+        self.windows: list[tuple[int, ...]] = []
+        for d in range(3):
+            for i in range(len(self.cells)):
+                w, j = [i], i
+                while len(w) < win and (j := self.nb[d][j]) >= 0:
+                    w.append(j)
+                if len(w) == win:
+                    self.windows.append(tuple(w))
+
+    def entry_cell(self, gravity: int, pos: int) -> tuple[int, int, int]:
+        """The top cell of column ``pos`` under ``gravity`` (the referee's own computation)."""
+        n = self.size - 1
+        q, r, s = (pos, -n - pos, n) if pos < 0 else (pos, -n, n - pos)
+        for _ in range((gravity + 3) % 6):
+            q, r, s = -r, -s, -q
+        return q, r, s
+
+    def landing(self, board: list[int], walls: set[int], gravity: int, pos: int) -> int:
+        """Where a chip dropped at ``pos`` stops, or -1 when the column is full."""
+        i = self.entries[gravity][pos]
+        if board[i] != -1:
+            return -1
+        step = self.nb[gravity]
+        while (j := step[i]) >= 0 and j not in walls and board[j] == -1:
+            i = j
+        return i
+
+    def run_through(self, board: list[int], i: int) -> int:
+        """The longest one-colour line through cell ``i`` (which holds a chip)."""
+        chip, best = board[i], 0
+        for d in range(3):
+            length = 1
+            for step in (self.nb[d], self.nb[d + 3]):
+                j = step[i]
+                while j >= 0 and board[j] == chip:
+                    length, j = length + 1, step[j]
+            best = max(best, length)
+        return best
+
+    def longest(self, board: list[int], half: int) -> list[int]:
+        """Each player's longest one-colour line (player = colour // half)."""
+        best = [0, 0]
+        for d in range(3):
+            fwd, back = self.nb[d], self.nb[d + 3]
+            for i, chip in enumerate(board):
+                if chip == -1 or (back[i] >= 0 and board[back[i]] == chip):
+                    continue
+                length, j = 1, fwd[i]
+                while j >= 0 and board[j] == chip:
+                    length, j = length + 1, fwd[j]
+                p = chip // half
+                if length > best[p]:
+                    best[p] = length
+        return best
+
+
+class Sparse(dict):  # type: ignore[type-arg]
+    """A table that answers ``default`` for every key it does not hold."""
+
+    def __init__(self, default: int) -> None:
+        super().__init__()
+        self.default = default
+
+    def __missing__(self, key: int) -> int:
+        return self.default
+
+
+class OutOfTime(Exception):
+    """The search ran past its deadline."""
+
+
+class Searcher:
+    """Negamax with alpha-beta over an incrementally scored board; side 0 is this bot.
+
+    Every window of ``win`` cells keeps a code of its chips per colour, so a drop updates the
+    score and detects a finished line by touching only the windows through its cell.
+    ``hot`` holds the windows one chip short of a line and of one colour.
+    """
+
+    def __init__(self, geo: Geometry, walls: set[int], me: int, colors: int, chips: int) -> None:
+        self.geo, self.walls, self.me, self.half = geo, walls, me, colors // 2
+        self.colors, self.chips = colors, chips
+        self.deadline = 0.0
+        self.nodes = 0
+        self.threat_colors: set[int] = set()
+        self.chip_value = CHIP_VALUE  # raised as the board fills (set at each root)
+        self.order = sorted(geo.positions, key=abs)
+        # Zobrist keys: one per (cell, colour); the gravity and the chips left are mixed in
+        # per node. ``tt`` maps a key to (depth, bound, value, best action).
+        rng = random.Random(42)
+        self.zobrist = [[rng.getrandbits(60) for _ in range(colors)] for _ in geo.cells]
+        self.zgrav = [rng.getrandbits(60) for _ in range(6)]
+        self.hash = 0
+        self.tt: dict[int, tuple[int, int, int, Act | None]] = {}
+        self.cell_windows: list[list[int]] = [[] for _ in geo.cells]
+        for w, cells in enumerate(geo.windows):
+            for i in cells:
+                self.cell_windows[i].append(w)
+        # segments[g]: the wall-free runs of each column, listed from the bottom (the end of
+        # gravity g) up; settling packs each run's chips towards its first cell.
+        self.segments: list[list[list[int]]] = []
+        for g in range(6):
+            runs: list[list[int]] = []
+            for pos in geo.positions:
+                line, i = [], geo.entries[g][pos]
+                while i >= 0:
+                    line.append(i)
+                    i = geo.nb[g][i]
+                run: list[int] = []
+                for i in reversed(line):
+                    if i in walls:
+                        runs.append(run)
+                        run = []
+                    else:
+                        run.append(i)
+                runs.append(run)
+            self.segments.append([r for r in runs if r])
+        # reachable[g][i]: a drop under gravity g can reach cell i (no wall above it)
+        self.reachable = []
+        for g in range(6):
+            ok = [False] * len(geo.cells)
+            for pos in geo.positions:
+                i = geo.entries[g][pos]
+                while i >= 0 and i not in walls:
+                    ok[i] = True
+                    i = geo.nb[g][i]
+            self.reachable.append(ok)
+        # A window's contents is one integer: sum of base**colour over its chips. Tables
+        # indexed by that code give its score, and its colour when one chip short of a line.
+        base = geo.win + 1
+        self.pw = [base**c for c in range(colors)]
+        self.full = [geo.win * p for p in self.pw]
+        # Only windows of one colour score: k chips of colour c have code k * base**c.
+        size = base**colors
+        small = size <= 200_000  # lists are fastest; odd settings (many colours) use dicts
+        self.table: list[int] | Sparse = [0] * size if small else Sparse(0)
+        self.hot_color: list[int] | Sparse = [-1] * size if small else Sparse(-1)
+        for c, p in enumerate(self.pw):
+            for k in range(1, geo.win + 1):
+                v = WEIGHTS[min(k, len(WEIGHTS) - 1)]
+                self.table[k * p] = v if c // self.half == me else -int(v * DEFENCE)
+            self.hot_color[(geo.win - 1) * p] = c
+        self.board: list[int] = []
+        self.code: list[int] = []
+        self.score = 0
+        self.hot: set[int] = set()
+        self.left = [0, 0]  # chips each player still owns (bag and hand)
+        self.rotations = [0, 0]  # rotations each player made (each discarded two chips)
+        self.history: dict[Act, int] = {}  # move-ordering scores of moves that caused cuts
+
+    def load(self, board: list[int]) -> None:
+        """Set the position and rebuild every window's code, the score and ``hot``."""
+        self.board = board
+        weight = [0] * len(board)
+        h = 0
+        for i, v in enumerate(board):
+            if v >= 0:
+                weight[i] = self.pw[v]
+                h ^= self.zobrist[i][v]
+        self.hash = h
+        if self.geo.win == 4:  # the usual case, spelled out for speed
+            code = [
+                weight[a] + weight[b] + weight[c] + weight[d] for a, b, c, d in self.geo.windows
+            ]
+        else:
+            code = [sum([weight[i] for i in cells]) for cells in self.geo.windows]
+        self.code = code
+        self.score = sum(map(self.table.__getitem__, code))
+        hot_color = self.hot_color
+        self.hot = {w for w, c in enumerate(code) if hot_color[c] >= 0}
+
+    def settle(self, gravity: int) -> list[int]:
+        """A copy of the board after every chip fell along ``gravity`` (segment by segment)."""
+        board = self.board
+        out = [-1] * len(board)
+        for seg in self.segments[gravity]:
+            k = 0
+            for i in seg:
+                v = board[i]
+                if v >= 0:
+                    out[seg[k]] = v
+                    k += 1
+        return out
+
+    def put(self, cell: int, chip: int) -> bool:
+        """Drop ``chip`` on ``cell``; True if it completes a line of ``win``."""
+        self.board[cell] = chip
+        self.hash ^= self.zobrist[cell][chip]
+        code, table, hot_color, hot = self.code, self.table, self.hot_color, self.hot
+        inc, full = self.pw[chip], self.full[chip]
+        won = False
+        delta = 0
+        for w in self.cell_windows[cell]:
+            old = code[w]
+            new = code[w] = old + inc
+            delta += table[new] - table[old]
+            if hot_color[new] >= 0:
+                hot.add(w)
+            elif hot_color[old] >= 0:
+                hot.discard(w)
+            if new == full:
+                won = True
+        self.score += delta
+        return won
+
+    def take(self, cell: int, chip: int) -> None:
+        """Undo :meth:`put`."""
+        self.board[cell] = -1
+        self.hash ^= self.zobrist[cell][chip]
+        code, table, hot_color, hot = self.code, self.table, self.hot_color, self.hot
+        inc = self.pw[chip]
+        delta = 0
+        for w in self.cell_windows[cell]:
+            old = code[w]
+            new = code[w] = old - inc
+            delta += table[new] - table[old]
+            if hot_color[new] >= 0:
+                hot.add(w)
+            elif hot_color[old] >= 0:
+                hot.discard(w)
+        self.score += delta
+
+    def chip_score(self, left: int) -> int:
+        """What owning ``left`` chips is worth: each counts, more so as the bag runs low."""
+        return self.chip_value * left - SCARCITY // (left + 1)
+
+    def threats(self, gravity: int, player: int) -> set[int]:
+        """Cells where ``player`` completes a line with its next drop (their colours are left
+        in ``threat_colors``)."""
+        out = set()
+        colors = self.threat_colors = set()
+        geo, board, walls = self.geo, self.board, self.walls
+        step, reach = geo.nb[gravity], self.reachable[gravity]
+        for w in self.hot:
+            if self.hot_color[self.code[w]] // self.half != player:
+                continue
+            for i in geo.windows[w]:
+                if board[i] == -1:
+                    j = step[i]
+                    if reach[i] and (j < 0 or j in walls or board[j] != -1):
+                        out.add(i)
+                        colors.add(self.hot_color[self.code[w]])
+                    break
+        return out
+
+    def rotation_winner(self, board: list[int]) -> int:
+        """Who wins on this (settled) board, from the window counts: -1 if nobody."""
+        full = [False, False]
+        for c, code in enumerate(self.full):
+            if code in self.code:
+                full[c // self.half] = True
+        if full[0] and full[1]:  # both have a line: the longer one wins, a tie plays on
+            lines = self.geo.longest(board, self.half)
+            return 0 if lines[0] > lines[1] else 1 if lines[1] > lines[0] else -1
+        return 0 if full[0] else 1 if full[1] else -1
+
+    def chips_left(self, player: int) -> list[int]:
+        """Colours of ``player`` that may still be in its bag (board count below the total)."""
+        counts = [0] * self.colors
+        for v in self.board:
+            if v >= 0:
+                counts[v] += 1
+        return [
+            c for c in range(player * self.half, (player + 1) * self.half) if counts[c] < self.chips
+        ]
+
+    def actions(
+        self, gravity: int, chips: list[int], rotate: bool, first: set[int], lead: Act | None = None
+    ) -> list[Act]:
+        """``lead`` (the table's move), drops on a cell of ``first`` (blocks), then by history."""
+        front: list[Act] = []
+        back: list[Act] = []
+        for pos in self.order:
+            cell = self.geo.landing(self.board, self.walls, gravity, pos)
+            if cell >= 0:
+                (front if cell in first else back).extend(("d", pos, chip, cell) for chip in chips)
+        if rotate:
+            back.extend(("r", g) for g in range(6) if g != gravity)
+        history = self.history
+        back.sort(key=lambda a: -history.get(a[:3], 0))
+        out = front + back
+        if lead is not None and lead in out:
+            out.remove(lead)
+            out.insert(0, lead)
+        return out
+
+    def negamax(self, gravity: int, depth: int, alpha: int, beta: int, side: int) -> int:
+        """Value for ``side`` to move (0 = this bot) searching ``depth`` plies."""
+        self.nodes += 1
+        if self.nodes & 63 == 0 and time.monotonic() > self.deadline:
+            raise OutOfTime
+        player = self.me if side == 0 else 1 - self.me
+        if self.left[player] == 0:
+            return -WIN - depth  # nothing left to draw: this player loses
+        if self.threats(gravity, player):
+            # A line completes next move if the player draws a chip of its colour: sure with
+            # threats in all its colours, else likely (about 3 in 4 with two colours).
+            if len(self.threat_colors) >= self.half:
+                return WIN // 2 + depth
+            return WIN * 3 // 8 + depth
+        theirs = self.threats(gravity, 1 - player)
+        if depth == 0:
+            if len(theirs) > 1:
+                return -WIN // 4  # two threats: only one can be blocked
+            value = (
+                self.score
+                + self.chip_score(self.left[self.me])
+                - self.chip_score(self.left[1 - self.me])
+            )
+            return value if side == 0 else -value
+        key = self.hash ^ self.zgrav[gravity] ^ side ^ (self.left[0] << 61) ^ (self.left[1] << 70)
+        entry = self.tt.get(key)
+        lead = None
+        if entry is not None:
+            e_depth, bound, e_value, lead = entry
+            if e_depth >= depth:
+                if bound == EXACT:
+                    return e_value
+                if bound == LOWER and e_value >= beta:
+                    return e_value
+                if bound == UPPER and e_value <= alpha:
+                    return e_value
+        alpha0 = alpha
+        chips = self.chips_left(player)
+        best = -WIN - 100
+        best_act: Act | None = None
+        # Own rotations on the last ply only lead to a static score: skip them (the
+        # opponent's stay, as one of them may complete its line).
+        rotate = self.left[player] >= 2 and (depth > 1 or side == 1)
+        for act in self.actions(gravity, chips, rotate, theirs, lead):
+            if best_act is None:
+                value = self.play(gravity, act, player, depth, alpha, beta, side)
+            else:  # principal variation search: prove the move worse with a null window
+                value = self.play(gravity, act, player, depth, alpha, alpha + 1, side)
+                if alpha < value < beta:
+                    value = self.play(gravity, act, player, depth, alpha, beta, side)
+            if value > best:
+                best, best_act = value, act
+                if best > alpha:
+                    alpha = best
+                    if alpha >= beta:
+                        hkey = act[:3]  # a cut: try this move early elsewhere too
+                        self.history[hkey] = self.history.get(hkey, 0) + depth * depth
+                        break
+        bound = LOWER if best >= beta else UPPER if best <= alpha0 else EXACT
+        self.tt[key] = (depth, bound, best, best_act)
+        return best
+
+    def play(
+        self, gravity: int, act: Act, player: int, depth: int, alpha: int, beta: int, side: int
+    ) -> int:
+        """Value of one action for the player making it."""
+        if act[0] == "d":
+            _, _, chip, cell = act
+            self.left[player] -= 1
+            try:
+                if self.put(cell, chip):
+                    return WIN + depth
+                return -self.negamax(gravity, depth - 1, -beta, -alpha, 1 - side)
+            finally:
+                self.take(cell, chip)
+                self.left[player] += 1
+        saved = (self.board, self.code, self.score, self.hot, self.hash)
+        self.left[player] -= 2
+        try:
+            self.load(self.settle(act[1]))
+            won = self.rotation_winner(self.board)
+            if won == player:
+                return WIN + depth
+            if won >= 0:
+                return -WIN - depth
+            return -self.negamax(act[1], depth - 1, -beta, -alpha, 1 - side)
+        finally:
+            self.board, self.code, self.score, self.hot, self.hash = saved
+            self.left[player] += 2
+
+    def root(
+        self,
+        board: list[int],
+        gravity: int,
+        chips: list[int],
+        can_rotate: bool,
+        budget: float,
+        hard: float,
+    ) -> Act:
+        """Iterative deepening from the current position; returns the best action found.
+
+        Depths 1 and 2 (which see every immediate threat, rotations included) may run until
+        ``hard`` seconds, for a loaded machine; deeper searches stop at ``budget`` seconds.
+        """
+        start = time.monotonic()
+        self.history = {k: v // 4 for k, v in self.history.items() if v >= 4}  # age old cuts
+        self.load(board)
+        placed = [0, 0]
+        for v in board:
+            if v >= 0:
+                placed[v // self.half] += 1
+        filled = (placed[0] + placed[1]) / (len(board) - len(self.walls))
+        self.chip_value = CHIP_VALUE + int(LATE_CHIP * filled * filled)
+        self.tt.clear()  # leaf values depend on chip_value
+        self.left = [self.half * self.chips - placed[p] - 2 * self.rotations[p] for p in (0, 1)]
+        acts = self.actions(gravity, chips, can_rotate, self.threats(gravity, 1 - self.me))
+        if not acts:
+            log("no legal action: playing anything")
+            return ("d", 0, chips[0], -1)
+        best, depth = acts[0], 1
+        while True:
+            self.deadline = start + (hard if depth <= 2 else budget)
+            scored: list[tuple[int, Act]] = []
+            alpha = -WIN - 100
+            try:
+                for act in acts:
+                    value = self.play(gravity, act, self.me, depth, alpha, WIN + 100, 0)
+                    scored.append((value, act))
+                    alpha = max(alpha, value)
+            except OutOfTime:
+                # The moves searched so far (the previous best first) have exact values or
+                # bounds below the best of them: that best is better informed than the last.
+                if scored:
+                    top, best = max(scored, key=lambda x: x[0])
+                    log(f"depth {depth} (partial, {len(scored)}/{len(acts)}): {fmt(best)} {top}")
+                break
+            scored.sort(key=lambda x: -x[0])
+            top, best = scored[0]
+            acts = [a for _, a in scored]  # best first at the next depth
+            log(f"depth {depth}: best {fmt(best)} value {top} nodes {self.nodes}")
+            if abs(top) >= WIN // 2 or depth >= 20:
+                break
+            depth += 1
+        return best
+
+
+def fmt(act: Act) -> str:
+    """The protocol line of an action."""
+    return f"drop {act[1]} {act[2]}" if act[0] == "d" else f"rotate {act[1]}"
+
+
+def main() -> None:
+    """Answer ``init``; then on each ``chips`` line fetch the board and search."""
+    geo: Geometry | None = None
+    searcher: Searcher | None = None
+    colors = chips = me = 0
+    walls: set[int] = set()
+    timeout = 1.0
+    rotations = [0, 0]  # rotations per player so far: each discarded two chips
+    while True:
+        words = read()
+        if not words:
+            continue
+        if words[0] == "init":
+            colors, chips, size, win = map(int, words[1:5])
+            timeout, me = float(words[5]), int(words[6])
+            log(f"init colors={colors} chips={chips} size={size} win={win} me={me}")
+            geo = Geometry(size, win)
+            send("color 4")
+        elif words[0] == "rotate":
+            rotations[1 - me] += 1
+        elif words[0] == "chips" and geo is not None:
+            started = time.monotonic()
+            a, b = int(words[1]), int(words[2])
+            if searcher is None:
+                send("fetch walls")
+                walls = set()
+                for _ in range(int(read()[1])):  # wall_count n, then n lines: wall q r s
+                    _, q, r, s = read()
+                    walls.add(geo.index[(int(q), int(r), int(s))])
+                searcher = Searcher(geo, walls, me, colors, chips)
+            send("fetch cells")
+            board = [-1] * len(geo.cells)
+            for _ in range(int(read()[1])):
+                _, q, r, s, v = read()
+                board[geo.index[(int(q), int(r), int(s))]] = int(v)
+            send("fetch gravity")
+            gravity = int(read()[1])
+            hand = sorted({c for c in (a, b) if c != -1})
+            spent = time.monotonic() - started
+            budget, hard = SOFT * timeout - spent, HARD * timeout - spent
+            searcher.rotations = rotations
+            act = searcher.root(board, gravity, hand, b != -1, max(budget, 0.02), max(hard, 0.05))
+            if act[0] == "r":
+                rotations[me] += 1
+            send(fmt(act))
+
+
+if __name__ == "__main__":
+    main()
