@@ -507,8 +507,18 @@ def fmt(act: Act) -> str:
     return f"drop {act[1]} {act[2]}" if act[0] == "d" else f"rotate {act[1]}"
 
 
+TUNABLE = ("SOFT", "HARD", "DEFENCE", "CHIP_VALUE", "SCARCITY", "LATE_CHIP")
+
+
 def main() -> None:
-    """Answer ``init``; then on each ``chips`` line fetch the board and search."""
+    """Answer ``init``; then on each ``chips`` line fetch the board and search.
+
+    Optional ``NAME=value`` arguments override the tuning constants (for tuning runs).
+    """
+    for arg in sys.argv[1:]:
+        name, _, value = arg.partition("=")
+        if name in TUNABLE:
+            globals()[name] = type(globals()[name])(float(value))
     geo: Geometry | None = None
     searcher: Searcher | None = None
     colors = chips = me = 0

@@ -55,6 +55,8 @@ PARAMS = {
     "fire_threat": 500.0,  # firing threshold when the opponent threatens to attack
     "threat_min": 420.0,  # smallest opponent fire (points) we prepare for
     "ready": 0.7,  # ... when it is this share of its best chain in reach (or kills us)
+    "far_lines": 5,  # a chain in reach sending this many lines (or killing us) is expected ...
+    "far_turns": 4,  # ... on the turn the pairs bring its trigger, up to this many turns ahead
     "edge_w": 15.0,  # per pair of same-colour neighbours
     "expand": 3.0,  # children per beam slot that get the full evaluation
     "height_w": 1.5,  # per block on the grid
@@ -828,7 +830,7 @@ class Bot:
         sr.first_layer = []
 
         opp_now, opp_next, opp_chain = opponent_threat(ocells, ohts, pairs, sr)
-        threat = self.expected_attack(opp_now, opp_next, opp_chain, hts, ohts)
+        threat = self.expected_attack(opp_now, opp_next, opp_chain, hts, ohts, pairs)
         sr.fire_min = PARAMS["fire_threat"] if threat else PARAMS["fire_min"]
         if sum(hts) >= 48 or max(hts) >= 10:
             sr.fire_min = min(sr.fire_min, 300.0)
@@ -897,6 +899,7 @@ class Bot:
         opp_chain: Chain,
         hts: list[int],
         ohts: list[int],
+        pairs: list[tuple[int, int]],
     ) -> tuple[int, int] | None:
         """(turn offset, skull lines) of the attack we expect, or None.
 
@@ -904,7 +907,9 @@ class Bot:
         when the chain is ready (about as big as its best chain in reach, so waiting gains
         it little), when the skulls would kill us, or when its own stack is high. A chain it
         can fire but is still growing is not expected: assuming every such chain fires
-        would make building look pointless.
+        would make building look pointless. Further out, a chain in reach big enough to hurt
+        (far_lines, or a kill) is expected on the turn the known pairs bring its trigger
+        colour (up to far_turns ahead), which gives us time to fire first.
         """
         kill = lines_to_kill(hts)
         for k, (pts, _) in ((0, opp_now), (1, opp_next)):
@@ -914,6 +919,15 @@ class Bot:
             ready = pts >= PARAMS["ready"] * opp_chain.points
             if ready or lines >= kill or lines >= 6 or sum(ohts) >= 48:
                 return k, lines
+        # Further out: a big chain in reach fires when the pairs bring its trigger colour.
+        if opp_chain.points:
+            lines = (self.my_owed70 + opp_chain.points) // POINTS_PER_LINE
+            if lines >= min(kill, PARAMS["far_lines"]):
+                got = 0
+                for k in range(2, min(len(pairs), int(PARAMS["far_turns"]) + 1)):
+                    got += (pairs[k][0] == opp_chain.colour) + (pairs[k][1] == opp_chain.colour)
+                    if got >= opp_chain.need:
+                        return k, lines
         return None
 
     def fallback(self, cells: list[int], hts: list[int], pair: tuple[int, int]) -> int:
