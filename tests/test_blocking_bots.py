@@ -77,3 +77,10 @@ def test_strategist_plays_legally_and_predicts_every_greedy_move(tmp_path) -> No
     assert models, logs[0]
     kind, hits, seen = models[-1]
     assert (kind, hits) == ("greedy", seen) and int(seen) > 5
+
+
+def test_strategist2_plays_a_whole_duel_legally_and_logs_to_stderr(tmp_path) -> None:
+    """strategist2 against the strategist: every answer legal, reasons on stderr each turn."""
+    scores, logs = play(["strategist2", "strategist"], 5, tmp_path)
+    assert all(score > 0 for score in scores)
+    assert logs[0].count(" ms") >= 5, logs[0]

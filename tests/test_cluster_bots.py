@@ -112,7 +112,7 @@ EDGE = [(0, 5, -5), (1, 4, -5), (2, 3, -5)]  # bottoms of columns 0, 1, 2: a lin
 ELSEWHERE = [(-1, 5, -4), (-2, 5, -3)]
 
 
-@pytest.mark.parametrize("name", ["greedy", "minimax"])
+@pytest.mark.parametrize("name", ["greedy", "minimax", "minimax2"])
 def test_bot_completes_its_line(name: str) -> None:
     state = position({**dict.fromkeys(EDGE, 0), **dict.fromkeys(ELSEWHERE, 2)})
     assert first_move(name, state) == "drop 3 0"
@@ -128,7 +128,7 @@ def opponent_wins_next(state: State) -> bool:
     return False
 
 
-@pytest.mark.parametrize("name", ["greedy", "minimax"])
+@pytest.mark.parametrize("name", ["greedy", "minimax", "minimax2"])
 def test_bot_blocks_the_opponents_line(name: str) -> None:
     state = position({**dict.fromkeys(EDGE, 2), ELSEWHERE[0]: 0, ELSEWHERE[1]: 1})
     assert opponent_wins_next(replace(state, turn=1))
@@ -141,13 +141,15 @@ def test_bot_blocks_the_opponents_line(name: str) -> None:
         assert line.startswith("drop 3 ")
 
 
-@pytest.mark.parametrize("names", [("random_bot", "random_bot"), ("greedy", "random_bot")])
+@pytest.mark.parametrize(
+    "names", [("random_bot", "random_bot"), ("greedy", "random_bot"), ("minimax2", "greedy")]
+)
 def test_whole_games_through_pipes(names: tuple[str, str]) -> None:
     state = play(names, 2)
     assert state.phase == "over" and "forfeits" not in state.reason
 
 
-@pytest.mark.parametrize("name", ["random_bot", "greedy", "minimax"])
+@pytest.mark.parametrize("name", ["random_bot", "greedy", "minimax", "minimax2"])
 def test_bots_are_single_stdlib_files(name: str) -> None:
     path = BOTS / f"{name}.py"
     assert path.read_text().startswith("#!/usr/bin/env python3\n")

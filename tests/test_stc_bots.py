@@ -7,16 +7,21 @@ log to stderr, exit cleanly at end of input, and never choose a placement that d
 from __future__ import annotations
 
 import re
+import select
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from arena import Outcome
+from arena_games.stc.game import StcGame
+
 BOTS = Path(__file__).resolve().parent.parent / "bots" / "stc"
 W, H = 6, 12
 ANSWER = re.compile(rb"[0-5] [0-3]\n")
 EMPTY_GRID = ["." * W] * H
+HANG_GUARD_S = 60  # only to fail instead of hanging if a bot stops answering
 
 
 def grid(columns: list[str]) -> list[str]:
@@ -230,3 +235,74 @@ def test_bot0_fires_a_chain_that_kills() -> None:
     lines, err = run_bot("bot0", turn_text(pairs, README_CHAIN, full))
     assert lines == [b"0 1\n"], err.decode()
     assert "2 lines kill the opponent" in err.decode()
+
+
+def play_game(
+    names: list[str], seed: int, args: list[list[str]], tmp_path: Path
+) -> tuple[Outcome, list[str]]:
+    """Play one whole game through the real rules, bots as processes (no clocks).
+
+    Each answer goes through the referee's own interpret (which raises on an illegal or
+    malformed line); returns the outcome and each bot's standard error.
+    """
+    game = StcGame()
+    logs = [tmp_path / f"{seat}-{name}.log" for seat, name in enumerate(names)]
+    procs = []
+    for name, extra, log in zip(names, args, logs, strict=True):
+        with log.open("w") as err:
+            procs.append(
+                subprocess.Popen(
+                    [sys.executable, str(BOTS / f"{name}.py"), *extra],
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    stderr=err,
+                    text=True,
+                )
+            )
+    try:
+        state = game.start(seed, 2, {"max_turns": 40})
+        while seats := game.to_act(state):
+            moves = {}
+            for seat in seats:
+                proc = procs[seat]
+                assert proc.stdin is not None and proc.stdout is not None
+                proc.stdin.write(game.prompt(state, seat))
+                proc.stdin.flush()
+                ready, _, _ = select.select([proc.stdout], [], [], HANG_GUARD_S)
+                assert ready, f"{names[seat]} stopped answering"
+                line = proc.stdout.readline()
+                assert ANSWER.fullmatch(line.encode()), line  # one `x rotation` line, no more
+                moves[seat] = game.interpret(state, seat, line.rstrip("\n")).action
+            state = game.apply(state, moves)
+        for proc in procs:
+            assert proc.stdin is not None and proc.stdout is not None
+            proc.stdin.close()  # end of input: the bot exits on its own, printing nothing more
+            assert proc.stdout.read() == ""
+            assert proc.wait(timeout=HANG_GUARD_S) == 0
+    finally:
+        for proc in procs:
+            proc.kill()
+            proc.wait()
+    return game.outcome(state), [log.read_text() for log in logs]
+
+
+def test_bot0_plays_a_whole_game_legally_and_explains_every_turn(tmp_path: Path) -> None:
+    """bot0 against the enemy on the real rules: legal answers until the game ends,
+    only answers on stdout, and one reasoning block per turn on stderr."""
+    outcome, errs = play_game(["bot0", "enemy"], 7, [[], []], tmp_path)
+    assert sorted(outcome.ranks)[0] == 0
+    turns = errs[0].count("== turn ")
+    assert turns >= 5
+    assert errs[0].count("threat: ") == errs[0].count("candidates at depth") == turns
+
+
+def test_bot0_stops_searching_at_its_own_deadline(tmp_path: Path) -> None:
+    """With a 2 ms budget (after the first turn's 1 s) the search cannot finish: bot0 stops
+    at its deadline (it logs `timeout True` and a depth of at most 2, where 60 ms reach 4-8)
+    and still answers legally from the deepest finished layer."""
+    outcome, errs = play_game(["bot0", "greedy"], 3, [["budget=0.002"], []], tmp_path)
+    assert sorted(outcome.ranks)[0] == 0
+    turns = re.findall(r"; depth (\d+) width \d+ .* timeout (True|False) ms", errs[0])
+    assert len(turns) >= 5
+    for depth, cut in turns[1:]:
+        assert int(depth) <= 2 and cut == "True", turns
