@@ -7,9 +7,10 @@ as written; which cells each listed move covers is worked out under the ruled co
 and checked against the placements it generates itself (a listed move that does not match
 falls back to the valid placement of that shape through that cell). The opponents' moves
 are read from the board: the cells a seat gained since the last turn are its move (only
-the letter of the move line is used). It also thinks longer (up to 150 ms of the 200 ms
-clock), tries more of its own second-round moves, and weighs territory and the opponent's
-prospects as tuned in duels against the strategist.
+the letter of the move line is used). In a duel it values its best first moves against the
+opponent's most damaging reply among its most promising ones (DUEL_MOVES, DUEL_REPLIES)
+instead of assuming the predicted reply; with more players it tries 12 of its own
+second-round moves instead of 8.
 
 The strategist's method, kept: it looks two rounds ahead, with the opponents' replies
 predicted.
