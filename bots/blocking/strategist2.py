@@ -40,7 +40,6 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-Placements = dict[str, set[int]]  # a seat's valid placements, per letter of its shape
 N = 13
 FULL = (1 << (N * N)) - 1
 COL_FIRST = sum(1 << (y * N) for y in range(N))
@@ -197,59 +196,8 @@ class Engine:
 
     def moves(self, seat: int, owned: list[int], occ: int, letters: str) -> set[int]:
         """Distinct placements of ``letters`` open to ``seat``."""
-        return self.spread(anchors(seat, owned, occ), occ | side(owned[seat]), letters)
-
-    def by_letter(self, seat: int, owned: list[int], occ: int, letters: str) -> Placements:
-        """Placements of ``letters`` open to ``seat``, per letter (only letters that have
-        some)."""
-        return self.spread_by_letter(anchors(seat, owned, occ), occ | side(owned[seat]), letters)
-
-    def update(
-        self, seat: int, found: Placements, owned: list[int], occ: int, letters: str, played: int
-    ) -> Placements:
-        """``seat``'s placements after a move, from ``found`` (those before it): the ones
-        still free of the new squares, plus, when ``seat`` itself played ``played``, the
-        ones through the corner cells that move opened (no other placement becomes valid:
-        a seat's anchors only change with its own moves)."""
         blocked = occ | side(owned[seat])
-        kept: Placements = {}
-        for letter, masks in found.items():
-            if letter in letters:
-                left = {m for m in masks if not m & blocked}
-                if left:
-                    kept[letter] = left
-        if played:
-            for letter, masks in self.spread_by_letter(
-                corner(played) & ~blocked, blocked, letters
-            ).items():
-                if letter in kept:
-                    kept[letter] |= masks
-                else:
-                    kept[letter] = masks
-        return kept
-
-    def spread_by_letter(self, spots: int, blocked: int, letters: str) -> Placements:
-        """Placements of ``letters`` covering a cell of ``spots`` and none of ``blocked``,
-        per letter."""
-        found: Placements = {}
-        through = self.through
-        while spots:
-            low = spots & -spots
-            spots ^= low
-            by_letter = through[low.bit_length() - 1]
-            for letter in letters:
-                masks = by_letter.get(letter)
-                if masks:
-                    fits = [m for m in masks if not m & blocked]
-                    if fits:
-                        if letter in found:
-                            found[letter].update(fits)
-                        else:
-                            found[letter] = set(fits)
-        return found
-
-    def spread(self, spots: int, blocked: int, letters: str) -> set[int]:
-        """Placements of ``letters`` covering a cell of ``spots`` and none of ``blocked``."""
+        spots = anchors(seat, owned, occ)
         found: set[int] = set()
         through = self.through
         while spots:
@@ -271,38 +219,13 @@ class Engine:
                 return min(found, key=self.greedy_key.__getitem__)
         return 0
 
-    def greediest(self, found: Placements) -> int:
-        """The placement a greedy bot would play among ``found`` (0 when empty): the
-        largest, then the nearest the centre (as ``greedy``)."""
-        if not found:
-            return 0
-        size = self.size
-        top = max(size[letter] for letter in found)
-        key = self.greedy_key
-        return min(
-            (
-                min(masks, key=key.__getitem__)
-                for letter, masks in found.items()
-                if size[letter] == top
-            ),
-            key=key.__getitem__,
-        )
-
-    def expected(
-        self,
-        seat: int,
-        owned: list[int],
-        occ: int,
-        letters: str,
-        half: float,
-        found: Placements | None = None,
-    ) -> float:
+    def expected(self, seat: int, owned: list[int], occ: int, letters: str, half: float) -> float:
         """Squares ``seat`` covers plus those of its shapes in hand, each weighted by how
-        many placements it has now (n placements count n / (n + half)); ``found``: those
-        placements per letter when already known."""
-        if found is None:
-            found = self.by_letter(seat, owned, occ, letters)
-        counts = {letter: len(masks) for letter, masks in found.items() if letter in letters}
+        many placements it has now (n placements count n / (n + half))."""
+        counts = dict.fromkeys(letters, 0)
+        letter_of = self.letter
+        for mask in self.moves(seat, owned, occ, letters):
+            counts[letter_of[mask]] += 1
         size = self.size
         return owned[seat].bit_count() + sum(
             size[letter] * n / (n + half) for letter, n in counts.items() if n
@@ -316,7 +239,6 @@ class Line:
     board: list[int]
     hands: list[str]
     live: list[int]
-    found: list[Placements] | None = None  # each seat's placements, when kept up to date
 
 
 class Strategist:
@@ -473,8 +395,7 @@ class Strategist:
         for seat in range(self.players):
             if seat in live:
                 half = HALF_ME if seat == self.me else HALF_OPP
-                found = line.found[seat] if line.found else None
-                value = engine.expected(seat, board, occ, hands[seat], half, found)
+                value = engine.expected(seat, board, occ, hands[seat], half)
                 value += W_TERRITORY * ground[live.index(seat)]
             else:
                 value = float(board[seat].bit_count())
@@ -487,27 +408,6 @@ class Strategist:
         blend = W_LEADER * max(others) + (1 - W_LEADER) * sum(others) / len(others)
         return mine - W_OPPONENTS * blend
 
-    def advance(
-        self,
-        found: list[Placements] | None,
-        board: list[int],
-        hands: list[str],
-        seat: int,
-        mask: int,
-    ) -> list[Placements] | None:
-        """Every seat's placements after ``seat`` played ``mask`` (``board`` and ``hands``
-        already include the move), from ``found``, those before it; None stays None."""
-        if found is None:
-            return None
-        occ = board[0] | board[1] | board[2] | board[3]
-        update = self.engine.update
-        return [
-            update(q, found[q], board, occ, self.hand(q, board, hands[q]), mask if q == seat else 0)
-            if found[q]
-            else found[q]
-            for q in range(4)
-        ]
-
     def play_round(self, line: Line, mask: int) -> Line:
         """The bot plays ``mask``, then every following opponent its predicted reply
         (opponents modelled as random players are left where they are)."""
@@ -517,7 +417,6 @@ class Strategist:
         board[me] |= mask
         hands = line.hands[:]
         hands[me] = hands[me].replace(engine.letter[mask], "")
-        found = self.advance(line.found, board, hands, me, mask)
         live = [me]
         for step in range(1, self.players):
             seat = (me + step) % self.players
@@ -526,18 +425,14 @@ class Strategist:
             live.append(seat)
             if not (self.greedy_like(seat) or self.sensible(seat)):
                 continue
-            if found is None:
-                occ = board[0] | board[1] | board[2] | board[3]
-                reply = engine.greedy(seat, board, occ, self.hand(seat, board, hands[seat]))
-            else:
-                reply = engine.greediest(found[seat])
+            occ = board[0] | board[1] | board[2] | board[3]
+            reply = engine.greedy(seat, board, occ, self.hand(seat, board, hands[seat]))
             if reply:
                 board[seat] |= reply
                 hands[seat] = hands[seat].replace(engine.letter[reply], "")
-                found = self.advance(found, board, hands, seat, reply)
             else:
                 live.pop()
-        return Line(board, hands, live, found)
+        return Line(board, hands, live)
 
     def ordered(
         self, seat: int, board: list[int], rivals: list[int], masks: Iterable[int]
@@ -575,17 +470,13 @@ class Strategist:
         board[me] |= mask
         hands = root.hands[:]
         hands[me] = hands[me].replace(engine.letter[mask], "")
-        found = self.advance(root.found, board, hands, me, mask)
         occ = board[0] | board[1] | board[2] | board[3]
-        if found is None:
-            found = [
-                engine.by_letter(q, board, occ, self.hand(q, board, hands[q])) for q in range(4)
-            ]
-        replies = set().union(*found[rival].values())
+        hand = self.hand(rival, board, hands[rival])
+        replies = engine.moves(rival, board, occ, hand)
         if not replies:
-            return self.evaluate(Line(board, hands, [me], found))
+            return self.evaluate(Line(board, hands, [me]))
         picked = [m for _score, m in self.ordered(rival, board, [me], replies)[:DUEL_REPLIES]]
-        greedy = engine.greediest(found[rival])
+        greedy = engine.greedy(rival, board, occ, hand)
         if greedy and greedy not in picked:
             picked.append(greedy)
         worst = float("inf")
@@ -596,8 +487,7 @@ class Strategist:
             after[rival] |= reply
             left = hands[:]
             left[rival] = left[rival].replace(engine.letter[reply], "")
-            later = self.advance(found, after, left, rival, reply)
-            worst = min(worst, self.evaluate(Line(after, left, root.live, later)))
+            worst = min(worst, self.evaluate(Line(after, left, root.live)))
         return worst
 
     def second_round(self, line: Line, deadline: float) -> float | None:
@@ -606,13 +496,9 @@ class Strategist:
         me = self.me
         board = line.board
         occ = board[0] | board[1] | board[2] | board[3]
-        if line.found is None:
-            masks = self.engine.moves(me, board, occ, self.hand(me, board, line.hands[me]))
-        else:
-            masks = set().union(*line.found[me].values())
+        masks = self.engine.moves(me, board, occ, self.hand(me, board, line.hands[me]))
         if not masks:
-            live = [s for s in line.live if s != me]
-            return self.evaluate(Line(board, line.hands, live, line.found))
+            return self.evaluate(Line(board, line.hands, [s for s in line.live if s != me]))
         best = float("-inf")
         rivals = [seat for seat in line.live if seat != me]
         for _score, mask in self.ordered(me, board, rivals, masks)[:REPLIES]:
@@ -640,11 +526,7 @@ class Strategist:
                 if not engine.moves(seat, owned, occ, hand):
                     self.out[seat] = True
         live = [me] + [s for s in range(self.players) if s != me and not self.out[s]]
-        found = [
-            engine.by_letter(seat, owned, occ, self.hand(seat, owned)) if seat in live else {}
-            for seat in range(4)
-        ]
-        root = Line(owned, self.left[:], live, found)
+        root = Line(owned, self.left[:], live)
         text_of = {mask: text for text, mask in masks.items()}
         order = [mask for _score, mask in self.ordered(me, owned, live[1:], text_of)]
         first: list[tuple[float, int, Line]] = []
