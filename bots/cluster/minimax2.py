@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
-"""42-cluster minimax bot: alpha-beta over drops and rotations with iterative deepening.
+"""42-cluster minimax2 bot: alpha-beta over drops and rotations with iterative deepening.
+
+``minimax.py`` with more of the clock: it searches until 75% of the turn's timeout is spent
+(the minimax stops at 50%), depths 1 and 2 up to 85% on a loaded machine (minimax: 70%).
 
 Each turn it fetches the board (``fetch cells``, ``fetch gravity``; walls once), then
 searches deeper and deeper (principal variation search, a Zobrist transposition table and
-history move ordering) until half the turn's timeout is spent (depths 1 and 2 may use up to
-70% on a loaded machine), keeping the best move of the last finished depth. The opponent's
+history move ordering) until SOFT of the turn's timeout is spent (depths 1 and 2 may use up
+to HARD), keeping the best move of the last finished depth. The opponent's
 chips are unknown, so its replies are drops of either of its colours and rotations; a line
 that completes next move counts as a sure win only with threats in every colour of its
 owner, else as a likely one (the needed chip may not be drawn). Leaves are scored by open
