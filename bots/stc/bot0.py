@@ -30,6 +30,7 @@ import gc
 import os
 import sys
 import time
+from dataclasses import dataclass
 
 W = 6
 H = 12
@@ -776,6 +777,28 @@ def move_text(mi: int) -> str:
     return f"{MOVES[mi][0]} {MOVES[mi][1]}"
 
 
+@dataclass
+class TurnLog:
+    """What a turn decided and why, kept for :meth:`Bot.report` after the answer."""
+
+    pairs: list[tuple[int, int]]
+    cells: list[int]
+    hts: list[int]
+    mi: int
+    best: Node | None
+    candidates: list[tuple[float, int]]
+    depth: int
+    width: int
+    fell: int
+    opp_now: tuple[int, int]
+    opp_next: tuple[int, int]
+    opp_chain: Chain
+    threat: tuple[int, int] | None
+    used: float
+    my_score: int
+    opp_score: int
+
+
 class Bot:
     """State kept between turns: scores, nuisance owed both ways, the plan, the cache."""
 
@@ -871,7 +894,7 @@ class Bot:
             resolve(cc, hh, landed(MOVES[mi], hh, low))
             self.expected = tuple(cc)
         used = (time.perf_counter() - start) * 1000
-        self.pending = (
+        self.pending = TurnLog(
             pairs,
             cells,
             hts,
@@ -941,34 +964,17 @@ class Bot:
 
     def report(self) -> None:
         """The last turn's reasoning on stderr (written after the answer, off the clock)."""
-        (
-            pairs,
-            cells,
-            hts,
-            mi,
-            best,
-            candidates,
-            depth,
-            width,
-            fell,
-            opp_now,
-            opp_next,
-            opp_chain,
-            threat,
-            used,
-            my_score,
-            opp_score,
-        ) = self.pending
-        sr = self.searcher
-        log(f"== turn {self.turn - 1} score {my_score} vs {opp_score}")
-        log("pairs " + " ".join(f"{a}{b}" for a, b in pairs))
-        log(f"heights {hts}")
-        own_chain = chain_potential(cells, hts)
+        t = self.pending
+        sr, best, threat = self.searcher, t.best, t.threat
+        log(f"== turn {self.turn - 1} score {t.my_score} vs {t.opp_score}")
+        log("pairs " + " ".join(f"{a}{b}" for a, b in t.pairs))
+        log(f"heights {t.hts}")
+        own_chain = chain_potential(t.cells, t.hts)
         log(f"my chain now: {own_chain}")
         log(
-            f"threat: skulls fell on us {fell} lines, still owed {self.my_owed70 / 70:.1f}; "
-            f"opp fires now {opp_now[0]} ({opp_now[1]} steps), next turn {opp_next[0]} "
-            f"({opp_next[1]} steps); opp best chain {opp_chain}; expecting "
+            f"threat: skulls fell on us {t.fell} lines, still owed {self.my_owed70 / 70:.1f}; "
+            f"opp fires now {t.opp_now[0]} ({t.opp_now[1]} steps), next turn {t.opp_next[0]} "
+            f"({t.opp_next[1]} steps); opp best chain {t.opp_chain}; expecting "
             + (f"it fires at +{threat[0]}: {threat[1]} lines on us" if threat else "no attack")
         )
         log(
@@ -977,8 +983,8 @@ class Bot:
         )
         shown = ", ".join(f"{move_text(m)}={v:.0f}" for v, m in sr.first_layer[:6])
         log(f"candidates one move deep (move=value): {shown}")
-        shown = ", ".join(f"{move_text(m)}={v:.0f}" for v, m in candidates[:6])
-        log(f"candidates at depth {depth} (best line per first move): {shown}")
+        shown = ", ".join(f"{move_text(m)}={v:.0f}" for v, m in t.candidates[:6])
+        log(f"candidates at depth {t.depth} (best line per first move): {shown}")
         if best is not None and best.path:
             path = " ".join(move_text(m).replace(" ", "/") for m in best.path)
             if best.fire_depth >= 0:
@@ -988,8 +994,8 @@ class Bot:
                 plan = f"builds to: {ch}"
             log(f"plan {path}: value {best.value:.0f}, {plan}")
         log(
-            f"move {move_text(mi)}; depth {depth} width {width} nodes {sr.nodes} evals {sr.evals} "
-            f"cache {len(sr.cache)} timeout {sr.timed_out} ms {used:.1f}"
+            f"move {move_text(t.mi)}; depth {t.depth} width {t.width} nodes {sr.nodes} "
+            f"evals {sr.evals} cache {len(sr.cache)} timeout {sr.timed_out} ms {t.used:.1f}"
         )
 
 
