@@ -137,6 +137,20 @@ class Endless(Digits):
         return self._next(state)
 
 
+def test_a_game_drawing_from_the_global_generator_is_caught_when_two_draws_agree():
+    # random.seed(26): the next two randint(10, 30) are both 16. A kit that only compared
+    # the two runs would see the same pile twice and let the game through (1 time in 21).
+    saved = random.getstate()
+    try:
+        random.seed(26)
+        before = random.getstate()
+        with pytest.raises(AssertionError, match=r"prompt for seat 0 differs on replay"):
+            check_replays(GlobalRandom, 1, 2)
+        assert random.getstate() == before  # the caller's generator is left as it was
+    finally:
+        random.setstate(saved)
+
+
 class NoChecks(Digits):
     def check_settings(self, settings: Mapping[str, Any]) -> None:
         pass

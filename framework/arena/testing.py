@@ -179,9 +179,22 @@ def check_replays(
     prompt, view and the outcome are identical (all randomness comes from the seed)."""
     game = _instance(game)
     gid = _name(game)
-    with helper_scope(None):
-        first = playthrough(game, seed, players, settings or {}, random.Random(seed))
-    again = type(game)()
+    # The global generator is seeded differently for each run, so that a game drawing
+    # from it (not from its seed) is caught every time, not only when two draws differ.
+    saved = random.getstate()
+    try:
+        random.seed(f"{gid} first run")
+        with helper_scope(None):
+            first = playthrough(game, seed, players, settings or {}, random.Random(seed))
+        random.seed(f"{gid} replay")
+        return _replay(type(game)(), gid, first, seed, players)
+    finally:
+        random.setstate(saved)
+
+
+def _replay(again: Game[Any], gid: str, first: Playthrough, seed: int, players: int) -> Playthrough:
+    """Play ``first``'s answers again from the same seed; every prompt, view and the
+    outcome must be what they were (see :func:`check_replays`)."""
     with helper_scope(None):
         state = again.start(seed, players, first.settings)
         for step, (prompts, answers) in enumerate(
