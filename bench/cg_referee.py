@@ -14,10 +14,7 @@ machine noise hits both alike. Prints both times per game and turn, and their ra
 from __future__ import annotations
 
 import argparse
-import contextlib
-import re
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -26,56 +23,16 @@ from pathlib import Path
 from arena.botproc import Sandbox
 from arena.plugins import load_registry
 from arena.referee import BotSpec, Referee
+from cg_relay import relay_game
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "cg-referee"
 REFEREE = [sys.executable, str(EXAMPLE / "sticks_referee.py")]
 BOT = [sys.executable, str(EXAMPLE / "smart_bot.py")]
-HEADER = re.compile(r"\[\[(.+)\] ?([0-9]+)\]")
 
 
 def bare_game(seed: int, sticks: int) -> int:
     """One game relayed the cg-brutaltester way; returns the number of turns."""
-    referee = subprocess.Popen(
-        REFEREE, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
-    )
-    bots = [
-        subprocess.Popen(
-            BOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
-        )
-        for _ in range(2)
-    ]
-    ref_in, ref_out = referee.stdin, referee.stdout
-    assert ref_in is not None and ref_out is not None
-    turns = 0
-    try:
-        ref_in.write(f"[[INIT] 3]\n2\nseed={seed}\nsticks={sticks}\n[[GET_GAME_INFO] 0]\n")
-        ref_in.flush()
-        inputs: list[str] = []
-        while True:
-            match = HEADER.fullmatch(ref_out.readline().rstrip("\n"))
-            assert match is not None
-            name, count = match[1], int(match[2])
-            lines = [ref_out.readline().rstrip("\n") for _ in range(count)]
-            if name == "NEXT_PLAYER_INPUT":
-                inputs = lines
-            elif name == "NEXT_PLAYER_INFO":
-                player, expected = int(lines[0]), int(lines[1])
-                bot_in, bot_out = bots[player].stdin, bots[player].stdout
-                assert bot_in is not None and bot_out is not None
-                bot_in.write("".join(f"{line}\n" for line in inputs))
-                bot_in.flush()
-                answer = [bot_out.readline().rstrip("\n") for _ in range(expected)]
-                message = f"[[SET_PLAYER_OUTPUT] {expected}]\n" + "".join(f"{a}\n" for a in answer)
-                ref_in.write(message + "[[GET_GAME_INFO] 0]\n")
-                with contextlib.suppress(BrokenPipeError):  # the referee may be done
-                    ref_in.flush()
-                turns += 1
-            elif name == "SCORES":
-                return turns
-    finally:
-        for proc in (referee, *bots):
-            proc.kill()
-            proc.wait()
+    return sum(relay_game(REFEREE, BOT, [f"seed={seed}", f"sticks={sticks}"]))
 
 
 def arena_game(seed: int, sticks: int, root: Path) -> int:

@@ -28,7 +28,6 @@ the relay against a stand-in with arena's own rules (it measures nothing about J
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
 import re
 import shlex
@@ -39,60 +38,17 @@ import tempfile
 import time
 from pathlib import Path
 
-HEADER = re.compile(r"\[\[(.+)\] ?([0-9]+)\]")
 RESULT = re.compile(r"game (\d+) seed (\d+), (\d+) turns")
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 
+from cg_relay import relay_game  # noqa: E402
 from overhead import INSTANT_BOT  # noqa: E402  (the same bot as the overhead benchmark)
 
 
 def java_game(referee: list[str], bot: list[str], seed: int) -> int:
     """One game through the referee process, relayed like cg-brutaltester; its turns."""
-    ref = subprocess.Popen(
-        referee, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-        text=True,
-    )  # fmt: skip
-    bots = [
-        subprocess.Popen(bot, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-        for _ in range(2)
-    ]
-    ref_in, ref_out = ref.stdin, ref.stdout
-    assert ref_in is not None and ref_out is not None
-    turns = 0
-    try:
-        ref_in.write(f"[[INIT] 2]\n2\nseed={seed}\n[[GET_GAME_INFO] 0]\n")
-        ref_in.flush()
-        inputs: list[str] = []
-        while True:
-            line = ref_out.readline()
-            if not line:
-                raise RuntimeError(f"the referee ended without scores (seed {seed})")
-            header = HEADER.fullmatch(line.rstrip("\n"))
-            if header is None:
-                raise RuntimeError(f"not a referee message: {line!r}")
-            name, count = header[1], int(header[2])
-            lines = [ref_out.readline().rstrip("\n") for _ in range(count)]
-            if name == "NEXT_PLAYER_INPUT":
-                inputs = lines
-            elif name == "NEXT_PLAYER_INFO":
-                player, expected = int(lines[0]), int(lines[1])
-                turns += player == 0
-                bot_in, bot_out = bots[player].stdin, bots[player].stdout
-                assert bot_in is not None and bot_out is not None
-                bot_in.write("".join(f"{text}\n" for text in inputs))
-                bot_in.flush()
-                answer = [bot_out.readline().rstrip("\n") for _ in range(expected)]
-                message = f"[[SET_PLAYER_OUTPUT] {expected}]\n" + "".join(f"{a}\n" for a in answer)
-                ref_in.write(message + "[[GET_GAME_INFO] 0]\n")
-                with contextlib.suppress(BrokenPipeError):  # the referee may be done
-                    ref_in.flush()
-            elif name == "SCORES":
-                return turns
-    finally:
-        for proc in (ref, *bots):
-            proc.kill()
-            proc.wait()
+    return relay_game(referee, bot, [f"seed={seed}"])[0]
 
 
 def arena_match(bot: str, seed: int, games: int, sandbox: str) -> list[tuple[int, int]]:
