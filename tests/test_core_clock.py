@@ -115,6 +115,29 @@ def test_an_answer_is_stamped_when_it_arrives_not_when_the_rules_are_done(make_b
         assert mine <= step["io"]["1"]["ms"] < 250  # never less than its own time
 
 
+class PatientRulesGame(SlowRulesGame):
+    """SlowRulesGame with a 5 s turn: a referee that sleeps to the deadline is plain to see."""
+
+    info = replace(SlowRulesGame.info, id="patientrules", first_turn_ms=5000, turn_ms=5000)
+
+
+def test_an_answer_read_while_the_rules_read_another_seat_is_not_waited_for(make_bot, tmp_path):
+    # Seat 1's 40 lines take the rules 0.2 s to read; seat 0 answers 50 ms into its turn,
+    # so its answer is taken from the pipe (and stamped) while seat 1's lines are read.
+    # The referee must then use it at once, not wait in the kernel for bytes already
+    # read until the 5 s deadline (it did: 100 ms lost in 4 games of 10 at 100 ms turns).
+    busy = make_bot(
+        "busy", "import sys\nfor line in sys.stdin:\n    print('#slow\\n' * 40 + '1', flush=True)\n"
+    )
+    prompt = make_bot("prompt", SELF_TIMED.format(setup="", work="time.sleep(0.05)"))
+    record = play(PatientRulesGame(), [prompt, busy], tmp_path, turns=3)
+    assert [s.forfeit for s in record.seats] == [None, None]
+    steps = replay_of(tmp_path)["steps"]
+    assert [step["io"]["0"]["ms"] < 1000 for step in steps[1:]] == [True, True]
+    # Each step ends once both answers are read: about 0.2 s, nowhere near the 5 s budget.
+    assert record.duration_ms < 4000
+
+
 # -- time margin and clock scale -----------------------------------------------------------
 
 

@@ -453,7 +453,13 @@ def wait_and_read(bots: Sequence[LineBot], timeout: float) -> None:
     the referee's own work (stderr, the game's rules, the other seats) comes after the
     stamps. Every bot's stderr is drained meanwhile (a bounded amount per wake-up), so
     none blocks on a full log pipe.
+
+    Returns at once when a bot already holds a complete line: an earlier :meth:`LineBot.pump`
+    (the referee reads every seat's output while the rules read one seat's) may have taken
+    it from the pipe, and the kernel would not wake for it.
     """
+    if any(b.lines for b in bots):
+        return
     poller = select.poll()
     outs = {b.fileno(): b for b in bots if not b.closed and b.flood is None}
     logs = {fd: b for b in bots if (fd := b.log_fileno()) is not None}
