@@ -38,7 +38,7 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 N = 13
 FULL = (1 << (N * N)) - 1
@@ -59,10 +59,21 @@ SENSIBLE = 0.45  # average rank of its moves (0 best, 1 worst) below which a pla
 REPLIES = 12  # the bot's own next moves tried in the second round (3-4 players)
 DUEL_MOVES = 6  # in a duel: our best first moves valued against the opponent's replies ...
 DUEL_REPLIES = 5  # ... its most promising replies by the cheap score (plus its greedy one)
+DUEL_SEARCH = 1  # in a duel: the alpha-beta search (Duel) instead of the two rules above
+DUEL_HALF_ME, DUEL_HALF_OPP = 6.0, 1.5  # the duel's expected-score weights (HALF_ME, ...)
+DUEL_TERRITORY = 0.15  # per free cell a seat reaches first
+DUEL_CORNER = 0.5  # per corner cell a seat can grow from (while the board is open)
+DUEL_FULL = 150  # placements left (both seats) below which boards are valued by expected scores
+DUEL_FIRST = 60  # our most promising first moves valued one ply deep ...
+DUEL_FIRST_SHARE = 0.35  # ... in at most this share of the thinking time
+DUEL_OPP = 1.0  # weight of the opponent's expected score
+DUEL_ROOT = 16  # our first moves searched deeper than one ply
+DUEL_WIDTH_ME, DUEL_WIDTH_OPP = 8, 8  # moves tried per node below the root
 
 
 TUNABLE = (
     "BUDGET",
+    "FIRST_BUDGET",
     "HALF_ME",
     "HALF_OPP",
     "W_TERRITORY",
@@ -70,6 +81,18 @@ TUNABLE = (
     "W_OPPONENTS",
     "REPLIES",
     "FIRST_SHARE",
+    "DUEL_SEARCH",
+    "DUEL_HALF_ME",
+    "DUEL_HALF_OPP",
+    "DUEL_TERRITORY",
+    "DUEL_OPP",
+    "DUEL_CORNER",
+    "DUEL_FULL",
+    "DUEL_FIRST",
+    "DUEL_FIRST_SHARE",
+    "DUEL_ROOT",
+    "DUEL_WIDTH_ME",
+    "DUEL_WIDTH_OPP",
 )
 
 
@@ -131,6 +154,32 @@ def territory(owned: list[int], seats: list[int], occ: int) -> list[int]:
             fronts[i] = ring & allowed[i] & ~taken
 
 
+def duel_territory(board: list[int], me: int, opp: int, occ: int) -> tuple[int, int, int, int]:
+    """``territory`` for two seats, faster: the free cells each reaches strictly first; then
+    the number of corner cells (anchors) of each."""
+    a = anchors(me, board, occ)
+    b = anchors(opp, board, occ)
+    corners_a, corners_b = a.bit_count(), b.bit_count()
+    allow_a = FULL & ~(occ | side(board[me]))
+    allow_b = FULL & ~(occ | side(board[opp]))
+    taken = a | b
+    count_a = count_b = 0
+    while a or b:
+        both = a & b
+        a ^= both
+        b ^= both
+        count_a += a.bit_count()
+        count_b += b.bit_count()
+        a |= ((a << 1) & NOT_FIRST) | ((a & NOT_FIRST) >> 1)
+        a |= (a << N) | (a >> N)
+        b |= ((b << 1) & NOT_FIRST) | ((b & NOT_FIRST) >> 1)
+        b |= (b << N) | (b >> N)
+        a &= allow_a & ~taken  # allow_* also keeps the shifts on the board
+        b &= allow_b & ~taken
+        taken |= a | b
+    return count_a, count_b, corners_a, corners_b
+
+
 def orient(rows: list[str], code: str) -> list[tuple[int, int]]:
     """Cells of the shape drawn by ``rows`` in orientation ``code``; square k is ``[k - 1]``.
 
@@ -160,6 +209,8 @@ class Engine:
         # then the listing order (letter, smallest code, square 1's cell).
         self.greedy_key: dict[int, tuple[int, str, str, int]] = {}
         self.letter: dict[int, str] = {}
+        self.base: dict[int, float] = {}  # the duel search's cheap score: size, centre
+        self.tips: dict[int, int] = {}  # cells touching a placement at a corner only
         for letter, rows in shapes.items():
             seen: set[tuple[tuple[int, int], ...]] = set()
             for code in CODES:
@@ -180,6 +231,9 @@ class Engine:
                             spread += (x + cx - 6) ** 2 + (y + cy - 6) ** 2
                         self.greedy_key[mask] = (spread, letter, code, (y + sy) * N + x + sx)
                         self.letter[mask] = letter
+                        size = len(cells)
+                        self.base[mask] = 10 * size - spread / (30.0 * size)
+                        self.tips[mask] = corner(mask) & ~side(mask)
                         for cx, cy in cells:
                             self.through[(y + cy) * N + x + cx].setdefault(letter, []).append(mask)
 
@@ -230,6 +284,180 @@ class Engine:
         return owned[seat].bit_count() + sum(
             size[letter] * n / (n + half) for letter, n in counts.items() if n
         )
+
+
+Placements = dict[str, set[int]]  # a seat's valid placements, per letter of a shape in hand
+
+
+@dataclass
+class Node:
+    """A duel board in the search: each seat's squares; each seat's valid placements per
+    letter in hand (the keys are exactly its letters in hand), worked out from the parent's
+    only when the search needs them (None until then)."""
+
+    board: list[int]
+    parent: Node | None = None
+    seat: int = -1  # who played ``mask`` to reach this board from ``parent``
+    mask: int = 0
+    places: list[Placements | None] = field(default_factory=lambda: [None] * 4)
+
+
+class Duel:
+    """Two-player alpha-beta search (a duel): our move, the opponent's best reply, our best
+    answer, ..., to the depth the clock allows (iterative deepening), over the most
+    promising moves at each ply (DUEL_WIDTH_ME, DUEL_WIDTH_OPP by a cheap score).
+
+    Boards are valued by ``light`` (squares, corner cells, territory: a few bit operations)
+    while the board is open, and by the expected final scores (``full``: shapes in hand
+    weighted by their placements left) once few placements are left (DUEL_FULL)."""
+
+    def __init__(self, engine: Engine, me: int, opp: int, deadline: float) -> None:
+        self.engine = engine
+        self.me = me
+        self.opp = opp
+        self.deadline = deadline
+        self.full = False
+        self.nodes = 0
+        self.leaves = 0
+
+    def root(self, owned: list[int], hands: list[str]) -> Node:
+        """The current board with both seats' placements generated."""
+        occ = owned[0] | owned[1] | owned[2] | owned[3]
+        node = Node(owned[:])
+        letter_of = self.engine.letter
+        for seat in (self.me, self.opp):
+            found: Placements = {letter: set() for letter in hands[seat]}
+            for mask in self.engine.moves(seat, owned, occ, hands[seat]):
+                found[letter_of[mask]].add(mask)
+            node.places[seat] = found
+        return node
+
+    def child(self, node: Node, seat: int, mask: int) -> Node:
+        """``node`` after ``seat`` plays ``mask`` (placements left to ``places``)."""
+        self.nodes += 1
+        board = node.board[:]
+        board[seat] |= mask
+        return Node(board, node, seat, mask)
+
+    def places(self, node: Node, seat: int) -> Placements:
+        """``seat``'s valid placements at ``node``, from its parent's: after its own move
+        they lose the letter played and those the move covers or touches along a side, and
+        gain those through the corner cells it opens; after the other seat's move they lose
+        those it covers."""
+        found = node.places[seat]
+        if found is not None:
+            return found
+        assert node.parent is not None
+        before = self.places(node.parent, seat)
+        mask = node.mask
+        if node.seat != seat:
+            found = {letter: {p for p in group if not p & mask} for letter, group in before.items()}
+        else:
+            played = self.engine.letter[mask]
+            block = mask | side(mask)
+            found = {
+                letter: {p for p in group if not p & block}
+                for letter, group in before.items()
+                if letter != played
+            }
+            board = node.board
+            occ = board[0] | board[1] | board[2] | board[3]
+            blocked = occ | side(board[seat])
+            fresh = corner(mask) & ~blocked
+            if node.parent.board[seat]:
+                fresh &= ~corner(node.parent.board[seat])
+            through = self.engine.through
+            while fresh:
+                low = fresh & -fresh
+                fresh ^= low
+                by_letter = through[low.bit_length() - 1]
+                for letter, group in found.items():
+                    masks = by_letter.get(letter)
+                    if masks:
+                        group.update([m for m in masks if not m & blocked])
+        node.places[seat] = found
+        return found
+
+    def worth(self, node: Node, seat: int, half: float) -> float:
+        """``seat``'s expected final squares: covered plus, per shape in hand, its squares
+        weighted by its placements left (n placements count n / (n + half))."""
+        size = self.engine.size
+        total = float(node.board[seat].bit_count())
+        for letter, group in self.places(node, seat).items():
+            n = len(group)
+            if n:
+                total += size[letter] * n / (n + half)
+        return total
+
+    def evaluate(self, node: Node) -> float:
+        """Our value of ``node`` minus DUEL_OPP times the opponent's: squares covered (or
+        expected, in ``full`` mode), corner cells to grow from, territory."""
+        self.leaves += 1
+        board = node.board
+        occ = board[0] | board[1] | board[2] | board[3]
+        me, opp = self.me, self.opp
+        ground = duel_territory(board, me, opp, occ)
+        if self.full:
+            mine = self.worth(node, me, DUEL_HALF_ME)
+            theirs = self.worth(node, opp, DUEL_HALF_OPP)
+        else:
+            mine = board[me].bit_count() + DUEL_CORNER * ground[2]
+            theirs = board[opp].bit_count() + DUEL_CORNER * ground[3]
+        mine += DUEL_TERRITORY * ground[0]
+        theirs += DUEL_TERRITORY * ground[1]
+        return mine - DUEL_OPP * theirs
+
+    def candidates(self, node: Node, seat: int, width: int) -> list[int]:
+        """``seat``'s ``width`` most promising placements by a cheap score: squares, the
+        corner cells it opens, the other seat's corner cells it takes, nearness to the
+        centre."""
+        engine = self.engine
+        board = node.board
+        other = self.opp if seat == self.me else self.me
+        occ = board[0] | board[1] | board[2] | board[3]
+        theirs = anchors(other, board, occ)
+        free = FULL & ~(occ | side(board[seat]))
+        base = engine.base
+        tips = engine.tips
+        scored = [
+            (base[m] + (tips[m] & free).bit_count() + 2 * (m & theirs).bit_count(), m)
+            for group in self.places(node, seat).values()
+            for m in group
+        ]
+        scored.sort(reverse=True)
+        return [m for _score, m in scored[:width]]
+
+    def search(self, node: Node, depth: int, seat: int, alpha: float, beta: float) -> float:
+        """Minimax value of ``node`` with ``seat`` to move, ``depth`` plies left (a seat
+        with no move passes); raises TimeoutError past the deadline."""
+        if time.perf_counter() > self.deadline:
+            raise TimeoutError
+        if depth == 0:
+            return self.evaluate(node)
+        other = self.opp if seat == self.me else self.me
+        width = DUEL_WIDTH_ME if seat == self.me else DUEL_WIDTH_OPP
+        moves = self.candidates(node, seat, width)
+        if not moves:
+            if not any(self.places(node, other).values()):
+                return self.evaluate(node)
+            return self.search(node, depth - 1, other, alpha, beta)
+        if seat == self.me:
+            best = float("-inf")
+            for m in moves:
+                value = self.search(self.child(node, seat, m), depth - 1, other, alpha, beta)
+                best = max(best, value)
+                alpha = max(alpha, best)
+                if alpha >= beta:
+                    break
+            return best
+        best = float("inf")
+        for m in moves:
+            value = self.search(self.child(node, seat, m), depth - 1, other, alpha, beta)
+            best = min(best, value)
+            beta = min(beta, best)
+            if alpha >= beta:
+                break
+        return best
 
 
 @dataclass
@@ -528,6 +756,8 @@ class Strategist:
         live = [me] + [s for s in range(self.players) if s != me and not self.out[s]]
         root = Line(owned, self.left[:], live)
         text_of = {mask: text for text, mask in masks.items()}
+        if len(live) == 2 and DUEL_SEARCH and len(text_of) > 1:
+            return self.duel(root, text_of, began, deadline)
         order = [mask for _score, mask in self.ordered(me, owned, live[1:], text_of)]
         first: list[tuple[float, int, Line]] = []
         halfway = began + (deadline - began) * FIRST_SHARE
@@ -568,6 +798,57 @@ class Strategist:
             f"strategist2[{me}]: {len(listed)} moves, {len(first)} valued after a round, "
             f"{len(deep)} after two; play {text_of[best]} (value {best_value:.1f}) "
             f"in {1000 * (time.perf_counter() - began):.0f} ms; models {models}"
+        )
+        return text_of[best]
+
+    def duel(self, root: Line, text_of: dict[int, str], began: float, deadline: float) -> str:
+        """A duel: iterative deepening alpha-beta (Duel) over our most promising moves."""
+        me, opp = root.live
+        search = Duel(self.engine, me, opp, deadline)
+        node = search.root(root.board, root.hands)
+        order = [mask for _score, mask in self.ordered(me, root.board, [opp], text_of)]
+        total = sum(len(group) for seat in (me, opp) for group in node.places[seat].values())
+        search.full = total <= DUEL_FULL
+        # One ply: the most promising moves valued right after them.
+        valued: list[tuple[float, int]] = []
+        halfway = began + (deadline - began) * DUEL_FIRST_SHARE
+        for mask in order[:DUEL_FIRST]:
+            if valued and time.perf_counter() > halfway:
+                break
+            valued.append((search.evaluate(search.child(node, me, mask)), mask))
+        valued.sort(key=lambda item: -item[0])
+        best_value, best = valued[0]
+        done = 1
+        ranked = [mask for _value, mask in valued[:DUEL_ROOT]]
+        depth = 2
+        while len(ranked) > 1 and depth <= 6:
+            results: list[tuple[float, int]] = []
+            alpha = float("-inf")
+            try:
+                for mask in ranked:
+                    value = search.search(
+                        search.child(node, me, mask), depth - 1, opp, alpha, float("inf")
+                    )
+                    results.append((value, mask))
+                    alpha = max(alpha, value)
+            except TimeoutError:
+                pass
+            if results:
+                best_value, best = max(results, key=lambda item: item[0])
+                if len(results) == len(ranked):
+                    done = depth
+                # next depth: the best first, then this depth's order by value
+                results.sort(key=lambda item: -item[0])
+                ranked = [mask for _value, mask in results] + ranked[len(results) :]
+            if len(results) < len(ranked) or time.perf_counter() > deadline:
+                break
+            depth += 1
+        log(
+            f"strategist2[{me}]: duel: {len(text_of)} moves ({total} placements, "
+            f"{'full' if search.full else 'light'}), {len(valued)} valued, depth "
+            f"{done} over {len(ranked)} (nodes {search.nodes}, leaves {search.leaves}); "
+            f"play {text_of[best]} (value {best_value:.1f}) "
+            f"in {1000 * (time.perf_counter() - began):.0f} ms"
         )
         return text_of[best]
 
