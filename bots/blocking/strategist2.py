@@ -1,19 +1,32 @@
 #!/usr/bin/env python3
-"""Blocking bot `strategist2`: the strategist, tuned, and reading moves without their codes.
+"""Blocking bot `strategist2`: an alpha-beta search for duels; the strategist, tuned, with 3-4.
 
-What it changes in ``strategist.py``: it never interprets an orientation code it did not
-have to. Its own answer is always one of the valid moves listed in its turn input, copied
-as written; which cells each listed move covers is worked out under the ruled convention
-and checked against the placements it generates itself (a listed move that does not match
-falls back to the valid placement of that shape through that cell). The opponents' moves
-are read from the board: the cells a seat gained since the last turn are its move (only
-the letter of the move line is used). In a duel it values its best first moves against the
-opponent's most damaging reply among its most promising ones (DUEL_MOVES, DUEL_REPLIES)
-instead of assuming the predicted reply; with more players it tries 12 of its own
-second-round moves instead of 8.
+In a duel (two players, both still playing) it searches (class ``Duel``): our move, the
+opponent's best reply, our best answer, and so on, with alpha-beta and iterative deepening
+until the clock's share runs out (depth 2 on the open board, 3-5 later, up to 10 near the end). Our
+DUEL_FIRST most promising moves (by a cheap score: squares, corner cells opened, the
+opponent's corner cells taken, nearness to the centre) are valued one ply deep first, then
+the DUEL_ROOT best of them searched deeper; below the root each side tries its
+DUEL_WIDTH_ME / DUEL_WIDTH_OPP most promising moves by the same cheap score, the best
+first. Each seat's valid placements are kept per letter and updated only when the search
+needs them (a move removes the placements it covers or touches along a side and adds those
+through the corner cells it opens). A board is valued, for each seat, by its squares plus
+DUEL_CORNER per corner cell it can grow from plus DUEL_TERRITORY per free cell it reaches
+first, ours minus the opponent's; once few placements are left (DUEL_FULL) by the
+expected final scores below instead, so shapes that no longer fit count.
 
-The strategist's method, kept: it looks two rounds ahead, with the opponents' replies
-predicted.
+What else it changes in ``strategist.py``: it never interprets an orientation code it did
+not have to. Its own answer is always one of the valid moves listed in its turn input,
+copied as written; which cells each listed move covers is worked out under the ruled
+convention and checked against the placements it generates itself (a listed move that does
+not match falls back to the valid placement of that shape through that cell). The
+opponents' moves are read from the board: the cells a seat gained since the last turn are
+its move (only the letter of the move line is used). With 3-4 players it tries 12 of its
+own second-round moves instead of 8.
+
+With 3-4 players (or ``DUEL_SEARCH=0``) the strategist's method, kept: it looks two rounds
+ahead, with the opponents' replies predicted (with DUEL_SEARCH=0, in a duel, its best
+first moves valued against the opponent's most damaging reply, DUEL_MOVES, DUEL_REPLIES).
 
 Opponents are modelled, not feared: each is first assumed to be the plain greedy bot
 (largest shape first, then the squares nearest the centre, then the first listed), whose
@@ -69,6 +82,7 @@ DUEL_FIRST_SHARE = 0.35  # ... in at most this share of the thinking time
 DUEL_OPP = 1.0  # weight of the opponent's expected score
 DUEL_ROOT = 16  # our first moves searched deeper than one ply
 DUEL_WIDTH_ME, DUEL_WIDTH_OPP = 8, 8  # moves tried per node below the root
+DUEL_MAX_DEPTH = 10  # plies (the end of the game is often searched through)
 
 
 TUNABLE = (
@@ -93,6 +107,7 @@ TUNABLE = (
     "DUEL_ROOT",
     "DUEL_WIDTH_ME",
     "DUEL_WIDTH_OPP",
+    "DUEL_MAX_DEPTH",
 )
 
 
@@ -821,7 +836,7 @@ class Strategist:
         done = 1
         ranked = [mask for _value, mask in valued[:DUEL_ROOT]]
         depth = 2
-        while len(ranked) > 1 and depth <= 6:
+        while len(ranked) > 1 and depth <= DUEL_MAX_DEPTH:
             results: list[tuple[float, int]] = []
             alpha = float("-inf")
             try:
