@@ -12,8 +12,10 @@ first. Each seat's valid placements are kept per letter and updated only when th
 needs them (a move removes the placements it covers or touches along a side and adds those
 through the corner cells it opens). A board is valued, for each seat, by its squares plus
 DUEL_CORNER per corner cell it can grow from plus DUEL_TERRITORY per free cell it reaches
-first, ours minus the opponent's; once few placements are left (DUEL_FULL) by the
-expected final scores below instead, so shapes that no longer fit count.
+first, ours minus the opponent's, while the board is open; once fewer than DUEL_FULL
+placements are left to both seats together (about the sixth move on) by the expected final
+scores below instead, so shapes in hand count by how well they still fit (a deeper search
+on the cheap value lost to the strategist's evaluation in the middle game).
 
 What else it changes in ``strategist.py``: it never interprets an orientation code it did
 not have to. Its own answer is always one of the valid moves listed in its turn input,
@@ -42,8 +44,10 @@ covered plus, per shape in hand, its squares weighted by how many placements it 
 (n / (n + HALF): the bot counts its own shapes cautiously, so awkward ones get played
 while they still fit), plus a little for the free cells the seat reaches first; the bot
 maximises its own minus a blend of the strongest and the average opponent's. Thinking
-stops ~105 ms into a turn (clock 200 ms) and 200 ms after start-up on the first turn
-(clock 1 s). Standalone (stdlib only), CodinGame-submittable; reasoning goes to stderr.
+stops ~105 ms into a turn (clock 200 ms); on the first turn (clock 1 s, start-up
+included) 200 ms after start-up, or 350 ms after its first input came when it had started
+before and waited for it (a second player). Standalone (stdlib only), CodinGame-submittable;
+reasoning goes to stderr.
 """
 
 from __future__ import annotations
@@ -62,7 +66,10 @@ CODES = ("00", "01", "02", "03", "10", "11", "12", "13")
 OPENERS_3P = "ABCD"  # players 0 and 1 of a 3-player game open with one of these
 STARTED = time.perf_counter()
 BUDGET = 0.105  # seconds of thinking per turn (the clock is 0.2 s)
-FIRST_BUDGET = 0.200  # first turn: 1 s, counted from the start of the interpreter
+FIRST_BUDGET = 0.200  # first turn: 1 s, counted from the start of the interpreter ...
+# ... or, when the bot had started before and waited for its first input (a second player:
+# its clock starts when the input comes), this long after that input came.
+FIRST_WAITED = 0.350
 # Expected final score: a shape with n placements counts n / (n + HALF) of its squares.
 HALF_ME, HALF_OPP = 6.0, 1.5
 W_TERRITORY = 0.15  # per free cell a seat reaches first
@@ -76,7 +83,7 @@ DUEL_SEARCH = 1  # in a duel: the alpha-beta search (Duel) instead of the two ru
 DUEL_HALF_ME, DUEL_HALF_OPP = 6.0, 1.5  # the duel's expected-score weights (HALF_ME, ...)
 DUEL_TERRITORY = 0.15  # per free cell a seat reaches first
 DUEL_CORNER = 0.5  # per corner cell a seat can grow from (while the board is open)
-DUEL_FULL = 150  # placements left (both seats) below which boards are valued by expected scores
+DUEL_FULL = 400  # placements left (both seats) below which boards are valued by expected scores
 DUEL_FIRST = 60  # our most promising first moves valued one ply deep ...
 DUEL_FIRST_SHARE = 0.35  # ... in at most this share of the thinking time
 DUEL_OPP = 1.0  # weight of the opponent's expected score
@@ -88,6 +95,7 @@ DUEL_MAX_DEPTH = 10  # plies (the end of the game is often searched through)
 TUNABLE = (
     "BUDGET",
     "FIRST_BUDGET",
+    "FIRST_WAITED",
     "HALF_ME",
     "HALF_OPP",
     "W_TERRITORY",
@@ -489,7 +497,17 @@ class Strategist:
 
     def __init__(self) -> None:
         shapes: dict[str, list[str]] = {}
-        for _ in range(int(read())):
+        asked = time.perf_counter()
+        count = int(read())
+        came = time.perf_counter()
+        # The first turn's deadline: a bot that waited for its input (started with the game,
+        # playing second) has its clock start when the input came; one whose input was
+        # already there counts from its own start, as the clock includes start-up.
+        waited = came - asked > 0.02
+        self.first_deadline = (
+            max(came + FIRST_WAITED, STARTED + FIRST_BUDGET) if waited else STARTED + FIRST_BUDGET
+        )
+        for _ in range(count):
             letter, w, h, defn = read().split()
             width = int(w)
             shapes[letter] = [defn[i : i + width] for i in range(0, width * int(h), width)]
@@ -575,7 +593,7 @@ class Strategist:
             if gained and letter:
                 self.observe(seat, letter, gained)
         listed = [read() for _ in range(int(read()))]
-        deadline = began + BUDGET if self.turns else STARTED + FIRST_BUDGET
+        deadline = began + BUDGET if self.turns else self.first_deadline
         self.turns += 1
         masks = self.listed_masks(owned, listed)
         move = self.choose(owned, listed, masks, began, deadline)
