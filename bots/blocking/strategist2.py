@@ -3,19 +3,20 @@
 
 In a duel (two players, both still playing) it searches (class ``Duel``): our move, the
 opponent's best reply, our best answer, and so on, with alpha-beta and iterative deepening
-until the clock's share runs out (depth 2 on the open board, 3-5 later, up to 10 near the end). Our
-DUEL_FIRST most promising moves (by a cheap score: squares, corner cells opened, the
-opponent's corner cells taken, nearness to the centre) are valued one ply deep first, then
-the DUEL_ROOT best of them searched deeper; below the root each side tries its
-DUEL_WIDTH_ME / DUEL_WIDTH_OPP most promising moves by the same cheap score, the best
-first. Each seat's valid placements are kept per letter and updated only when the search
-needs them (a move removes the placements it covers or touches along a side and adds those
-through the corner cells it opens). A board is valued, for each seat, by its squares plus
-DUEL_CORNER per corner cell it can grow from plus DUEL_TERRITORY per free cell it reaches
-first, ours minus the opponent's, while the board is open; once fewer than DUEL_FULL
-placements are left to both seats together (about the sixth move on) by the expected final
-scores below instead, so shapes in hand count by how well they still fit (a deeper search
-on the cheap value lost to the strategist's evaluation in the middle game).
+until the clock's share runs out (depth 3-4 on the open board, 2-5 in the middle game, up
+to 10 near the end; less on a loaded machine). Our DUEL_FIRST most promising moves (by a
+cheap score: squares, corner cells opened, the opponent's corner cells taken, nearness to
+the centre) are valued one ply deep first, then the DUEL_ROOT best of them searched
+deeper; below the root each side tries its DUEL_WIDTH_ME / DUEL_WIDTH_OPP most promising
+moves by the same cheap score, the best first. Each seat's valid placements are kept per
+letter and updated only when the search needs them (a move removes the placements it
+covers or touches along a side and adds those through the corner cells it opens). A board
+is valued, for each seat, by its squares plus DUEL_CORNER per corner cell it can grow from
+plus DUEL_TERRITORY per free cell it reaches first, ours minus the opponent's, while the
+board is open; once fewer than DUEL_FULL placements are left to both seats together (about
+the sixth move on) by the expected final scores below instead, so shapes in hand count by
+how well they still fit (a deeper search on the cheap value lost to the strategist's
+evaluation in the middle game).
 
 What else it changes in ``strategist.py``: it never interprets an orientation code it did
 not have to. Its own answer is always one of the valid moves listed in its turn input,
