@@ -154,8 +154,9 @@ class _TurnLogs:
 
     def settle(self, seat: int, bot: LineBot) -> None:
         """File what seat's bot wrote on stderr so far under the turns it belongs to."""
-        _append_log(self.previous[seat], bot.take_previous_log())
-        _append_log(self.current[seat], bot.take_stderr())
+        previous, current = bot.take_logs()
+        _append_log(self.previous[seat], previous)
+        _append_log(self.current[seat], current)
 
     def begin(self, seat: int, io: dict[str, Any]) -> None:
         """Seat's new turn is ``io`` (call once :meth:`settle` filed the old ones)."""

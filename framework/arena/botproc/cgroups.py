@@ -17,6 +17,7 @@ import contextlib
 import itertools
 import os
 import re
+import select
 import signal
 import time
 from collections.abc import Iterator
@@ -27,6 +28,8 @@ from arena.botproc import procinfo
 
 PREFIX = "arena-"
 LEGACY_NAME = re.compile(r"arena-(\d+)-\d+$")
+KILL_ALL_S = 0.2
+"""How long :meth:`BotCgroup.kill_all` keeps killing a group that does not empty."""
 
 
 @dataclass(frozen=True)
@@ -278,8 +281,8 @@ class BotCgroup:
                     return int(value)
         return 0
 
-    def signal_all(self) -> bool:
-        """SIGKILL every process in the group now, without waiting; whether there was any."""
+    def signal_all(self) -> set[int]:
+        """SIGKILL every process in the group now, without waiting; those it found."""
         if self.version == 2 and self.dirs:
             with contextlib.suppress(OSError):  # cgroup.kill: Linux 5.14+
                 (self.dirs[0] / "cgroup.kill").write_text("1")
@@ -287,14 +290,19 @@ class BotCgroup:
         for pid in pids:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(pid, signal.SIGKILL)
-        return bool(pids)
+        return pids
 
     def kill_all(self) -> None:
-        """SIGKILL every process in the group until it is empty (bounded)."""
-        for _ in range(200):
-            if not self.signal_all():
+        """SIGKILL every process in the group until it is empty (bounded).
+
+        Between rounds it waits at most 1 ms for the processes it signalled to exit, in the
+        kernel (their pidfds): woken as soon as they are gone, not after a fixed sleep.
+        """
+        give_up = time.perf_counter() + KILL_ALL_S
+        while pids := self.signal_all():
+            if time.perf_counter() > give_up:
                 return
-            time.sleep(0.001)
+            _wait_exit(pids, 0.001)
 
     def remove(self) -> None:
         """Kill every member, note the OOM count, then remove the group (idempotent)."""
@@ -305,6 +313,33 @@ class BotCgroup:
         for d in self.dirs:
             _rmdir(d)
         self.dirs = []
+
+
+def _wait_exit(pids: set[int], timeout: float) -> None:
+    """Wait until every process of ``pids`` has exited, or ``timeout`` seconds passed.
+
+    A killed process leaves its cgroup as it exits, when its pidfd becomes readable.
+    Without pidfds (old kernels), simply sleeps ``timeout``.
+    """
+    fds: list[int] = []
+    try:
+        for pid in pids:
+            try:
+                fds.append(os.pidfd_open(pid))
+            except ProcessLookupError:
+                continue  # gone already
+            except (AttributeError, OSError):
+                time.sleep(timeout)
+                return
+        deadline = time.perf_counter() + timeout
+        waiting = list(fds)
+        while waiting and (left := deadline - time.perf_counter()) > 0:
+            with contextlib.suppress(InterruptedError):
+                ready, _, _ = select.select(waiting, [], [], left)
+                waiting = [fd for fd in waiting if fd not in ready]
+    finally:
+        for fd in fds:
+            os.close(fd)
 
 
 def _rmdir(path: Path) -> None:
