@@ -11,12 +11,13 @@ import resource
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
-from arena.botproc import bwrap_works
-from arena.botproc.cgroups import BotCgroup
+from arena.botproc import bwrap_works, procinfo
+from arena.botproc.cgroups import BotCgroup, _wait_exit
 from arena.botproc.launcher import LAUNCH_FAILED, shell_launch
 from hostile import MODES, needs_pids_cgroup
 
@@ -78,6 +79,52 @@ def test_a_launcher_that_cannot_confine_the_bot_never_runs_it(tmp_path):
     assert result.returncode == LAUNCH_FAILED
     assert f"arena: cannot join the cgroup of {procs}" in result.stderr
     assert not marker.exists()
+
+
+@needs_pids_cgroup
+def test_emptying_a_cgroup_kills_every_member_and_returns_once_they_are_gone():
+    group = BotCgroup.create(16, None)
+    assert group is not None
+    # A shell in the group with three children: the whole tree must go.
+    tree = subprocess.Popen(
+        [
+            "/bin/sh",
+            "-c",
+            f"echo $$ > {group.procs_files[0]}; sleep 60 & sleep 60 & sleep 60 & wait",
+        ],
+        start_new_session=True,
+    )
+    try:
+        for _ in range(500):
+            if len(group.members()) == 4:
+                break
+            time.sleep(0.01)
+        members = group.members()
+        assert len(members) == 4
+        group.kill_all()
+        # Back only once every member has left the group (exited: a zombie at most).
+        assert group.members() == set()
+        for pid in members - {tree.pid}:
+            assert procinfo.is_zombie(pid)
+    finally:
+        tree.kill()
+        tree.wait()
+        group.remove()
+    assert group.dirs == []
+
+
+def test_waiting_for_killed_processes_wakes_as_they_exit_not_at_the_timeout():
+    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(0.2)"])
+    try:
+        start = time.monotonic()
+        _wait_exit({sleeper.pid}, 30.0)
+        assert time.monotonic() - start < 15  # far below its 30 s timeout
+        assert sleeper.poll() is not None
+        _wait_exit({sleeper.pid}, 30.0)  # reaped meanwhile: no such process, no wait
+        assert time.monotonic() - start < 15
+    finally:
+        sleeper.kill()
+        sleeper.wait()
 
 
 STC_BOT = """
