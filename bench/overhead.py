@@ -84,7 +84,8 @@ def main() -> int:
     if bwrap_works():
         variants["sandbox bwrap"] = Sandbox("bwrap")
     arena_s = dict.fromkeys(variants, 0.0)
-    bare_s = 0.0
+    arena_cpu = dict.fromkeys(variants, 0.0)  # the referee's own CPU time (not the bots')
+    bare_s = bare_cpu = 0.0
     turns = 0
 
     def arena_game(variant: str, seed: int, folder: Path) -> int:
@@ -106,23 +107,31 @@ def main() -> int:
         # Rotate the order each game so that no side always runs first.
         shift = i % len(runs)
         for name, run in runs[shift:] + runs[:shift]:
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             run()
-            elapsed = time.perf_counter() - t0
+            elapsed, cpu = time.perf_counter() - t0, time.process_time() - c0
             if name == "bare":
                 bare_s += elapsed
+                bare_cpu += cpu
             else:
                 arena_s[name] += elapsed
+                arena_cpu[name] += cpu
     shutil.rmtree(work, ignore_errors=True)
 
     print(f"{args.games} seeded STC games between two instant bots, {turns} turns in all")
-    print(f"bare harness            : {bare_s:7.3f} s  ({1000 * bare_s / args.games:.1f} ms/game)")
+    per = 1000 / args.games
+    print(
+        f"bare harness            : {bare_s:7.3f} s  ({bare_s * per:.1f} ms/game; "
+        f"its own CPU {bare_cpu * per:.1f} ms/game)"
+    )
     for variant, seconds in arena_s.items():
         label = f"arena, {variant}"
-        per_game = 1000 * seconds / args.games
         print(
-            f"{label:<24}: {seconds:7.3f} s  ({per_game:.1f} ms/game)  ratio {seconds / bare_s:.3f}"
+            f"{label:<24}: {seconds:7.3f} s  ({seconds * per:.1f} ms/game; its own CPU "
+            f"{arena_cpu[variant] * per:.1f} ms/game)  ratio {seconds / bare_s:.3f}"
         )
+    print("(own CPU: the referee's process alone, not the bots'; steadier than wall time")
+    print("on a loaded machine, where the bots' scheduling dominates the wall-time ratio)")
     print("target: arena with the default sandbox at most 1.2x the bare harness; the")
     print("protections add a fixed cost per bot process (once a game for persistent bots)")
     return 0

@@ -11,6 +11,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
+from dataclasses import fields as dataclass_fields
 from pathlib import Path
 from typing import Any
 
@@ -620,7 +621,11 @@ class Referee:
                 "reason": record.reason,
             },
             # Each turn's time is in its step already (io.ms).
-            "seats": [{k: v for k, v in asdict(s).items() if k != "turn_ms"} for s in record.seats],
+            # Scalars only (no deep copy of each turn's time just to drop it).
+            "seats": [
+                {f.name: getattr(s, f.name) for f in dataclass_fields(s) if f.name != "turn_ms"}
+                for s in record.seats
+            ],
             "final": self.game.view(state),
         }
         path = self.game_dir / record.replay
