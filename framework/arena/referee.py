@@ -160,7 +160,8 @@ class _TurnLogs:
         _append_log(self.current[seat], current)
 
     def begin(self, seat: int, io: dict[str, Any]) -> None:
-        """Seat's new turn is ``io`` (call once :meth:`settle` filed the old ones)."""
+        """Seat's new turn is ``io`` (call once :meth:`settle` filed the old ones: the
+        end of each step settles every seat)."""
         self.previous[seat], self.current[seat] = self.current[seat], io
 
 
@@ -399,7 +400,10 @@ class Referee:
                 "budget_ms": budgets[seat],
                 "stderr": "",
             }
-            logs.settle(seat, bots[seat])  # its log so far belongs to its earlier turns
+            # Its log was filed as the last step ended (every seat's is); what it wrote
+            # since is drained by send() below and filed, as its previous turn's, with the
+            # log it writes before reading this input. (Nothing is held back here: the
+            # end-of-step filing took it all.)
             logs.begin(seat, io)
             limit_s = (budgets[seat] + margin_ms) / 1000.0
             try:
