@@ -222,10 +222,18 @@ class Searcher:
         self.left = [0, 0]  # chips each player still owns (bag and hand)
         self.rotations = [0, 0]  # rotations each player made (each discarded two chips)
         self.history: dict[Act, int] = {}  # move-ordering scores of moves that caused cuts
+        self.escaping = False  # inside :meth:`escape` (escapes do not nest)
+        self.counts = [0] * colors  # chips of each colour on the board
+        self.land: list[int] | None = None  # landing cell of each column (index pos + n), -1 if full
+        self.gravity = 3  # the gravity ``land`` was computed for
+        self.up = [geo.nb[(g + 3) % 6] for g in range(6)]  # the cell above, per gravity
 
-    def load(self, board: list[int]) -> None:
-        """Set the position and rebuild every window's code, the score and ``hot``."""
+    def load(self, board: list[int], gravity: int) -> None:
+        """Set the position and rebuild every window's code, the score, ``hot``, the
+        colour counts and the landing cells."""
         self.board = board
+        self.land = None  # computed when first needed (see ``actions``)
+        self.gravity = gravity
         weight = [0] * len(board)
         h = 0
         for i, v in enumerate(board):
@@ -261,6 +269,7 @@ class Searcher:
         """Drop ``chip`` on ``cell``; True if it completes a line of ``win``."""
         self.board[cell] = chip
         self.hash ^= self.zobrist[cell][chip]
+        self.counts[chip] += 1
         code, table, hot_color, hot = self.code, self.table, self.hot_color, self.hot
         inc, full = self.pw[chip], self.full[chip]
         won = False
@@ -282,6 +291,7 @@ class Searcher:
         """Undo :meth:`put`."""
         self.board[cell] = -1
         self.hash ^= self.zobrist[cell][chip]
+        self.counts[chip] -= 1
         code, table, hot_color, hot = self.code, self.table, self.hot_color, self.hot
         inc = self.pw[chip]
         delta = 0
@@ -331,10 +341,7 @@ class Searcher:
 
     def chips_left(self, player: int) -> list[int]:
         """Colours of ``player`` that may still be in its bag (board count below the total)."""
-        counts = [0] * self.colors
-        for v in self.board:
-            if v >= 0:
-                counts[v] += 1
+        counts = self.counts
         return [
             c for c in range(player * self.half, (player + 1) * self.half) if counts[c] < self.chips
         ]
@@ -345,8 +352,12 @@ class Searcher:
         """``lead`` (the table's move), drops on a cell of ``first`` (blocks), then by history."""
         front: list[Act] = []
         back: list[Act] = []
+        land, n = self.land, self.geo.size - 1
+        if land is None:
+            geo, board, walls = self.geo, self.board, self.walls
+            land = self.land = [geo.landing(board, walls, gravity, p) for p in geo.positions]
         for pos in self.order:
-            cell = self.geo.landing(self.board, self.walls, gravity, pos)
+            cell = land[pos + n]
             if cell >= 0:
                 (front if cell in first else back).extend(("d", pos, chip, cell) for chip in chips)
         if rotate:
@@ -376,7 +387,11 @@ class Searcher:
         theirs = self.threats(gravity, 1 - player)
         if depth == 0:
             if len(theirs) > 1:
-                return -WIN // 4  # two threats: only one can be blocked
+                # Two threats: no drop blocks both (each column has one landing cell), but
+                # a rotation re-settles every chip and may break them: try those first.
+                if self.left[player] >= 2 and not self.escaping:
+                    return self.escape(gravity, player, alpha, beta, side)
+                return -WIN // 4
             value = (
                 self.score
                 + self.chip_score(self.left[self.me])
@@ -421,24 +436,45 @@ class Searcher:
         self.tt[key] = (depth, bound, best, best_act)
         return best
 
+    def escape(self, gravity: int, player: int, alpha: int, beta: int, side: int) -> int:
+        """Value for ``side`` facing two threats: the best rotation, scored one ply on (no
+        further escapes), or -WIN // 4 when none helps."""
+        best = -WIN // 4
+        self.escaping = True
+        try:
+            for g in range(6):
+                if g != gravity:
+                    alpha = max(alpha, best)
+                    value = self.play(gravity, ("r", g), player, 1, alpha, beta, side)
+                    if value > best:
+                        best = value
+                        if best >= beta:
+                            break
+        finally:
+            self.escaping = False
+        return best
+
     def play(
         self, gravity: int, act: Act, player: int, depth: int, alpha: int, beta: int, side: int
     ) -> int:
         """Value of one action for the player making it."""
         if act[0] == "d":
-            _, _, chip, cell = act
+            _, pos, chip, cell = act
             self.left[player] -= 1
+            land, k = self.land, pos + self.geo.size - 1
+            land[k] = self.up[gravity][cell]
             try:
                 if self.put(cell, chip):
                     return WIN + depth
                 return -self.negamax(gravity, depth - 1, -beta, -alpha, 1 - side)
             finally:
                 self.take(cell, chip)
+                land[k] = cell
                 self.left[player] += 1
-        saved = (self.board, self.code, self.score, self.hot, self.hash)
+        saved = (self.board, self.code, self.score, self.hot, self.hash, self.land)
         self.left[player] -= 2
         try:
-            self.load(self.settle(act[1]))
+            self.load(self.settle(act[1]), act[1])
             won = self.rotation_winner(self.board)
             if won == player:
                 return WIN + depth
@@ -446,7 +482,7 @@ class Searcher:
                 return -WIN - depth
             return -self.negamax(act[1], depth - 1, -beta, -alpha, 1 - side)
         finally:
-            self.board, self.code, self.score, self.hot, self.hash = saved
+            self.board, self.code, self.score, self.hot, self.hash, self.land = saved
             self.left[player] += 2
 
     def root(
@@ -465,7 +501,11 @@ class Searcher:
         """
         start = time.monotonic()
         self.history = {k: v // 4 for k, v in self.history.items() if v >= 4}  # age old cuts
-        self.load(board)
+        self.load(board, gravity)
+        self.counts = [0] * self.colors
+        for v in board:
+            if v >= 0:
+                self.counts[v] += 1
         placed = [0, 0]
         for v in board:
             if v >= 0:
