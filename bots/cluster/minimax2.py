@@ -224,7 +224,8 @@ class Searcher:
         self.history: dict[Act, int] = {}  # move-ordering scores of moves that caused cuts
         self.escaping = False  # inside :meth:`escape` (escapes do not nest)
         self.counts = [0] * colors  # chips of each colour on the board
-        self.land: list[int] | None = None  # landing cell of each column (index pos + n), -1 if full
+        # the landing cell of each column (index pos + n), -1 if full
+        self.land: list[int] | None = None
         self.gravity = 3  # the gravity ``land`` was computed for
         self.up = [geo.nb[(g + 3) % 6] for g in range(6)]  # the cell above, per gravity
 
