@@ -1,8 +1,12 @@
 #!/usr/bin/env python3
 """42-cluster minimax2 bot: alpha-beta over drops and rotations with iterative deepening.
 
-``minimax.py`` with more of the clock: it searches until 75% of the turn's timeout is spent
-(the minimax stops at 50%), depths 1 and 2 up to 85% on a loaded machine (minimax: 70%).
+``minimax.py`` with more of the clock and one fix at the horizon: it searches until 75% of
+the turn's timeout is spent (the minimax stops at 50%), depths 1 and 2 up to 85% on a loaded
+machine (minimax: 70%); and where a leaf has the player to move facing two threats, which
+the minimax counts as lost (no drop blocks both), it first tries that player's rotations,
+which re-settle every chip and may break both (scored one ply on). Landing cells and colour
+counts are kept incrementally instead of recomputed at every node.
 
 Each turn it fetches the board (``fetch cells``, ``fetch gravity``; walls once), then
 searches deeper and deeper (principal variation search, a Zobrist transposition table and
