@@ -18,7 +18,7 @@ from arena import Move, Reply
 from arena_games.cluster import rules
 from arena_games.cluster.game import ClusterGame
 from arena_games.cluster.hexgrid import hexgrid
-from arena_games.cluster.rules import ChooseColor, Drop, Rotate, State
+from arena_games.cluster.rules import ChooseColor, Drop, State
 
 GAME = ClusterGame()
 BOTS = Path(__file__).resolve().parent.parent / "bots" / "cluster"
@@ -198,23 +198,3 @@ def test_bot_geometry_agrees_with_the_referee() -> None:
             for pos in range(-5, 6):
                 assert geo.landing(settled, walls, gravity, pos) == rules.drop_target(state, pos)
 
-
-def test_minimax2_sees_a_rotation_that_breaks_two_threats() -> None:
-    """At the search's horizon, two threats of the opponent are not a lost position when a
-    rotation (which re-settles every chip) leaves it no winning drop."""
-    bottom = {(0, 5, -5): 0, (1, 4, -5): 1, (2, 3, -5): 0, (3, 2, -5): 1, (4, 1, -5): 0}
-    line = {(1, 3, -4): 2, (2, 2, -4): 2, (3, 1, -4): 2}  # player 1's three, open at both ends
-    state = position({**bottom, **line})
-    assert opponent_wins_next(replace(state, turn=1))
-    escapes = [g for g in range(6) if g != 3]
-    escapes = [g for g in escapes if not opponent_wins_next(rules.apply_action(state, Rotate(g)))]
-    assert escapes == [0]  # worked out with the referee's rules
-    minimax2 = load_bot("minimax2")
-    searcher = minimax2.Searcher(minimax2.Geometry(6, 4), set(), 0, 4, 22)
-    searcher.load(list(state.board), 3)
-    searcher.counts = [state.board.count(c) for c in range(4)]
-    searcher.left = [40, 40]
-    assert len(searcher.threats(3, 1)) == 2
-    win = minimax2.WIN
-    value = searcher.negamax(3, 0, -win - 100, win + 100, 0)  # depth 0: the horizon
-    assert -win // 4 < value < win // 4

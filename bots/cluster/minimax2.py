@@ -1,12 +1,10 @@
 #!/usr/bin/env python3
 """42-cluster minimax2 bot: alpha-beta over drops and rotations with iterative deepening.
 
-``minimax.py`` with more of the clock and one fix at the horizon: it searches until 75% of
-the turn's timeout is spent (the minimax stops at 50%), depths 1 and 2 up to 85% on a loaded
-machine (minimax: 70%); and where a leaf has the player to move facing two threats, which
-the minimax counts as lost (no drop blocks both), it first tries that player's rotations,
-which re-settle every chip and may break both (scored one ply on). Landing cells and colour
-counts are kept incrementally instead of recomputed at every node.
+``minimax.py`` with more of the clock: it searches until 75% of the turn's timeout is spent
+(the minimax stops at 50%), depths 1 and 2 up to 85% on a loaded machine (minimax: 70%).
+Landing cells and colour counts are kept incrementally instead of recomputed at every node
+(the same moves as before, a few per cent faster).
 
 Each turn it fetches the board (``fetch cells``, ``fetch gravity``; walls once), then
 searches deeper and deeper (principal variation search, a Zobrist transposition table and
@@ -226,7 +224,6 @@ class Searcher:
         self.left = [0, 0]  # chips each player still owns (bag and hand)
         self.rotations = [0, 0]  # rotations each player made (each discarded two chips)
         self.history: dict[Act, int] = {}  # move-ordering scores of moves that caused cuts
-        self.escaping = False  # inside :meth:`escape` (escapes do not nest)
         self.counts = [0] * colors  # chips of each colour on the board
         # the landing cell of each column (index pos + n), -1 if full
         self.land: list[int] | None = None
@@ -392,11 +389,7 @@ class Searcher:
         theirs = self.threats(gravity, 1 - player)
         if depth == 0:
             if len(theirs) > 1:
-                # Two threats: no drop blocks both (each column has one landing cell), but
-                # a rotation re-settles every chip and may break them: try those first.
-                if self.left[player] >= 2 and not self.escaping:
-                    return self.escape(gravity, player, alpha, beta, side)
-                return -WIN // 4
+                return -WIN // 4  # two threats: only one can be blocked
             value = (
                 self.score
                 + self.chip_score(self.left[self.me])
@@ -439,24 +432,6 @@ class Searcher:
                         break
         bound = LOWER if best >= beta else UPPER if best <= alpha0 else EXACT
         self.tt[key] = (depth, bound, best, best_act)
-        return best
-
-    def escape(self, gravity: int, player: int, alpha: int, beta: int, side: int) -> int:
-        """Value for ``side`` facing two threats: the best rotation, scored one ply on (no
-        further escapes), or -WIN // 4 when none helps."""
-        best = -WIN // 4
-        self.escaping = True
-        try:
-            for g in range(6):
-                if g != gravity:
-                    alpha = max(alpha, best)
-                    value = self.play(gravity, ("r", g), player, 1, alpha, beta, side)
-                    if value > best:
-                        best = value
-                        if best >= beta:
-                            break
-        finally:
-            self.escaping = False
         return best
 
     def play(
