@@ -198,3 +198,36 @@ def test_bot_geometry_agrees_with_the_referee() -> None:
             for pos in range(-5, 6):
                 assert geo.landing(settled, walls, gravity, pos) == rules.drop_target(state, pos)
 
+
+def test_minimax2_keeps_landing_cells_as_the_referee_computes_them() -> None:
+    """minimax2 updates each column's landing cell after a drop instead of walking the
+    column again: on random boards, under every gravity, before and after each drop."""
+    minimax2 = load_bot("minimax2")
+    grid = hexgrid(6)
+    rng = random.Random(7)
+    geo = minimax2.Geometry(6, 4)
+    for _ in range(10):
+        walls = {i for i in range(len(grid.cells)) if i not in grid.rim and rng.random() < 0.15}
+        board = [
+            -1 if i in walls else rng.choice([-1, -1, -1, 0, 1, 2, 3])
+            for i in range(len(grid.cells))
+        ]
+        searcher = minimax2.Searcher(geo, walls, 0, 4, 22)
+        for gravity in range(6):
+            settled = list(board)
+            rules.settle(grid, settled, frozenset(walls), gravity)
+            searcher.load(list(settled), gravity)
+            searcher.counts = [settled.count(c) for c in range(4)]
+            searcher.left = [40, 40]
+            state = replace(position({}), walls=frozenset(walls), gravity=gravity)
+            for _ in range(8):  # drops one after another, as the search makes them
+                state = replace(state, board=tuple(searcher.board))
+                drops = searcher.actions(gravity, [0], False, set())
+                cells = {a[1]: a[3] for a in drops}
+                for pos in range(-5, 6):
+                    assert cells.get(pos, -1) == rules.drop_target(state, pos)
+                if not drops:
+                    break
+                _, pos, chip, cell = rng.choice(drops)
+                searcher.put(cell, chip)
+                searcher.land[pos + 5] = searcher.up[gravity][cell]
