@@ -6,6 +6,7 @@ log to stderr, exit cleanly at end of input, and never choose a placement that d
 
 from __future__ import annotations
 
+import importlib.util
 import re
 import select
 import subprocess
@@ -235,6 +236,30 @@ def test_bot0_fires_a_chain_that_kills() -> None:
     lines, err = run_bot("bot0", turn_text(pairs, README_CHAIN, full))
     assert lines == [b"0 1\n"], err.decode()
     assert "2 lines kill the opponent" in err.decode()
+
+
+def test_bot0_takes_a_one_line_attack_and_meets_bigger_or_killing_ones(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An attack under two skull lines is not met by firing our own chain early (small
+    first fires lost most of bot0's games against the enemy); two lines are, and so is
+    one line that would kill us."""
+    spec = importlib.util.spec_from_file_location("bot0", BOTS / "bot0.py")
+    assert spec is not None and spec.loader is not None
+    bot0 = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "bot0", bot0)  # its dataclasses look themselves up
+    spec.loader.exec_module(bot0)
+    bot = bot0.Bot()
+    pairs = [(1, 2)] * 8
+    chain = bot0.Chain()
+    low, high = [3, 3, 3, 3, 3, 3], [11, 11, 11, 11, 11, 11]
+    for pts, hts, expected in [
+        (600, low, None),  # one line: take it, keep building
+        (900, low, (0, 2)),  # two lines: prepare
+        (600, high, (0, 1)),  # one line kills a full grid: prepare
+    ]:
+        chain.points = pts  # its best chain in reach: ready to fire
+        assert bot.expected_attack((pts, 2), (0, 0), chain, hts, low, pairs) == expected, pts
 
 
 def play_game(

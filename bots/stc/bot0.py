@@ -54,7 +54,7 @@ PARAMS = {
     "small_w": 0.1,  # weight of fired points under the firing threshold
     "fire_min": 1500.0,  # points a chain should reach before it is worth firing
     "fire_threat": 500.0,  # firing threshold when the opponent threatens to attack
-    "threat_min": 420.0,  # smallest opponent fire (points) we prepare for
+    "threat_min": 840.0,  # smallest opponent fire (points) we prepare for: two lines
     "ready": 0.7,  # ... when it is this share of its best chain in reach (or kills us)
     "far_lines": 5,  # a chain in reach sending this many lines (or killing us) is expected ...
     "far_turns": 4,  # ... on the turn the pairs bring its trigger, up to this many turns ahead
@@ -933,12 +933,15 @@ class Bot:
         would make building look pointless. Further out, a chain in reach big enough to hurt
         (far_lines, or a kill) is expected on the turn the known pairs bring its trigger
         colour (up to far_turns ahead), which gives us time to fire first.
+
+        Attacks under ``threat_min`` (one skull line) are not prepared for unless they
+        kill us: firing our own small chain to meet them lost more games than it won.
         """
         kill = lines_to_kill(hts)
         for k, (pts, _) in ((0, opp_now), (1, opp_next)):
-            if pts < PARAMS["threat_min"]:
-                continue
             lines = (self.my_owed70 + pts) // POINTS_PER_LINE
+            if not lines or (pts < PARAMS["threat_min"] and lines < kill):
+                continue  # a small attack that does not kill us: keep building, take it
             ready = pts >= PARAMS["ready"] * opp_chain.points
             if ready or lines >= kill or lines >= 6 or sum(ohts) >= 48:
                 return k, lines
