@@ -172,8 +172,8 @@ class LineBot:
     time counts as in time however late the referee looks at it.
 
     Its stderr is filed by turn: what it writes before it starts reading the input of
-    its next turn belongs to its previous turn (:meth:`take_previous_log`), the rest to
-    its current turn (:meth:`take_stderr`).
+    its next turn belongs to its previous turn, the rest to its current turn (both
+    taken by :meth:`take_logs`).
     """
 
     argv: Sequence[str]
@@ -382,30 +382,16 @@ class LineBot:
         if text and room > 0:
             self._held += text[:room]
 
-    def take_previous_log(self) -> str:
-        """Stderr of the bot's previous turn, written after :meth:`send` started its
-        current one but before the bot read that input (since the last call)."""
-        self.pump_log()
-        held, self._held = self._held, ""
-        return held
-
     def take_logs(self) -> tuple[str, str]:
-        """:meth:`take_previous_log` and :meth:`take_stderr` together, the pipe drained once."""
-        if self._log is None:
-            return self.take_previous_log(), ""
+        """The bot's stderr since the last call, the pipe drained once: (its previous
+        turn's, written after :meth:`send` started its current one but before the bot read
+        that input; its current turn's, bounded)."""
         self.pump_log()
         held, self._held = self._held, ""
-        return held, self._log.take_recent()
-
-    def take_stderr(self) -> str:
-        """Stderr of the bot's current turn since the last call (bounded)."""
-        if self._log is None:
-            return ""
-        self.pump_log()
-        return self._log.take_recent()
+        return held, self._log.take_recent() if self._log is not None else ""
 
     def last_stderr_line(self) -> str:
-        """The bot's latest stderr line, kept for the next :meth:`take_stderr`."""
+        """The bot's latest stderr line, kept for the next :meth:`take_logs`."""
         return self._log.last_line() if self._log else ""
 
     def out_of_memory(self) -> str | None:
@@ -418,7 +404,7 @@ class LineBot:
     def stop(self) -> None:
         """End the bot: close its stdin, kill it and everything it started, flush stderr.
 
-        What stderr held is still filed by turn afterwards (:meth:`take_stderr`). Safe to
+        What stderr held is still filed by turn afterwards (:meth:`take_logs`). Safe to
         call again (a forfeiting bot is stopped at once, then with the others at the end
         of the game): later calls do nothing.
         """
