@@ -18,6 +18,7 @@ import random
 import time
 from typing import Any
 
+from arena.errors import ArenaError
 from arena.game import Game, Move
 from arena.plugins import load_registry
 from arena.viewdiff import diff, normalize
@@ -72,7 +73,11 @@ def main() -> None:
     for gid, entry in sorted(registry.games.items()):
         game = entry.game()
         players = 2 if game.info.min_players <= 2 <= game.info.max_players else 1
-        games = [random_game(game, seed, players) for seed in range(1, args.games + 1)]
+        try:
+            games = [random_game(game, seed, players) for seed in range(1, args.games + 1)]
+        except ArenaError as exc:  # e.g. cg-referee: plays only with a referee command set
+            print(f"{gid:10} skipped: {exc}")
+            continue
         steps = sum(len(g) - 1 for g in games)
         # CPU time, best of the rounds: other processes on the machine inflate every round.
         prompts = views = float("inf")
