@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import random
+
+import pytest
 import trueskill
 
 from arena.rating import Pairwise, compute, events
 from arena.referee import SeatRecord
 from arena.schedule import round_robin, round_seed
-from arena.stats import mean_interval
+from arena.stats import Encounter, bradley_terry, mean_interval
 from arena.store import StoredGame
 
 
@@ -139,3 +142,25 @@ def test_scores_are_kept_per_variant():
     games = [solo(0, "r0v0", "a", 10, 1), solo(1, "r0v1", "a", 30, 2), solo(2, "r1v0", "a", 20, 1)]
     stats, _ = compute(["a"], games, ["layout"])
     assert stats[0].variant_scores == {"layout=1": [10, 20], "layout=2": [30]}
+
+
+def test_bradley_terry_errors_of_four_player_games_count_each_game_once():
+    # Rankings drawn with Plackett-Luce (u ** (1 / strength), highest first): each game's
+    # six pairs move together (the winner beat all three), so the leaderboard's errors are
+    # the robust ones, wider than six independent games per game would give.
+    rng = random.Random(3)
+    strength = {"a": 2.0, "b": 1.5, "c": 1.0, "d": 0.7}
+    games = []
+    for i in range(40):
+        order = sorted(strength, key=lambda b: -(rng.random() ** (1 / strength[b])))
+        seats = [(bot, rank, 4.0 - rank, None) for rank, bot in enumerate(order)]
+        games.append(game(i, f"r{i}", *seats))
+    stats, pairs = compute(["a", "b", "c", "d"], games)
+    encounters = [
+        Encounter(a, b, pw.wins + 0.5 * pw.draws, pw.n) for (a, b), pw in pairs.items() if a < b
+    ]
+    naive = bradley_terry("abcd", encounters)
+    robust = {s.name: s.bt_error for s in stats}
+    assert {s.name: s.bt for s in stats} == pytest.approx(naive.ratings)
+    for name in "abcd":
+        assert robust[name] > naive.errors[name] * 1.05

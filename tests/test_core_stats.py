@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import random
 
 import pytest
 
@@ -300,6 +301,43 @@ def test_bradley_terry_of_a_cycle_is_flat_and_lonely_bots_have_no_rating():
 def test_bradley_terry_keeps_a_perfect_record_finite():
     bt = bradley_terry(["a", "b"], [Encounter("a", "b", 50, 50)])
     assert bt.ratings["a"] == pytest.approx(200 * math.log10(50.5 / 0.5))
+
+
+def test_bradley_terry_errors_of_four_player_games_cover_the_true_differences():
+    # Under Plackett-Luce rankings, P(a placed above b) is exactly Bradley-Terry's, so the
+    # pairwise fit is right; but the six pairs of one game are not six independent games.
+    # Treated as such, the 95% intervals held the true difference 87% of the time here; with
+    # each game's pairs given, the robust errors hold it in about 94%.
+    rng = random.Random(1)
+    theta = {"a": 0.0, "b": 0.3, "c": 0.6, "d": -0.2}  # log-strengths
+    strengths = {k: math.exp(v) for k, v in theta.items()}
+    hits = total = 0
+    for _ in range(200):
+        won: dict[tuple[str, str], int] = {}
+        multi = []
+        for _ in range(40):
+            # Plackett-Luce: u ** (1 / strength), highest first
+            order = sorted(strengths, key=lambda b: -(rng.random() ** (1 / strengths[b])))
+            game_pairs = [(x, y, 1.0) for x, y in itertools.combinations(order, 2)]
+            multi.append(game_pairs)
+            for x, y, _ in game_pairs:
+                won[x, y] = won.get((x, y), 0) + 1
+        encounters = [
+            Encounter(x, y, won.get((x, y), 0), won.get((x, y), 0) + won.get((y, x), 0))
+            for x, y in itertools.combinations("abcd", 2)
+        ]
+        bt = bradley_terry("abcd", encounters, multi)
+        for x, y in itertools.combinations("abcd", 2):
+            true = (theta[x] - theta[y]) * 400 / math.log(10)
+            hits += abs(bt.ratings[x] - bt.ratings[y] - true) <= 1.96 * bt.diff_sd(x, y)
+            total += 1
+    assert 0.92 <= hits / total <= 0.97
+
+
+def test_bradley_terry_errors_of_two_player_games_are_the_models():
+    encounters = [Encounter("a", "b", 7, 10), Encounter("b", "c", 4, 10)]
+    plain = bradley_terry("abc", encounters)
+    assert bradley_terry("abc", encounters, []).errors == plain.errors
 
 
 def test_information_order_prefers_overlapping_ratings_and_few_pairs():

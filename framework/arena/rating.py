@@ -159,6 +159,7 @@ def compute(
     ratings = {b: env.create_rating() for b in bots}
     stats = {b: BotStats(b, 0.0, 0.0) for b in bots}
     pairs: dict[tuple[str, str], Pairwise] = {}
+    multi: list[st.GamePairs] = []  # each game of 3+ players, pair by pair (BT's errors)
     for event in events(games, variant_keys):
         for e in event:
             if e.bot not in ratings:
@@ -168,6 +169,15 @@ def compute(
             new = env.rate([(ratings[e.bot],) for e in event], ranks=[e.rank for e in event])
             for e, (r,) in zip(event, new, strict=True):
                 ratings[e.bot] = r
+        if len(event) >= 3:
+            multi.append(
+                [
+                    (e.bot, o.bot, 1.0 if e.rank < o.rank else 0.5 if e.rank == o.rank else 0.0)
+                    for k, e in enumerate(event)
+                    for o in event[k + 1 :]
+                    if e.bot != o.bot
+                ]
+            )
         best = min(e.rank for e in event)
         shared = sum(1 for e in event if e.rank == best) > 1
         for e in event:
@@ -209,7 +219,7 @@ def compute(
     encounters = [
         st.Encounter(a, b, pw.wins + 0.5 * pw.draws, pw.n) for (a, b), pw in pairs.items() if a < b
     ]
-    bt = st.bradley_terry(stats, encounters)
+    bt = st.bradley_terry(stats, encounters, multi)
     for b, r in ratings.items():
         stats[b].mu, stats[b].sigma = r.mu, r.sigma
         stats[b].bt, stats[b].bt_error = bt.ratings.get(b), bt.errors.get(b)

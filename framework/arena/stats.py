@@ -373,8 +373,23 @@ class BradleyTerry:
         return math.sqrt(max(0.0, cov[a, a] + cov[b, b] - 2 * cov[a, b]))
 
 
-def bradley_terry(bots: Iterable[str], encounters: Iterable[Encounter]) -> BradleyTerry:
-    """Fit :class:`BradleyTerry` ratings to head-to-head ``encounters``."""
+GamePairs = Sequence[tuple[str, str, float]]
+"""The pairs of one game of 3+ players: ``(a, b, points of a over b)``, each pair once."""
+
+
+def bradley_terry(
+    bots: Iterable[str], encounters: Iterable[Encounter], multi: Iterable[GamePairs] = ()
+) -> BradleyTerry:
+    """Fit :class:`BradleyTerry` ratings to head-to-head ``encounters``.
+
+    A game of 3+ players counts in ``encounters`` as one result per pair of its players.
+    Those results are not independent (a bot that came first beat everyone that game), so
+    the errors would be too narrow if they were treated as separate games: give each such
+    game's pairs in ``multi`` as well, and the covariance becomes the robust (sandwich)
+    one, ``H^-1 J H^-1``, with ``J`` built from each game's score residuals. The ratings
+    themselves do not change (under a Plackett-Luce ranking model the pairwise order
+    follows Bradley-Terry exactly, so the pairwise fit stays consistent).
+    """
     names = list(dict.fromkeys(bots))
     won: dict[tuple[str, str], float] = {}  # points of the first over the second
     for e in encounters:
@@ -387,9 +402,10 @@ def bradley_terry(bots: Iterable[str], encounters: Iterable[Encounter]) -> Bradl
         won[e.b, e.a] = won.get((e.b, e.a), 0.0) + e.games - e.score
     for key in list(won):
         won[key] += 0.5  # the virtual draw
+    games = [list(g) for g in multi]
     out = BradleyTerry({}, {}, {})
     for group in _components(names, won):
-        _fit_group(group, won, out)
+        _fit_group(group, won, out, [g for g in games if g and g[0][0] in group])
     return out
 
 
@@ -414,7 +430,12 @@ def _components(names: list[str], won: Mapping[tuple[str, str], float]) -> list[
     return groups
 
 
-def _fit_group(group: list[str], won: Mapping[tuple[str, str], float], out: BradleyTerry) -> None:
+def _fit_group(
+    group: list[str],
+    won: Mapping[tuple[str, str], float],
+    out: BradleyTerry,
+    multi: Sequence[GamePairs] = (),
+) -> None:
     k = len(group)
     pairs = [
         (i, j, won[group[i], group[j]], won[group[j], group[i]])
@@ -468,11 +489,44 @@ def _fit_group(group: list[str], won: Mapping[tuple[str, str], float], out: Brad
     mean = sum(theta) / k
     _, lap = laplacian(theta)
     inv = _pinv_laplacian(lap)
+    if multi:
+        inv = _sandwich(inv, lap, theta, {name: i for i, name in enumerate(group)}, multi)
     for i, a in enumerate(group):
         out.ratings[a] = ELO_PER_NATURAL * (theta[i] - mean)
         out.errors[a] = Z95 * ELO_PER_NATURAL * math.sqrt(max(0.0, inv[i][i]))
         for j, b in enumerate(group):
             out.covariance[a, b] = ELO_PER_NATURAL**2 * inv[i][j]
+
+
+def _sandwich(
+    inv: list[list[float]],
+    lap: list[list[float]],
+    theta: list[float],
+    index: Mapping[str, int],
+    multi: Sequence[GamePairs],
+) -> list[list[float]]:
+    """``inv (lap - H_multi + J_multi) inv``: the multi-player games' model information
+    ``H_multi`` replaced by the spread of their per-game score residuals ``J_multi``."""
+    k = len(theta)
+    middle = [row[:] for row in lap]
+    for pairs in multi:
+        resid = [0.0] * k
+        for a, b, points in pairs:
+            i, j = index[a], index[b]
+            p = 1 / (1 + math.exp(theta[j] - theta[i]))
+            w = p * (1 - p)
+            middle[i][i] -= w
+            middle[j][j] -= w
+            middle[i][j] += w
+            middle[j][i] += w
+            resid[i] += points - p
+            resid[j] -= points - p
+        for i in range(k):
+            if resid[i]:
+                for j in range(k):
+                    middle[i][j] += resid[i] * resid[j]
+    left = [[sum(inv[i][m] * middle[m][j] for m in range(k)) for j in range(k)] for i in range(k)]
+    return [[sum(left[i][m] * inv[m][j] for m in range(k)) for j in range(k)] for i in range(k)]
 
 
 def _log1pexp(x: float) -> float:
