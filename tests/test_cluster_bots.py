@@ -231,3 +231,64 @@ def test_minimax2_keeps_landing_cells_as_the_referee_computes_them() -> None:
                 _, pos, chip, cell = rng.choice(drops)
                 searcher.put(cell, chip)
                 searcher.land[pos + 5] = searcher.up[gravity][cell]
+
+
+def test_minimax2_rotations_agree_with_the_referee() -> None:
+    """minimax2 settles the chips and rebuilds its windows in one pass at every rotation of
+    its search: on random boards (walls included), for every gravity, the board, the hash, the
+    window codes, the score and the winner are those of the referee's rotation."""
+    minimax2 = load_bot("minimax2")
+    grid = hexgrid(6)
+    rng = random.Random(11)
+    geo = minimax2.Geometry(6, 4)
+    winners = set()
+    for _ in range(30):
+        walls = {i for i in range(len(grid.cells)) if i not in grid.rim and rng.random() < 0.1}
+        board = [
+            -1 if i in walls else rng.choice([-1, -1, -1, 0, 1, 2, 3])
+            for i in range(len(grid.cells))
+        ]
+        state = replace(position({}), walls=frozenset(walls), gravity=3, turn=0, drawn=(0, 1))
+        settled = list(board)
+        rules.settle(grid, settled, frozenset(walls), 3)
+        state = replace(state, board=tuple(settled))
+        searcher = minimax2.Searcher(geo, walls, 0, 4, 22)
+        fresh = minimax2.Searcher(geo, walls, 0, 4, 22)
+        for gravity in range(6):
+            searcher.load(list(settled), 3)
+            searcher.rotate_to(gravity)
+            after = rules.apply_action(state, rules.Rotate(gravity))
+            assert searcher.board == list(after.board)
+            assert searcher.gravity == gravity
+            fresh.load(list(after.board), gravity)
+            assert (searcher.hash, searcher.code, searcher.score, searcher.hot) == (
+                fresh.hash,
+                fresh.code,
+                fresh.score,
+                fresh.hot,
+            )
+            winner = -1 if after.winner is None else after.winner
+            assert searcher.rotation_winner(searcher.board) == winner
+            winners.add(winner)
+    assert winners == {-1, 0, 1}  # the boards cover wins of either player and no win
+
+
+@pytest.mark.parametrize("depth", [2, 3, 4, 5, 6])
+def test_minimax2_stops_an_open_three_at_every_depth(depth: int) -> None:
+    """Player 1 has two chips side by side on the bottom row with empty cells on both sides:
+    a third one next to them would leave two ends to complete and only one can be blocked. minimax2 must take one of the two cells next to the pair (columns 1 and 4), at
+    every fixed depth, with its late move reductions (which start at depth 3) searching the
+    other moves shallower."""
+    minimax2 = load_bot("minimax2")
+    minimax2.MAX_DEPTH = depth
+    minimax2.log = lambda msg: None
+    geo = minimax2.Geometry(6, 4)
+    board = [-1] * len(geo.cells)
+    bottom = {q: (q, 5 - q, -5) if q >= 0 else (q, 5, -5 - q) for q in range(-5, 6)}
+    for q, chip in ((2, 2), (3, 2), (-2, 0), (-3, 1), (-4, 3)):
+        board[geo.index[bottom[q]]] = chip
+    searcher = minimax2.Searcher(geo, set(), 0, 4, 22)
+    searcher.rotations = [0, 0]
+    act = searcher.root(board, 3, [0, 1], True, 60.0, 60.0)
+    assert act[0] == "d" and act[1] in (1, 4)
+    assert geo.cells[act[3]] == bottom[act[1]]
