@@ -360,17 +360,19 @@ class Searcher:
         in ``threat_colors``)."""
         out = set()
         colors = self.threat_colors = set()
-        geo, board, walls = self.geo, self.board, self.walls
-        step, reach = geo.nb[gravity], self.reachable[gravity]
+        board, walls, windows = self.board, self.walls, self.geo.windows
+        step, reach = self.geo.nb[gravity], self.reachable[gravity]
+        hot_color, code, half = self.hot_color, self.code, self.half
         for w in self.hot:
-            if self.hot_color[self.code[w]] // self.half != player:
+            color = hot_color[code[w]]
+            if color // half != player:
                 continue
-            for i in geo.windows[w]:
+            for i in windows[w]:
                 if board[i] == -1:
                     j = step[i]
                     if reach[i] and (j < 0 or j in walls or board[j] != -1):
                         out.add(i)
-                        colors.add(self.hot_color[self.code[w]])
+                        colors.add(color)
                     break
         return out
 
