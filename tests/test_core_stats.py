@@ -334,12 +334,6 @@ def test_bradley_terry_errors_of_four_player_games_cover_the_true_differences():
     assert 0.92 <= hits / total <= 0.97
 
 
-def test_bradley_terry_errors_of_two_player_games_are_the_models():
-    encounters = [Encounter("a", "b", 7, 10), Encounter("b", "c", 4, 10)]
-    plain = bradley_terry("abc", encounters)
-    assert bradley_terry("abc", encounters, []).errors == plain.errors
-
-
 def test_information_order_prefers_overlapping_ratings_and_few_pairs():
     bt = bradley_terry(
         ["a", "b", "c"],
