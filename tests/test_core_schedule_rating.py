@@ -147,7 +147,7 @@ def test_scores_are_kept_per_variant():
 def test_bradley_terry_errors_of_four_player_games_count_each_game_once():
     # Rankings drawn with Plackett-Luce (u ** (1 / strength), highest first): each game's
     # six pairs move together (the winner beat all three), so the leaderboard's errors are
-    # the robust ones, wider than six independent games per game would give.
+    # wider than six independent games per game would give (by the games' design effect).
     rng = random.Random(3)
     strength = {"a": 2.0, "b": 1.5, "c": 1.0, "d": 0.7}
     games = []
@@ -164,3 +164,20 @@ def test_bradley_terry_errors_of_four_player_games_count_each_game_once():
     assert {s.name: s.bt for s in stats} == pytest.approx(naive.ratings)
     for name in "abcd":
         assert robust[name] > naive.errors[name] * 1.05
+
+
+def test_bradley_terry_errors_of_a_short_predictable_four_player_tournament_stay_the_models():
+    # a always first and d always last: each game's residuals are smaller than the model
+    # expects, and a full sandwich would make the errors narrower than six independent games
+    # per game; a game's pairs are never worth more than that, so the errors stay the model's.
+    orders = [("a", "b", "c", "d"), ("a", "c", "b", "d")] * 4
+    games = [
+        game(i, f"r{i}", *((bot, rank, 4.0 - rank, None) for rank, bot in enumerate(order)))
+        for i, order in enumerate(orders)
+    ]
+    stats, pairs = compute(["a", "b", "c", "d"], games)
+    encounters = [
+        Encounter(a, b, pw.wins + 0.5 * pw.draws, pw.n) for (a, b), pw in pairs.items() if a < b
+    ]
+    naive = bradley_terry("abcd", encounters)
+    assert {s.name: s.bt_error for s in stats} == pytest.approx(naive.errors)

@@ -306,8 +306,8 @@ def test_bradley_terry_keeps_a_perfect_record_finite():
 def test_bradley_terry_errors_of_four_player_games_cover_the_true_differences():
     # Under Plackett-Luce rankings, P(a placed above b) is exactly Bradley-Terry's, so the
     # pairwise fit is right; but the six pairs of one game are not six independent games.
-    # Treated as such, the 95% intervals held the true difference 87% of the time here; with
-    # each game's pairs given, the robust errors hold it in about 94%.
+    # Treated as such, the 95% intervals held the true difference 87% of the time here;
+    # with each game's pairs given (their design effect widens the errors), 95%.
     rng = random.Random(1)
     theta = {"a": 0.0, "b": 0.3, "c": 0.6, "d": -0.2}  # log-strengths
     strengths = {k: math.exp(v) for k, v in theta.items()}

@@ -385,10 +385,11 @@ def bradley_terry(
     A game of 3+ players counts in ``encounters`` as one result per pair of its players.
     Those results are not independent (a bot that came first beat everyone that game), so
     the errors would be too narrow if they were treated as separate games: give each such
-    game's pairs in ``multi`` as well, and the covariance becomes the robust (sandwich)
-    one, ``H^-1 J H^-1``, with ``J`` built from each game's score residuals. The ratings
-    themselves do not change (under a Plackett-Luce ranking model the pairwise order
-    follows Bradley-Terry exactly, so the pairwise fit stays consistent).
+    game's pairs in ``multi`` as well, and the variance they bring is scaled up by how
+    much more each game's score residuals vary together than separate games' would (see
+    :func:`_sandwich`). The ratings themselves do not change (under a Plackett-Luce ranking
+    model the pairwise order follows Bradley-Terry exactly, so the pairwise fit stays
+    consistent).
     """
     names = list(dict.fromkeys(bots))
     won: dict[tuple[str, str], float] = {}  # points of the first over the second
@@ -505,26 +506,35 @@ def _sandwich(
     index: Mapping[str, int],
     multi: Sequence[GamePairs],
 ) -> list[list[float]]:
-    """``inv (lap - H_multi + J_multi) inv``: the multi-player games' model information
-    ``H_multi`` replaced by the spread of their per-game score residuals ``J_multi``."""
+    """``inv (lap + (c - 1) H_multi) inv``: the multi-player games' information scaled by
+    their design effect ``c``.
+
+    ``H_multi`` is what the model expects those games' score residuals to vary by if every
+    pair were a game of its own, ``J_multi`` how much they vary, each game's residuals
+    taken together. ``c = tr(J_multi) / tr(H_multi)`` (at least 1: a game's pairs share
+    their players, so they are never worth more than separate games). A full sandwich,
+    ``J_multi`` in place of ``H_multi``, is as wide on average but can come out narrower
+    than the model in a short tournament whose outcomes hardly vary.
+    """
     k = len(theta)
-    middle = [row[:] for row in lap]
+    h_multi = [[0.0] * k for _ in range(k)]
+    spread = 0.0  # tr(J_multi)
     for pairs in multi:
         resid = [0.0] * k
         for a, b, points in pairs:
             i, j = index[a], index[b]
             p = 1 / (1 + math.exp(theta[j] - theta[i]))
             w = p * (1 - p)
-            middle[i][i] -= w
-            middle[j][j] -= w
-            middle[i][j] += w
-            middle[j][i] += w
+            h_multi[i][i] += w
+            h_multi[j][j] += w
+            h_multi[i][j] -= w
+            h_multi[j][i] -= w
             resid[i] += points - p
             resid[j] -= points - p
-        for i in range(k):
-            if resid[i]:
-                for j in range(k):
-                    middle[i][j] += resid[i] * resid[j]
+        spread += sum(r * r for r in resid)
+    expected = sum(h_multi[i][i] for i in range(k))  # tr(H_multi)
+    extra = max(0.0, spread / expected - 1.0) if expected > 0 else 0.0
+    middle = [[lap[i][j] + extra * h_multi[i][j] for j in range(k)] for i in range(k)]
     left = [[sum(inv[i][m] * middle[m][j] for m in range(k)) for j in range(k)] for i in range(k)]
     return [[sum(left[i][m] * inv[m][j] for m in range(k)) for j in range(k)] for i in range(k)]
 
