@@ -387,9 +387,9 @@ def bradley_terry(
     the errors would be too narrow if they were treated as separate games: give each such
     game's pairs in ``multi`` as well, and the variance they bring is scaled up by how
     much more each game's score residuals vary together than separate games' would (see
-    :func:`_sandwich`). The ratings themselves do not change (under a Plackett-Luce ranking
-    model the pairwise order follows Bradley-Terry exactly, so the pairwise fit stays
-    consistent).
+    :func:`_design_effect_covariance`). The ratings themselves do not change (under a
+    Plackett-Luce ranking model the pairwise order follows Bradley-Terry exactly, so the
+    pairwise fit stays consistent).
     """
     names = list(dict.fromkeys(bots))
     won: dict[tuple[str, str], float] = {}  # points of the first over the second
@@ -491,7 +491,8 @@ def _fit_group(
     _, lap = laplacian(theta)
     inv = _pinv_laplacian(lap)
     if multi:
-        inv = _sandwich(inv, lap, theta, {name: i for i, name in enumerate(group)}, multi)
+        index = {name: i for i, name in enumerate(group)}
+        inv = _design_effect_covariance(inv, lap, theta, index, multi)
     for i, a in enumerate(group):
         out.ratings[a] = ELO_PER_NATURAL * (theta[i] - mean)
         out.errors[a] = Z95 * ELO_PER_NATURAL * math.sqrt(max(0.0, inv[i][i]))
@@ -499,7 +500,7 @@ def _fit_group(
             out.covariance[a, b] = ELO_PER_NATURAL**2 * inv[i][j]
 
 
-def _sandwich(
+def _design_effect_covariance(
     inv: list[list[float]],
     lap: list[list[float]],
     theta: list[float],
