@@ -140,6 +140,37 @@ def test_an_edited_bot_file_is_refused_naming_the_file(folder):
     assert folder.refused() == stale(folder, 2, "bots/cycle3.py changed since the stored games")
 
 
+# Appends to its own file as it starts, as a user saving an edit while the run goes on.
+SELF_EDITING = "with open(__file__, 'a') as me:\n    me.write('# edited\\n')\n" + CYCLER.format(
+    width=6
+)
+
+
+def test_a_bot_file_edited_during_the_run_stops_it_before_the_next_game(tmp_path):
+    """No game starts after a bot's file has changed, so every stored game ran the file
+    the run began with; the run says which file and stops with exit code 2 (before, the
+    run went on and stored the later games under the first file's hash)."""
+    f = Folder(tmp_path)
+    (f.root / "bots" / "editor.py").write_text(SELF_EDITING)
+    # Without a sandbox the bot may write its own file (bubblewrap mounts it read-only).
+    f.write(
+        **{"cmd: python3 bots/cycle6.py": "cmd: python3 bots/editor.py", "games: 2": "games: 4"},
+        extra="sandbox: none\n",
+    )
+    code, out, err = f.run()
+    assert code == 2, err
+    assert len(f.rows()) == 1  # the game that edited the file, started before the edit
+    assert "1 games played now, 0 resumed" in err
+    assert err.strip().endswith(
+        f"arena: {f.file}: bots[0].cmd (line 10): bots/editor.py (a) changed during the run, "
+        "so no more games were started; the games stored were all played with the file as "
+        "it was when the run began. Put it back to resume, or run with --fresh to start "
+        "over with the new file"
+    )
+    assert "resume (stc, 1 games)" in out  # the leaderboard of the game stored
+    assert f.refused() == stale(f, 1, "bots/editor.py changed since the stored games")
+
+
 def test_another_game_or_rules_version_is_refused(folder):
     folder.write(**{"game: stc": "game: cluster", "  max_turns: 2\n": "  grid_size: 7\n"})
     message = folder.refused()

@@ -1,8 +1,8 @@
 """The ``arena`` command line. Only this module turns errors into messages and exit codes.
 
 Exit codes: 0 success, 1 a game failed in the referee, 2 bad input (file, key, game,
-command, sandbox), 130 interrupted by SIGINT (Ctrl-C), 143 stopped by SIGTERM, 141 standard
-output closed early (``arena ... | head``).
+command, sandbox; or a bot's file changed during ``arena run``), 130 interrupted by SIGINT
+(Ctrl-C), 143 stopped by SIGTERM, 141 standard output closed early (``arena ... | head``).
 """
 
 from __future__ import annotations
@@ -590,6 +590,9 @@ def cmd_run(args: argparse.Namespace, extra: list[str]) -> int:
     _write_report(config.output)
     if summary.interrupted:
         return 128 + summary.stop_signal if summary.stop_signal else EXIT_INTERRUPTED
+    if summary.changed:
+        print(f"arena: {summary.changed}", file=sys.stderr)
+        return EXIT_USAGE
     return EXIT_FAILED if summary.failed else EXIT_OK
 
 

@@ -85,6 +85,46 @@ def bot_fingerprint(
     return {"name": name, "cmd": cmd, "files": {w: file_digest(p, skip) for w, p in files}}
 
 
+class FileWatch:
+    """The files the bots' commands name, as they were when a run began: which one has
+    changed since, so that a run stops before it mixes two versions of a bot.
+
+    A file is hashed again only when its size or modification time moved (a ``stat`` per
+    file and game otherwise). Folder arguments are hashed when the run begins only: a
+    tree walk per game would cost more than the games of small bots.
+    """
+
+    def __init__(self, files: Mapping[str, Iterable[tuple[str, str]]]) -> None:
+        """``files``: per bot name, the (word, path) pairs its command names. Made before
+        the run's identities are computed: a file that changes in between is seen."""
+        self._files: list[tuple[str, str, str, str]] = []  # bot, word, path, digest
+        self._stats: dict[str, tuple[int, int]] = {}
+        for name, pairs in files.items():
+            for word, path in pairs:
+                if os.path.isfile(path):
+                    self._stats[path] = _size_and_time(path)  # before the content is read
+                    self._files.append((name, word, path, file_digest(path)))
+
+    def changed(self) -> tuple[str, str] | None:
+        """(bot name, word of its command) of the first file that changed, or None."""
+        for name, word, path, digest in self._files:
+            stat = _size_and_time(path)
+            if stat == self._stats[path]:
+                continue
+            if file_digest(path) != digest:
+                return name, word
+            self._stats[path] = stat  # touched, same content
+        return None
+
+
+def _size_and_time(path: str) -> tuple[int, int]:
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return -1, -1
+    return stat.st_size, stat.st_mtime_ns
+
+
 def game_identity(
     game: str,
     version: int,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -12,10 +12,10 @@ from tqdm import tqdm
 
 from arena import rating
 from arena.botproc import Sandbox, remove_leftovers
-from arena.config import TournamentConfig
+from arena.config import TournamentConfig, where
 from arena.errors import ConfigError
 from arena.formats import Scheduler, defined_spec, fixed_plan, make_scheduler
-from arena.identity import Identities, bot_fingerprint, describe_changes
+from arena.identity import FileWatch, Identities, bot_fingerprint, describe_changes
 from arena.jobs import Job, announce_sandbox, choose_sandbox, play_games
 from arena.leaderboard import ClockOptions, Leaderboard, Timing
 from arena.referee import BotSpec, Clock, GameRecord
@@ -38,6 +38,7 @@ class RunSummary:
     interrupted: bool
     leaderboard: Leaderboard
     stop_signal: int | None = None
+    changed: str | None = None  # why the run stopped early: a bot's file changed
 
 
 class _Leader:
@@ -101,6 +102,7 @@ def run_tournament(
     try:
         variants = config.variants or [config.settings]
         skip = [str(config.output)]  # output folders inside a bot's folder argument change
+        watch = FileWatch({b.name: b.files for b in config.bots})
         fingerprints = {b.name: bot_fingerprint(b.name, b.cmd, b.files, skip) for b in config.bots}
         clock_options = {
             "time_margin_ms": config.time_margin_ms,
@@ -190,7 +192,10 @@ def run_tournament(
             bar.update(1)
 
         stop_signal: int | None = None
-        todo = scheduler.specs()  # lazy: a worker asks for the next game when it is free
+        changed: list[str] = []
+        # Lazy: a worker asks for the next game when it is free. No game starts once a
+        # bot's file has changed: the games stored so far all ran the files as they were.
+        todo = _while_unchanged(scheduler.specs(), watch, config, changed)
         workers = 1 if _at_most_one_left(scheduler) else config.concurrency
         try:
             if dask is not None:
@@ -203,11 +208,40 @@ def run_tournament(
         finally:
             bar.close()
         board = leaderboard_from_store(store)
-        return RunSummary(played, resumed, failed, stop_signal is not None, board, stop_signal)
+        return RunSummary(
+            played,
+            resumed,
+            failed,
+            stop_signal is not None,
+            board,
+            stop_signal,
+            changed[0] if changed else None,
+        )
     finally:
         store.close()
         if dask is not None:
             dask.close()
+
+
+def _while_unchanged(
+    specs: Iterator[GameSpec], watch: FileWatch, config: TournamentConfig, changed: list[str]
+) -> Iterator[GameSpec]:
+    """The scheduled games, until a file a bot's command names has changed since the run
+    began; then why, in ``changed``, and no more games (those already running go on: they
+    started from the file as it was)."""
+    for spec in specs:
+        found = watch.changed()
+        if found is not None:
+            name, word = found
+            index = next(i for i, b in enumerate(config.bots) if b.name == name)
+            changed.append(
+                f"{where(config, f'bots[{index}].cmd')}: {word} ({name}) changed during the "
+                "run, so no more games were started; the games stored were all played with "
+                "the file as it was when the run began. Put it back to resume, or run with "
+                "--fresh to start over with the new file"
+            )
+            return
+        yield spec
 
 
 def _open_dask(config: TournamentConfig, say: Callable[[str], None]) -> DaskExecutor:
