@@ -12,6 +12,7 @@ import select
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -238,17 +239,23 @@ def test_bot0_fires_a_chain_that_kills() -> None:
     assert "2 lines kill the opponent" in err.decode()
 
 
+def load_bot0(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """bots/stc/bot0.py as a module, to call its parts in-process."""
+    spec = importlib.util.spec_from_file_location("bot0", BOTS / "bot0.py")
+    assert spec is not None and spec.loader is not None
+    bot0 = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "bot0", bot0)  # its dataclasses look themselves up
+    spec.loader.exec_module(bot0)
+    return bot0
+
+
 def test_bot0_takes_a_one_line_attack_and_meets_bigger_or_killing_ones(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """An attack under two skull lines is not met by firing our own chain early (small
     first fires lost most of bot0's games against the enemy); two lines are, and so is
     one line that would kill us."""
-    spec = importlib.util.spec_from_file_location("bot0", BOTS / "bot0.py")
-    assert spec is not None and spec.loader is not None
-    bot0 = importlib.util.module_from_spec(spec)
-    monkeypatch.setitem(sys.modules, "bot0", bot0)  # its dataclasses look themselves up
-    spec.loader.exec_module(bot0)
+    bot0 = load_bot0(monkeypatch)
     bot = bot0.Bot()
     pairs = [(1, 2)] * 8
     chain = bot0.Chain()
@@ -319,6 +326,45 @@ def test_bot0_plays_a_whole_game_legally_and_explains_every_turn(tmp_path: Path)
     turns = errs[0].count("== turn ")
     assert turns >= 5
     assert errs[0].count("threat: ") == errs[0].count("candidates at depth") == turns
+
+
+class WorkClock:
+    """A clock that moves only as the bot reads it: each read is 0.1 ms of work. The bot
+    reads its clock every 16 placements and after every full evaluation, so its time is
+    proportional to its work, the same on any machine, however loaded."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def perf_counter(self) -> float:
+        self.now += 0.0001
+        return self.now
+
+
+def test_bot0_spends_its_turn_on_one_search_sized_to_its_budget(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """bot0 sizes one beam search to its time, layer by layer: it searches all 8 known pairs
+    and stops before its deadline (iterative widening started a wider search it had to cut
+    short and throw away), and four times the budget buys a beam several times wider."""
+    bot0 = load_bot0(monkeypatch)
+    clock = WorkClock()
+    monkeypatch.setattr(bot0, "time", clock)
+    board = grid(["1231240", "22311", "3340021441", "114523", "5512340", "42"])
+    opp = grid(["0000", "1234", "000000000", "11", "2233", "44455"])
+    lines = turn_text(PAIRS, board, opp, 1230, 880).splitlines()
+    widest = {}
+    for budget in (0.03, 0.12):
+        monkeypatch.setitem(bot0.PARAMS, "budget", budget)
+        bot = bot0.Bot()
+        bot.turn = 1  # a later turn: the 100 ms clock and the budget
+        start = clock.now
+        bot.play(start, lines)
+        searched = bot.pending
+        assert searched.depth == 8 and not bot.searcher.timed_out, budget
+        assert clock.now - start <= budget + 0.001
+        widest[budget] = searched.width
+    assert widest[0.12] >= 2.5 * widest[0.03], widest
 
 
 def test_bot0_stops_searching_at_its_own_deadline(tmp_path: Path) -> None:

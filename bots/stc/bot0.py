@@ -6,15 +6,17 @@ Each turn it reads the 8 known pairs and both grids, then:
 1. sizes up the opponent: the points it can fire with this turn's pair and with the next
    one (a short search on its grid), its best chain in reach, and the skulls it already
    owes us;
-2. runs a time-bounded beam search over the known pairs on its own grid. The skull lines
-   the opponent is expected to send are dropped into the simulated grid on the turn they
-   would land, so the search feels a coming attack and fires (or digs out) before its
-   chain is buried. A fired chain is valued by what it does to the opponent: a kill (its
-   skull lines leave no room for the next pair) beats everything, a chain above the firing
-   threshold counts in full, a small one barely (it wastes material). A position that fires
+2. runs one beam search over the known pairs on its own grid, as wide as its time allows:
+   after each layer, the next one's width is set so that the layers left fit in the time
+   left, at the cost per beam node measured so far. The skull lines the opponent is
+   expected to send are dropped into the simulated grid on the turn they would land, so
+   the search feels a coming attack and fires (or digs out) before its chain is buried.
+   A fired chain is valued by what it does to the opponent: a kill (its skull lines
+   leave no room for the next pair) beats everything, a chain above the firing threshold
+   counts in full, a small one barely (it wastes material). A position that fires
    nothing is valued by its chain potential: the biggest chain that one or two blocks of
-   a neighbouring colour would set off, its number of steps, how well colours are grouped,
-   and the stack's shape;
+   a neighbouring colour would set off, its number of steps, how well colours are
+   grouped, and the stack's shape;
 3. keeps the previous turn's plan in the beam, so a chain under construction is not
    abandoned for a slightly better-looking start.
 
@@ -65,6 +67,10 @@ PARAMS = {
     "full_w": 80.0,  # per block above 54 cells in all
     "lines_w": 120.0,  # per skull line a chain sends, on top of its points
     "hit_w": 1.0,  # cost of a skull line we receive, in lines' worth of points (420)
+    "spend": 0.85,  # share of the time left the next layers are sized to use ...
+    "min_width": 4,  # ... with a beam no narrower than this ...
+    "max_width": 96,  # ... and no wider
+    "adaptive": 1,  # 1: one search, its width set layer by layer; 0: iterative widening
 }
 
 
@@ -486,6 +492,8 @@ class Searcher:
         self.opp_owed70 = 0  # nuisance the opponent still owes, in 1/70 points
         self.first_layer: list[tuple[float, int]] = []  # one move deep: (value, move)
         self.waits: list[list[list[float]]] = []  # see trigger_waits
+        self.slot_cost = 0.0008  # seconds a beam node's children cost (measured as it goes)
+        self.widest = 0  # the widest layer of the last search
 
     def evaluate(self, cells: list[int], hts: list[int]) -> tuple[float, float, Chain]:
         """Static value of a grid that fired nothing more: (value, its chain part, chain).
@@ -515,6 +523,19 @@ class Searcher:
         factor = self.waits[n][ch.colour][ch.need]
         return val - part + part * factor, part * factor
 
+    def next_width(self, parents: int, layer_start: float, layers_left: int) -> int:
+        """The beam width for the next layer: the time left shared by the layers left, at
+        the cost per beam node measured so far (a running mean over layers and turns; the
+        first layer, one node whose children all get the full evaluation, is not counted)."""
+        now = time.perf_counter()
+        if parents:
+            cost = (now - layer_start) / parents
+            self.slot_cost += (cost - self.slot_cost) * 0.3
+        # A layer in hand: the deeper layers cost more (fewer of their grids are in the
+        # cache), and a layer that runs over the deadline is thrown away.
+        share = (self.deadline - now) * PARAMS["spend"] / (layers_left + 1)
+        return int(max(PARAMS["min_width"], min(PARAMS["max_width"], share / self.slot_cost)))
+
     @staticmethod
     def cheap(cells: list[int], hts: list[int]) -> float:
         """The quick part of a grid's value: grouping and shape."""
@@ -537,6 +558,7 @@ class Searcher:
         width: int,
         threat: tuple[int, int] | None,
         plan: tuple[int, ...],
+        adaptive: bool = False,
     ) -> tuple[Node | None, list[tuple[float, int]], int]:
         """Return (best node, best value per first move, depth completed).
 
@@ -546,11 +568,14 @@ class Searcher:
         `plan` (move indices) is the previous turn's best line from here: the node
         following it is kept in the beam even when it ranks below `width`.
         Nodes that kill the opponent, or find no room after the skulls, are terminal.
+        `adaptive`: after each layer the beam's width is set so that the layers left fit
+        in the time left (see `next_width`); else it stays `width`.
         """
         gamma = PARAMS["gamma"]
         clock = time.perf_counter
         deadline = self.deadline
         self.waits = trigger_waits(pairs)
+        self.widest = width
         root = Node(0.0, 0.0, cells, hts, (), (0, 0, -1), False)
         root.pot = self.adjusted(self.evaluate(cells, hts), 0)[1]
         root.edges = edges(cells, hts)
@@ -574,6 +599,7 @@ class Searcher:
                         node.acc -= hit
                         node.value -= hit
             moves = SAME_COLOUR_INDEXED if a == b else INDEXED
+            layer_start = clock()
             children: dict[object, Node] = {}
             plan_child: Node | None = None
             plan_prefix = plan[:d] if len(plan) > d else None
@@ -691,6 +717,9 @@ class Searcher:
                 self.first_layer = [(n.value, n.path[0]) for n in ranked]
             depth = d + 1
             disc = ndisc
+            if adaptive and d + 1 < len(pairs):
+                width = self.next_width(len(layer) if d else 0, layer_start, len(pairs) - d - 1)
+                self.widest = max(self.widest, width)
             layer = ranked[:width]
             if plan_child is not None and plan_child.exact and plan_child not in layer:
                 layer.append(plan_child)
@@ -810,7 +839,7 @@ class Bot:
         self.opp_owed70 = 0
         self.plan: tuple[int, ...] = ()
         self.expected: tuple[int, ...] | None = None  # our grid if the plan goes on
-        self.width = 8  # the widest beam that finished last turn
+        self.width = 8  # the widest beam of last turn's search
 
     def track_nuisance(self, my_score: int, opp_score: int) -> int:
         """Update what each side owes from last turn's points; return lines that just fell on us."""
@@ -861,24 +890,10 @@ class Bot:
         sr.opp_owed70 = self.opp_owed70
 
         plan = self.plan[1:] if self.expected == tuple(cells) else ()
-        # Iterative widening: search all the known pairs with a narrow beam, then again
-        # twice as wide while the time left allows (the cache makes the repeats cheap);
-        # keep the deepest result, the widest among equally deep ones.
-        width = self.width
-        best, candidates, depth = None, [], 0
-        while True:
-            t0 = time.perf_counter()
-            sr.timed_out = False
-            got = sr.search(cells, hts, pairs, width, threat, plan)
-            if got[0] is not None and (got[2] > depth or (got[2] == depth and not sr.timed_out)):
-                best, candidates, depth = got
-                self.width = width
-            spent = time.perf_counter() - t0
-            if sr.timed_out or width >= 64 or sr.deadline - time.perf_counter() < spent:
-                break
-            width *= 2
-        if sr.timed_out and depth < len(pairs):
-            self.width = max(4, self.width // 2)  # too wide to finish: narrower next turn
+        if PARAMS["adaptive"]:
+            best, candidates, depth = self.sized_search(cells, hts, pairs, threat, plan)
+        else:
+            best, candidates, depth = self.widening_search(cells, hts, pairs, threat, plan)
         width = self.width
         if best is None or not best.path:
             mi = self.fallback(cells, hts, pairs[0])
@@ -914,6 +929,55 @@ class Bot:
         )
         self.turn += 1
         return move_text(mi)
+
+    def sized_search(
+        self,
+        cells: list[int],
+        hts: list[int],
+        pairs: list[tuple[int, int]],
+        threat: tuple[int, int] | None,
+        plan: tuple[int, ...],
+    ) -> tuple[Node | None, list[tuple[float, int]], int]:
+        """One beam search over the known pairs, its width set layer by layer so that the
+        layers left fit in the time left (``Searcher.next_width``): no search is repeated
+        wider or thrown away, so the turn's time goes to one beam as wide as it allows."""
+        sr = self.searcher
+        left = sr.deadline - time.perf_counter()
+        width = left * PARAMS["spend"] / (len(pairs) + 0.5) / sr.slot_cost
+        width = int(max(PARAMS["min_width"], min(PARAMS["max_width"], width)))
+        sr.timed_out = False
+        got = sr.search(cells, hts, pairs, width, threat, plan, adaptive=True)
+        self.width = sr.widest
+        return got
+
+    def widening_search(
+        self,
+        cells: list[int],
+        hts: list[int],
+        pairs: list[tuple[int, int]],
+        threat: tuple[int, int] | None,
+        plan: tuple[int, ...],
+    ) -> tuple[Node | None, list[tuple[float, int]], int]:
+        """Iterative widening (``adaptive=0``): search all the known pairs with a narrow
+        beam, then again twice as wide while the time left allows (the cache makes the
+        repeats cheap); keep the deepest result, the widest among equally deep ones."""
+        sr = self.searcher
+        width = self.width
+        best, candidates, depth = None, [], 0
+        while True:
+            t0 = time.perf_counter()
+            sr.timed_out = False
+            got = sr.search(cells, hts, pairs, width, threat, plan)
+            if got[0] is not None and (got[2] > depth or (got[2] == depth and not sr.timed_out)):
+                best, candidates, depth = got
+                self.width = width
+            spent = time.perf_counter() - t0
+            if sr.timed_out or width >= 64 or sr.deadline - time.perf_counter() < spent:
+                break
+            width *= 2
+        if sr.timed_out and depth < len(pairs):
+            self.width = max(4, self.width // 2)  # too wide to finish: narrower next turn
+        return best, candidates, depth
 
     def expected_attack(
         self,
