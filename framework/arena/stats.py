@@ -461,11 +461,7 @@ def _fit_group(
             n = s_ij + s_ji
             grad[i] += s_ij - n * p
             grad[j] -= s_ij - n * p
-            w = n * p * (1 - p)
-            lap[i][i] += w
-            lap[j][j] += w
-            lap[i][j] -= w
-            lap[j][i] -= w
+            _add_pair(lap, i, j, n * p * (1 - p))
         return grad, lap
 
     # Newton's method on the log-likelihood, which is concave; the ratings are only
@@ -525,11 +521,7 @@ def _design_effect_covariance(
         for a, b, points in pairs:
             i, j = index[a], index[b]
             p = 1 / (1 + math.exp(theta[j] - theta[i]))
-            w = p * (1 - p)
-            h_multi[i][i] += w
-            h_multi[j][j] += w
-            h_multi[i][j] -= w
-            h_multi[j][i] -= w
+            _add_pair(h_multi, i, j, p * (1 - p))
             resid[i] += points - p
             resid[j] -= points - p
         spread += sum(r * r for r in resid)
@@ -542,6 +534,14 @@ def _design_effect_covariance(
 
 def _log1pexp(x: float) -> float:
     return x + math.log1p(math.exp(-x)) if x > 0 else math.log1p(math.exp(x))
+
+
+def _add_pair(lap: list[list[float]], i: int, j: int, w: float) -> None:
+    """Add a pair's weight ``w`` to a Laplacian (information) matrix, in place."""
+    lap[i][i] += w
+    lap[j][j] += w
+    lap[i][j] -= w
+    lap[j][i] -= w
 
 
 def _pinv_laplacian(lap: list[list[float]]) -> list[list[float]]:
