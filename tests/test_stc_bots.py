@@ -7,6 +7,7 @@ log to stderr, exit cleanly at end of input, and never choose a placement that d
 from __future__ import annotations
 
 import importlib.util
+import random
 import re
 import select
 import subprocess
@@ -17,6 +18,7 @@ from typing import Any
 import pytest
 
 from arena import Outcome
+from arena_games.stc import rules
 from arena_games.stc.game import StcGame
 
 BOTS = Path(__file__).resolve().parent.parent / "bots" / "stc"
@@ -269,6 +271,102 @@ def test_bot0_takes_a_one_line_attack_and_meets_bigger_or_killing_ones(
         assert bot.expected_attack((pts, 2), (0, 0), chain, hts, low, pairs) == expected, pts
 
 
+def rows_of(columns: tuple[str, ...]) -> list[str]:
+    """The 12 input rows (top first) of a referee grid (columns, bottom first)."""
+    return [
+        "".join(col[y] if y < len(col) else "." for col in columns)
+        for y in range(rules.HEIGHT - 1, -1, -1)
+    ]
+
+
+def columns_of(bot0: Any, masks: list[int], hts: list[int]) -> tuple[str, ...]:
+    """bot0's bitboards as the referee's columns (bottom first, skulls '0')."""
+    cells = bot0.to_cells(masks)
+    columns = []
+    for c in range(W):
+        column = cells[c * H : (c + 1) * H]
+        assert not any(column[hts[c] :]), "a block above its column's height"
+        columns.append("".join("0" if v == bot0.SKULL else str(v) for v in column[: hts[c]]))
+    return tuple(columns)
+
+
+def same_neighbours(columns: tuple[str, ...]) -> int:
+    """Pairs of orthogonal neighbours of one colour (skulls not counted)."""
+    n = 0
+    for x, col in enumerate(columns):
+        for y, v in enumerate(col):
+            if v != rules.SKULL:
+                n += y + 1 < len(col) and col[y + 1] == v
+                n += x + 1 < W and y < len(columns[x + 1]) and columns[x + 1][y] == v
+    return n
+
+
+def builder_move(
+    columns: tuple[str, ...], pair: tuple[int, int], actions: list[tuple[int, int]]
+) -> tuple[int, int]:
+    """The drop that clears nothing and groups colours best on a low stack: it makes
+    grids with chains waiting for their trigger."""
+
+    def value(action: tuple[int, int]) -> tuple[bool, int]:
+        played = rules.play_pair(columns, pair, action)
+        assert played is not None
+        after, points, _ = played
+        return points == 0, 3 * same_neighbours(after) - max(map(len, after))
+
+    return max(actions, key=value)
+
+
+def test_bot0_simulates_drops_and_chains_exactly_as_the_referee(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """bot0's bitboard rules agree with the referee's on 1,500 drops over random games
+    (chains, skulls, full columns): points, steps and the grid after; and each chain it
+    sees in reach (a trigger of one or two blocks) scores what the referee scores."""
+    bot0 = load_bot0(monkeypatch)
+    rng = random.Random(11)
+    move_index = {(m[0], m[1]): i for i, m in enumerate(bot0.MOVES)}
+    drops = clears = chains_in_reach = 0
+    while drops < 1500:
+        columns: tuple[str, ...] = ("",) * W
+        while actions := rules.legal_actions(columns):
+            pair = (rng.randint(1, 5), rng.randint(1, 5))
+            if rng.random() < 0.6:
+                action = builder_move(columns, pair, actions)
+            else:
+                action = rng.choice(actions)
+            expected = rules.play_pair(columns, pair, action)
+            assert expected is not None
+            masks, hts = bot0.parse_grid(rows_of(columns))
+            landed = bot0.place(masks, hts, bot0.MOVES[move_index[action]], *pair)
+            points, steps = bot0.resolve(masks, hts, landed)
+            got = (columns_of(bot0, masks, hts), points, steps)
+            assert got == expected, (columns, pair, action)
+            drops += 1
+            clears += points > 0
+            columns = expected[0]
+            if rng.random() < 0.05:
+                columns = rules.drop_skulls(columns, rng.randint(1, 2))
+            chain = bot0.chain_potential(*bot0.parse_grid(rows_of(columns)))
+            if chain.points:
+                triggered = list(columns)
+                y = len(triggered[chain.column])
+                triggered[chain.column] += str(chain.colour) * chain.need
+                referee = rules.resolve(triggered, [(chain.column, y)])
+                assert referee == (chain.points, chain.steps), (columns, str(chain))
+                chains_in_reach += chain.steps >= 2
+    assert clears >= 50 and chains_in_reach >= 200, (clears, chains_in_reach)
+    # Worked by hand: a flat pair of 1s joins three groups of three (left, below, right)
+    # into one of 11 blocks: group bonus 8, 10 * 11 * 8 = 880 points in one step.
+    columns = ("23411", "3421", "111", "234", "3421", "23411")
+    expected_grid = ("234", "342", "", "234", "342", "234")
+    assert rules.play_pair(columns, (1, 1), (2, 0)) == (expected_grid, 880, 1)
+    masks, hts = bot0.parse_grid(rows_of(columns))
+    points, steps = bot0.resolve(
+        masks, hts, bot0.place(masks, hts, bot0.MOVES[move_index[(2, 0)]], 1, 1)
+    )
+    assert (columns_of(bot0, masks, hts), points, steps) == (expected_grid, 880, 1)
+
+
 def play_game(
     names: list[str], seed: int, args: list[list[str]], tmp_path: Path
 ) -> tuple[Outcome, list[str]]:
@@ -369,11 +467,11 @@ def test_bot0_spends_its_turn_on_one_search_sized_to_its_budget(
 
 def test_bot0_stops_searching_at_its_own_deadline(tmp_path: Path) -> None:
     """With a 2 ms budget (after the first turn's 1 s) the search cannot finish: bot0 stops
-    at its deadline (it logs `timeout True` and a depth of at most 2, where 60 ms reach 4-8)
-    and still answers legally from the deepest finished layer."""
+    at its deadline (it logs `timeout True` and a depth of at most 4 of the 8 pairs, where
+    60 ms reach 8) and still answers legally from the deepest finished layer."""
     outcome, errs = play_game(["bot0", "greedy"], 3, [["budget=0.002"], []], tmp_path)
     assert sorted(outcome.ranks)[0] == 0
     turns = re.findall(r"; depth (\d+) width \d+ .* timeout (True|False) ms", errs[0])
     assert len(turns) >= 5
     for depth, cut in turns[1:]:
-        assert int(depth) <= 2 and cut == "True", turns
+        assert int(depth) <= 4 and cut == "True", turns
