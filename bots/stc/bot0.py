@@ -645,13 +645,13 @@ class Node:
 
     __slots__ = (
         "acc",
-        "cells",
         "edges",
         "exact",
         "fire_depth",
         "fire_pts",
         "fire_steps",
         "hts",
+        "masks",
         "path",
         "pot",
         "safe",
@@ -662,7 +662,7 @@ class Node:
         self,
         value: float,
         acc: float,
-        cells: list[int],
+        masks: list[int],
         hts: list[int],
         path: tuple[int, ...],
         fire: tuple[int, int, int],
@@ -670,7 +670,7 @@ class Node:
     ) -> None:
         self.value = value
         self.acc = acc
-        self.cells = cells
+        self.masks = masks
         self.hts = hts
         self.path = path  # indices into MOVES, first move first
         self.fire_pts, self.fire_steps, self.fire_depth = fire  # biggest chain on the path
@@ -700,21 +700,21 @@ class Searcher:
         self.slot_cost = 0.0008  # seconds a beam node's children cost (measured as it goes)
         self.widest = 0  # the widest layer of the last search
 
-    def evaluate(self, cells: list[int], hts: list[int]) -> tuple[float, float, Chain]:
+    def evaluate(self, masks: list[int], hts: list[int]) -> tuple[float, float, Chain]:
         """Static value of a grid that fired nothing more: (value, its chain part, chain).
 
         The chain part is the chain potential (what one or two blocks would set off, and
         its steps); the rest is grouping (same-colour neighbours) and the stack's shape.
         """
-        key = tuple(cells)
+        key = tuple(masks)
         got = self.cache.get(key)
         if got is not None:
             return got
         self.evals += 1
-        ch = chain_potential(cells, hts)
+        ch = chain_potential(masks, hts)
         pot = ch.points if ch.need == 1 else ch.points * PARAMS["need2_f"]
         part = pot * PARAMS["pot_w"] + ch.steps * PARAMS["steps_w"]
-        val = part + self.cheap(cells, hts)
+        val = part + self.cheap(masks, hts)
         got = (val, part, ch)
         self.cache[key] = got
         return got
@@ -756,9 +756,9 @@ class Searcher:
         return node
 
     @staticmethod
-    def cheap(cells: list[int], hts: list[int]) -> float:
+    def cheap(masks: list[int], hts: list[int]) -> float:
         """The quick part of a grid's value: grouping and shape."""
-        return edges(cells, hts) * PARAMS["edge_w"] - shape_penalty(hts)
+        return edges(masks, hts) * PARAMS["edge_w"] - shape_penalty(hts)
 
     def fire_value(self, pts: int) -> tuple[float, bool, int]:
         """Value of firing `pts` points, whether its skulls kill the opponent, lines sent."""
@@ -771,7 +771,7 @@ class Searcher:
 
     def search(
         self,
-        cells: list[int],
+        masks: list[int],
         hts: list[int],
         pairs: list[tuple[int, int]],
         width: int,
@@ -795,9 +795,9 @@ class Searcher:
         deadline = self.deadline
         self.waits = trigger_waits(pairs)
         self.widest = width
-        root = Node(0.0, 0.0, cells, hts, (), (0, 0, -1), False)
-        root.pot = self.adjusted(self.evaluate(cells, hts), 0)[1]
-        root.edges = edges(cells, hts)
+        root = Node(0.0, 0.0, masks, hts, (), (0, 0, -1), False)
+        root.pot = self.adjusted(self.evaluate(masks, hts), 0)[1]
+        root.edges = edges(masks, hts)
         layer = [root]
         terminals: list[Node] = []
         best_layer: list[Node] = []
@@ -813,9 +813,9 @@ class Searcher:
                 hit = lines * POINTS_PER_LINE * PARAMS["hit_w"] * disc
                 for node in layer:
                     if not node.safe:
-                        node.cells = node.cells[:]
+                        node.masks = node.masks[:]
                         node.hts = list(node.hts)
-                        drop_skulls(node.cells, node.hts, lines)
+                        drop_skulls(node.masks, node.hts, lines)
                         node.acc -= hit
                         node.value -= hit
             same = a == b
@@ -834,7 +834,7 @@ class Searcher:
             # grouping and shape (or its full value when the cache has it).
             for node in layer:
                 on_plan = plan_prefix is not None and node.path == plan_prefix
-                pm = node.cells
+                pm = node.masks
                 ph = node.hts
                 pma = pm[a]
                 pmb = pm[b]
@@ -942,7 +942,7 @@ class Searcher:
                         Node(
                             node.value + DEATH * disc,
                             node.acc,
-                            node.cells,
+                            node.masks,
                             node.hts,
                             node.path,
                             (node.fire_pts, node.fire_steps, node.fire_depth),
@@ -972,7 +972,7 @@ class Searcher:
                     short.append(plan_child)
             for child in short:
                 if not child.exact:
-                    ev, part = self.adjusted(self.evaluate(child.cells, child.hts), d + 1)
+                    ev, part = self.adjusted(self.evaluate(child.masks, child.hts), d + 1)
                     child.value = child.acc + ev * ndisc
                     child.pot = part
                     child.exact = True
@@ -1011,14 +1011,14 @@ class Searcher:
 
 
 def opponent_threat(
-    cells: list[int], hts: list[int], pairs: list[tuple[int, int]], searcher: Searcher
+    masks: list[int], hts: list[int], pairs: list[tuple[int, int]], searcher: Searcher
 ) -> tuple[tuple[int, int], tuple[int, int], Chain]:
     """What the opponent can fire this turn, next turn (best of a few lines), and its chain."""
     a, b = pairs[0]
     now = (0, 0)
     kids: list[tuple[float, list[int], list[int]]] = []
     for mv in SAME_COLOUR_MOVES if a == b else MOVES:
-        cc = cells[:]
+        cc = masks[:]
         hh = hts[:]
         seeds = place(cc, hh, mv, a, b)
         if not seeds:
@@ -1036,7 +1036,7 @@ def opponent_threat(
         got = best_fire(cc, hh, a, b)
         if got[0] > nxt[0]:
             nxt = got
-    return now, nxt, chain_potential(cells, hts)
+    return now, nxt, chain_potential(masks, hts)
 
 
 # ---------------------------------------------------------------- input and the turn loop
@@ -1083,7 +1083,7 @@ class TurnLog:
     """What a turn decided and why, kept for :meth:`Bot.report` after the answer."""
 
     pairs: list[tuple[int, int]]
-    cells: list[int]
+    masks: list[int]
     hts: list[int]
     mi: int
     best: Node | None
@@ -1135,8 +1135,8 @@ class Bot:
             pairs.append((int(a), int(b)))
         my_score = int(lines[8])
         opp_score = int(lines[21])
-        cells, hts = parse_grid(lines[9:21])
-        ocells, ohts = parse_grid(lines[22:34])
+        masks, hts = parse_grid(lines[9:21])
+        omasks, ohts = parse_grid(lines[22:34])
         fell = self.track_nuisance(my_score, opp_score)
         first = self.turn == 0
         budget = PARAMS["first_budget"] if first else PARAMS["budget"]
@@ -1154,7 +1154,7 @@ class Bot:
         sr.timed_out = False
         sr.first_layer = []
 
-        opp_now, opp_next, opp_chain = opponent_threat(ocells, ohts, pairs, sr)
+        opp_now, opp_next, opp_chain = opponent_threat(omasks, ohts, pairs, sr)
         threat = self.expected_attack(opp_now, opp_next, opp_chain, hts, ohts, pairs)
         sr.fire_min = PARAMS["fire_threat"] if threat else PARAMS["fire_min"]
         if sum(hts) >= 48 or max(hts) >= 10:
@@ -1162,20 +1162,20 @@ class Bot:
         sr.kill_lines = lines_to_kill(ohts)
         sr.opp_owed70 = self.opp_owed70
 
-        plan = self.plan[1:] if self.expected == tuple(cells) else ()
+        plan = self.plan[1:] if self.expected == tuple(masks) else ()
         if PARAMS["adaptive"]:
-            best, candidates, depth = self.sized_search(cells, hts, pairs, threat, plan)
+            best, candidates, depth = self.sized_search(masks, hts, pairs, threat, plan)
         else:
-            best, candidates, depth = self.widening_search(cells, hts, pairs, threat, plan)
+            best, candidates, depth = self.widening_search(masks, hts, pairs, threat, plan)
         width = self.width
         if best is None or not best.path:
-            mi = self.fallback(cells, hts, pairs[0])
+            mi = self.fallback(masks, hts, pairs[0])
             self.plan = ()
             self.expected = None
         else:
             mi = best.path[0]
             self.plan = best.path
-            cc = cells[:]
+            cc = masks[:]
             hh = hts[:]
             a, b = pairs[0]
             resolve(cc, hh, place(cc, hh, MOVES[mi], a, b))
@@ -1183,7 +1183,7 @@ class Bot:
         used = (time.perf_counter() - start) * 1000
         self.pending = TurnLog(
             pairs,
-            cells,
+            masks,
             hts,
             mi,
             best,
@@ -1204,7 +1204,7 @@ class Bot:
 
     def sized_search(
         self,
-        cells: list[int],
+        masks: list[int],
         hts: list[int],
         pairs: list[tuple[int, int]],
         threat: tuple[int, int] | None,
@@ -1218,13 +1218,13 @@ class Bot:
         width = left * PARAMS["spend"] / (len(pairs) + 0.5) / sr.slot_cost
         width = int(max(PARAMS["min_width"], min(PARAMS["max_width"], width)))
         sr.timed_out = False
-        got = sr.search(cells, hts, pairs, width, threat, plan, adaptive=True)
+        got = sr.search(masks, hts, pairs, width, threat, plan, adaptive=True)
         self.width = sr.widest
         return got
 
     def widening_search(
         self,
-        cells: list[int],
+        masks: list[int],
         hts: list[int],
         pairs: list[tuple[int, int]],
         threat: tuple[int, int] | None,
@@ -1239,7 +1239,7 @@ class Bot:
         while True:
             t0 = time.perf_counter()
             sr.timed_out = False
-            got = sr.search(cells, hts, pairs, width, threat, plan)
+            got = sr.search(masks, hts, pairs, width, threat, plan)
             if got[0] is not None and (got[2] > depth or (got[2] == depth and not sr.timed_out)):
                 best, candidates, depth = got
                 self.width = width
@@ -1292,10 +1292,10 @@ class Bot:
                         return k, lines
         return None
 
-    def fallback(self, cells: list[int], hts: list[int], pair: tuple[int, int]) -> int:
+    def fallback(self, masks: list[int], hts: list[int], pair: tuple[int, int]) -> int:
         """Any placement that fits (the search found none alive)."""
         for i, mv in enumerate(MOVES):
-            cc = cells[:]
+            cc = masks[:]
             hh = hts[:]
             if place(cc, hh, mv, pair[0], pair[1]):
                 return i
@@ -1308,7 +1308,7 @@ class Bot:
         log(f"== turn {self.turn - 1} score {t.my_score} vs {t.opp_score}")
         log("pairs " + " ".join(f"{a}{b}" for a, b in t.pairs))
         log(f"heights {t.hts}")
-        own_chain = chain_potential(t.cells, t.hts)
+        own_chain = chain_potential(t.masks, t.hts)
         log(f"my chain now: {own_chain}")
         log(
             f"threat: skulls fell on us {t.fell} lines, still owed {self.my_owed70 / 70:.1f}; "
@@ -1329,7 +1329,7 @@ class Bot:
             if best.fire_depth >= 0:
                 plan = f"fires {best.fire_pts} pts ({best.fire_steps} steps) at +{best.fire_depth}"
             else:
-                ch = sr.evaluate(best.cells, best.hts)[2]
+                ch = sr.evaluate(best.masks, best.hts)[2]
                 plan = f"builds to: {ch}"
             log(f"plan {path}: value {best.value:.0f}, {plan}")
         log(
