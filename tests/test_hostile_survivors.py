@@ -192,7 +192,19 @@ def before_any_game(args, extra):
     time.sleep(5)
     return 0
 
-cli.cmd_games = winding_down if sys.argv[1] == "late" else before_any_game
+class SecondCtrlC:  # Ctrl-C once the interpreter shuts down (and tears down this module)
+    def __del__(self):
+        os.kill(os.getpid(), signal.SIGINT)
+
+def interrupted(args, extra):
+    from arena.stopping import note_stop
+    note_stop(signal.SIGINT)
+    global pressed
+    pressed = SecondCtrlC()
+    return 128 + signal.SIGINT
+
+modes = {"late": winding_down, "early": before_any_game, "exiting": interrupted}
+cli.cmd_games = modes[sys.argv[1]]
 sys.exit(cli.main(["games"]))
 """
 
@@ -209,6 +221,15 @@ def test_sigterm_before_any_game_ends_the_command_with_143_and_one_line():
         [sys.executable, "-c", WIND_DOWN, "early"], capture_output=True, text=True, timeout=60
     )
     assert (r.returncode, r.stdout, r.stderr) == (143, "", "arena: interrupted\n")
+
+
+def test_a_second_ctrl_c_while_the_interpreter_exits_keeps_the_exit_code():
+    """The interpreter's shutdown restores the default SIGINT action: a Ctrl-C then killed
+    the process by signal (seen in CI, a second Ctrl-C 50 ms after the first)."""
+    r = subprocess.run(
+        [sys.executable, "-c", WIND_DOWN, "exiting"], capture_output=True, text=True, timeout=60
+    )
+    assert (r.returncode, r.stdout, r.stderr) == (130, "", "")
 
 
 HANG_PER_TURN = """

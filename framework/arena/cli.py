@@ -65,6 +65,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("arena: interrupted", file=sys.stderr)
         return 128 + (first_stop() or signal.SIGINT)
+    finally:
+        _ignore_late_signals()
 
 
 def _install_stop_signals() -> None:
@@ -84,6 +86,18 @@ def _install_stop_signals() -> None:
     if threading.current_thread() is threading.main_thread():
         for signum in (signal.SIGINT, signal.SIGTERM):
             signal.signal(signum, stop)
+
+
+def _ignore_late_signals() -> None:
+    """Once a stop signal has decided the exit code, ignore any more until the process exits.
+
+    The interpreter's shutdown puts back the default action of every signal Python code
+    handles, under which one more Ctrl-C would kill the process instead of letting it exit
+    with 128 + the first signal; a signal set to be ignored stays ignored.
+    """
+    if first_stop() is not None and threading.current_thread() is threading.main_thread():
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(signum, signal.SIG_IGN)
 
 
 def _parser() -> argparse.ArgumentParser:
