@@ -145,18 +145,8 @@ SAME_COLOUR_MOVES = [m for m in MOVES if m[1] in (0, 1)]
 INDEXED = [(i, m[1], m[2], m[3], m[2] * S, m[3] * S) for i, m in enumerate(MOVES)]
 
 
-def to_masks(cells: list[int]) -> list[int]:
-    """Bitboards of a cell list (index c*H + r, values 0-6): the list form of older versions."""
-    masks = [0] * (SKULL + 1)
-    for i, v in enumerate(cells):
-        if v:
-            c, r = divmod(i, H)
-            masks[v] |= 1 << (c * S + r)
-    return masks
-
-
 def to_cells(masks: list[int]) -> list[int]:
-    """The cell list (index c*H + r) of some bitboards: the inverse of `to_masks`."""
+    """The cell list (index c*H + r, values 0-6) of some bitboards (for tests)."""
     cells = [0] * N
     for v in BLOCKS:
         m = masks[v]
