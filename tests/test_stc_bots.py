@@ -251,12 +251,12 @@ def load_bot0(monkeypatch: pytest.MonkeyPatch) -> Any:
     return bot0
 
 
-def test_bot0_takes_a_one_line_attack_and_meets_bigger_or_killing_ones(
+def test_bot0_takes_attacks_under_four_lines_and_meets_bigger_or_killing_ones(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """An attack under two skull lines is not met by firing our own chain early (small
-    first fires lost most of bot0's games against the enemy); two lines are, and so is
-    one line that would kill us."""
+    """An attack under four skull lines (1680 points) is not met: bot0 keeps building and
+    takes it (meeting two- and three-line attacks lost more of its games against the enemy
+    than it won); four lines are met, and so is one line that would kill us."""
     bot0 = load_bot0(monkeypatch)
     bot = bot0.Bot()
     pairs = [(1, 2)] * 8
@@ -264,7 +264,9 @@ def test_bot0_takes_a_one_line_attack_and_meets_bigger_or_killing_ones(
     low, high = [3, 3, 3, 3, 3, 3], [11, 11, 11, 11, 11, 11]
     for pts, hts, expected in [
         (600, low, None),  # one line: take it, keep building
-        (900, low, (0, 2)),  # two lines: prepare
+        (900, low, None),  # two lines: the same
+        (1670, low, None),  # three lines and 410 points: the same
+        (1680, low, (0, 4)),  # four lines: prepare
         (600, high, (0, 1)),  # one line kills a full grid: prepare
     ]:
         chain.points = pts  # its best chain in reach: ready to fire

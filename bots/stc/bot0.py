@@ -60,7 +60,7 @@ PARAMS = {
     "small_w": 0.1,  # weight of fired points under the firing threshold
     "fire_min": 1500.0,  # points a chain should reach before it is worth firing
     "fire_threat": 500.0,  # firing threshold when the opponent threatens to attack
-    "threat_min": 840.0,  # smallest opponent fire (points) we prepare for: two lines
+    "threat_min": 1680.0,  # smallest opponent fire (points) we prepare for: four lines
     "ready": 0.7,  # ... when it is this share of its best chain in reach (or kills us)
     "far_lines": 5,  # a chain in reach sending this many lines (or killing us) is expected ...
     "far_turns": 4,  # ... on the turn the pairs bring its trigger, up to this many turns ahead
@@ -1260,8 +1260,9 @@ class Bot:
         (far_lines, or a kill) is expected on the turn the known pairs bring its trigger
         colour (up to far_turns ahead), which gives us time to fire first.
 
-        Attacks under ``threat_min`` (one skull line) are not prepared for unless they
-        kill us: firing our own small chain to meet them lost more games than it won.
+        Attacks under ``threat_min`` (four skull lines) are not prepared for unless they
+        kill us: meeting a smaller one (firing our own small chain first, or building as
+        if its skulls had already buried our trigger) lost more games than it won.
         """
         kill = lines_to_kill(hts)
         for k, (pts, _) in ((0, opp_now), (1, opp_next)):
