@@ -65,7 +65,7 @@ PARAMS = {
     "far_lines": 5,  # a chain in reach sending this many lines (or killing us) is expected ...
     "far_turns": 4,  # ... on the turn the pairs bring its trigger, up to this many turns ahead
     "edge_w": 15.0,  # per pair of same-colour neighbours
-    "expand": 3.0,  # children per beam slot that get the full evaluation
+    "expand": 4.5,  # children per beam slot that get the full evaluation
     "height_w": 1.5,  # per block on the grid
     "tall_w": 50.0,  # per squared cell above row 8 in a column
     "full_w": 80.0,  # per block above 54 cells in all
