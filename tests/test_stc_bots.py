@@ -255,8 +255,7 @@ def test_bot0_takes_attacks_under_four_lines_and_meets_bigger_or_killing_ones(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """An attack under four skull lines (1680 points) is not met: bot0 keeps building and
-    takes it (meeting two- and three-line attacks lost more of its games against the enemy
-    than it won); four lines are met, and so is one line that would kill us."""
+    takes it; four lines are met, and so is one line that would kill us."""
     bot0 = load_bot0(monkeypatch)
     bot = bot0.Bot()
     pairs = [(1, 2)] * 8
