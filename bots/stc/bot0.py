@@ -303,24 +303,14 @@ def resolve(
                     m = (m & keep) | ((m & take) >> k)
                 s = m & region
                 # The groups through these seeds all at once: none has 4 if their union has not.
-                g = s
-                while True:
-                    grown = (g | g << 1 | g >> 1 | g << S | g >> S) & m
-                    if grown == g:
-                        break
-                    g = grown
+                g = group(s, m)
                 n = g.bit_count()
                 if n >= 4:
                     if s & (s - 1):  # several seeds: split the union into its groups
                         found = 0
                         rest = g
                         while rest:
-                            g = rest & -rest
-                            while True:
-                                grown = (g | g << 1 | g >> 1 | g << S | g >> S) & rest
-                                if grown == g:
-                                    break
-                                g = grown
+                            g = group(rest & -rest, rest)
                             rest ^= g
                             n = g.bit_count()
                             if n >= 4:
@@ -472,14 +462,10 @@ def chain_potential(masks: list[int], hts: list[int]) -> Chain:
                 continue
             done |= 1 << v
             m = masks[v]
-            u = touch & m  # grow the touching cells into their groups (see `group`)
+            u = touch & m  # the touching cells, grown below into their groups
             if u == t and not NBM[t.bit_length() - 1] & m:
                 continue  # a lone block
-            while True:
-                grown = (u | u << 1 | u >> 1 | u << S | u >> S) & m
-                if grown == u:
-                    break
-                u = grown
+            u = group(u, m)
             n = u.bit_count()
             if n < 2:
                 continue
