@@ -6,24 +6,29 @@
 Whole tournaments through ``arena.tournament.run_tournament`` (scheduler, worker pool,
 SQLite, replays: everything but the progress bar), on seeded Smash The Code games:
 
-- **instant**: two bots that answer as soon as a turn's input is read, so the time is
-  arena's own (processes, referee, storage). Target: concurrency ``cores`` plays at least
-  0.9 x cores x the games per second of concurrency 1.
-- **cpu-heavy**: a bot that computes for 20 ms of CPU each turn against an instant bot, so
-  one core is busy per game: the ceiling is ``cores`` x concurrency 1.
+- **instant**: two bots that answer as soon as a turn's input is read and start in about
+  2 ms (awk scripts), so the time is arena's own (processes, referee, storage). Target:
+  concurrency ``cores`` plays at least 0.9 x cores x the games per second of concurrency 1.
+- **instant, Python**: the same bots in Python, as most users write them. Each game starts
+  two interpreters at once (40-50 ms of CPU each here, three times that through a pyenv
+  shim), so at concurrency 1 a game already keeps more than one core busy and ``cores``
+  games at once cannot reach ``cores`` times the rate: shown, not held to the target.
+- **cpu-heavy**: a Python bot that computes for 20 ms of CPU each turn against an instant
+  one, so one core is busy per game: the ceiling is ``cores`` x concurrency 1.
 
-Levels run interleaved (1, 2, ..., 1, 2, ...) ``--rounds`` times so that noise on a shared
-machine hits every level alike; each figure is the median over the rounds. Two rates per
-level: ``wall`` (games / wall time, start-up of the worker processes included: what a user
-waits for) and ``steady`` (games between the first and the last stored / the time between
-them: the executor's pace once running), turns per second, forfeits, and the CPU time of
-``arena run``'s own process per game (it only schedules and stores them: every game is
-played in a worker process). With ``--sandbox none`` also the CPU time per game of
-every process (bots included: inside bubblewrap they escape the accounting) and the cores
-kept busy: the same CPU per game at every level means arena does no extra work in
-parallel, so a speed-up short of the target is cores it did not get. Then the Dask
-executor (a LocalCluster of two workers) against the local executor at concurrency 2,
-interleaved the same way.
+Python bots run with this interpreter (``sys.executable``), not whatever ``python3`` is
+first on ``PATH``. Levels run interleaved (1, 2, ..., 1, 2, ...) ``--rounds`` times so that
+noise on a shared machine hits every level alike; each figure is the median over the
+rounds. Two rates per level: ``wall`` (games / wall time, start-up of the worker processes
+included: what a user waits for) and ``steady`` (games between the first and the last
+stored / the time between them: the executor's pace once running), turns per second,
+forfeits, and the CPU time of ``arena run``'s own process per game (it only schedules and
+stores them: every game is played in a worker process). With ``--sandbox none`` also the
+CPU time per game of every process (bots included: inside bubblewrap they escape the
+accounting) and the cores kept busy: the same CPU per game at every level means arena
+does no extra work in parallel, so a speed-up short of the target is cores it did not get.
+Then the Dask executor (a LocalCluster of two workers) against the local executor at
+concurrency 2 (instant bots), interleaved the same way.
 """
 
 from __future__ import annotations
@@ -31,8 +36,10 @@ from __future__ import annotations
 import argparse
 import os
 import resource
+import shlex
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -55,6 +62,18 @@ while True:
     heights = [sum(row[c] != "." for row in rows) for c in range(6)]
     print(heights.index(min(heights)), 1, flush=True)
 """
+# The instant bot in awk: the same moves, and it starts in about 2 ms.
+INSTANT_AWK = """\
+{ n++; if (n >= 10 && n <= 21) for (c = 0; c < 6; c++) if (substr($0, c + 1, 1) != ".") h[c]++ }
+n == 34 {
+    best = 0
+    for (c = 1; c < 6; c++) if (h[c] + 0 < h[best] + 0) best = c
+    print best, 1
+    fflush()
+    n = 0
+    split("", h)
+}
+"""
 # The instant bot's move, after 20 ms of CPU (process time: the same work however loaded).
 HEAVY_BOT = INSTANT_BOT.replace(
     "    rows = lines[9:21]",
@@ -74,9 +93,9 @@ settings:
   max_turns: 30
 bots:
   - name: a
-    cmd: python3 {a}
+    cmd: {a}
   - name: b
-    cmd: python3 {b}
+    cmd: {b}
 output: {out}
 """
 
@@ -150,18 +169,40 @@ def _all_cpu() -> float:
 
 
 def write(work: Path, name: str, a: str, b: str, games: int, sandbox: str) -> Path:
-    """A tournament file of ``games`` games between bots ``a`` and ``b`` (sources)."""
+    """A tournament file of ``games`` games between bots ``a`` and ``b`` (Python or awk
+    sources)."""
     folder = work / name
     folder.mkdir()
-    (folder / "a.py").write_text(a)
-    (folder / "b.py").write_text(b)
+    commands = [bot_command(folder / seat, source) for seat, source in (("a", a), ("b", b))]
     path = folder / "t.yaml"
     # Two bots, seats swapped per seed: `games` per combination is the number of games.
     text = TOURNAMENT.format(
-        games=games, sandbox=sandbox, a=folder / "a.py", b=folder / "b.py", out=folder / "out"
+        games=games, sandbox=sandbox, a=commands[0], b=commands[1], out=folder / "out"
     )
     path.write_text(text)
     return path
+
+
+def bot_command(stem: Path, source: str) -> str:
+    """Write ``source`` next to ``stem`` and return the command that runs it."""
+    if source == INSTANT_AWK:
+        script = stem.with_suffix(".awk")
+        script.write_text(source)
+        return f"awk {awk_flags()}-f {shlex.quote(str(script))}"
+    script = stem.with_suffix(".py")
+    script.write_text(source)
+    return f"{shlex.quote(sys.executable)} {shlex.quote(str(script))}"
+
+
+def awk_flags() -> str:
+    """mawk (Debian's awk) reads a pipe in whole blocks unless told to be interactive."""
+    try:
+        version = subprocess.run(
+            ["awk", "-W", "version"], capture_output=True, text=True, timeout=10
+        ).stdout
+    except (OSError, subprocess.SubprocessError):
+        version = ""
+    return "-W interactive " if version.startswith("mawk") else ""
 
 
 def median_runs(runs: list[Run]) -> tuple[float, float, int]:
@@ -271,16 +312,22 @@ def main() -> int:
     work = Path(tempfile.mkdtemp(prefix="arena-scaling-"))
     os.chdir(work)
     try:
-        instant = write(work, "instant", INSTANT_BOT, INSTANT_BOT, args.games, args.sandbox)
+        instant = write(work, "instant", INSTANT_AWK, INSTANT_AWK, args.games, args.sandbox)
+        python = write(work, "python", INSTANT_BOT, INSTANT_BOT, args.games, args.sandbox)
         heavy = write(work, "heavy", HEAVY_BOT, INSTANT_BOT, args.heavy_games, args.sandbox)
         load = os.getloadavg()[0]
         print(f"{cores} cores, load average {load:.2f} at start, sandbox {args.sandbox}")
         play(instant, work / "warm", 1)  # page cache and bytecode, outside the figures
         instant_runs = scaling(instant, levels, args.rounds, "instant")
+        python_runs = scaling(python, levels, args.rounds, "instant, Python")
         heavy_runs = scaling(heavy, levels, args.rounds, "cpu-heavy")
         # Bots inside bubblewrap are not waited for by arena: their CPU time is not counted.
         cpu = args.sandbox == "none"
-        report(f"instant bots, {args.games} games per run", instant_runs, 0.9, cpu)
+        report(f"instant bots (awk), {args.games} games per run", instant_runs, 0.9, cpu)
+        python_label = (
+            f"instant bots in Python (two interpreters start per game), {args.games} games"
+        )
+        report(python_label, python_runs, None, cpu)
         heavy_label = f"cpu-heavy bot (20 ms CPU a turn), {args.heavy_games} games"
         report(heavy_label, heavy_runs, None, cpu)
         if not cpu:
