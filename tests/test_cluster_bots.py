@@ -18,7 +18,7 @@ from arena import Move, Reply
 from arena_games.cluster import rules
 from arena_games.cluster.game import ClusterGame
 from arena_games.cluster.hexgrid import hexgrid
-from arena_games.cluster.rules import ChooseColor, Drop, State
+from arena_games.cluster.rules import ChooseColor, Drop, Rotate, State
 
 GAME = ClusterGame()
 BOTS = Path(__file__).resolve().parent.parent / "bots" / "cluster"
@@ -275,20 +275,73 @@ def test_minimax2_rotations_agree_with_the_referee() -> None:
 
 @pytest.mark.parametrize("depth", [2, 3, 4, 5, 6])
 def test_minimax2_stops_an_open_three_at_every_depth(depth: int) -> None:
-    """Player 1 has two chips side by side on the bottom row with empty cells on both sides:
-    a third one next to them would leave two ends to complete and only one can be blocked. minimax2 must take one of the two cells next to the pair (columns 1 and 4), at
-    every fixed depth, with its late move reductions (which start at depth 3) searching the
-    other moves shallower."""
+    """Player 1 has two chips of colour 2 side by side on the bottom row (columns 2 and 3)
+    with empty cells on both sides: a third one next to them would leave two ends to
+    complete and only one can be blocked by a drop. At every fixed depth (its late move
+    reductions start at depth 3) minimax2 must take one of the two cells next to the pair
+    (columns 1 and 4), or leave them only with a rotation in hand that answers either three
+    (the referee's rules check that no drop of player 1 then completes a line). At depth 6
+    it finds one: it drops in column 0, and if player 1 then makes three in columns 2-4,
+    rotating to gravity 1 slides the row against the board's edge, the three at columns
+    3-5 with no open end."""
     minimax2 = load_bot("minimax2")
     minimax2.MAX_DEPTH = depth
     minimax2.log = lambda msg: None
     geo = minimax2.Geometry(6, 4)
-    board = [-1] * len(geo.cells)
     bottom = {q: (q, 5 - q, -5) if q >= 0 else (q, 5, -5 - q) for q in range(-5, 6)}
-    for q, chip in ((2, 2), (3, 2), (-2, 0), (-3, 1), (-4, 3)):
-        board[geo.index[bottom[q]]] = chip
+    chips = {bottom[q]: chip for q, chip in ((2, 2), (3, 2), (-2, 0), (-3, 1), (-4, 3))}
+    board = [-1] * len(geo.cells)
+    for cell, chip in chips.items():
+        board[geo.index[cell]] = chip
     searcher = minimax2.Searcher(geo, set(), 0, 4, 22)
     searcher.rotations = [0, 0]
     act = searcher.root(board, 3, [0, 1], True, 60.0, 60.0)
-    assert act[0] == "d" and act[1] in (1, 4)
+    assert act[0] == "d"
     assert geo.cells[act[3]] == bottom[act[1]]
+    if act[1] in (1, 4):
+        return
+    after = rules.apply_action(position(chips), Drop(act[1], act[2]))
+    for end in (1, 4):  # player 1 makes its three, then player 0 answers by rotating
+        three = rules.apply_action(replace(after, drawn=(2, 3)), Drop(end, 2))
+        assert any(
+            not _wins_next_drop(rules.apply_action(replace(three, drawn=(0, 1)), Rotate(g)))
+            for g in range(6)
+        )
+
+
+def _wins_next_drop(state: State) -> bool:
+    """Whether the seat to move (player 1, either of its colours in hand) wins now or with a
+    drop."""
+    if state.winner is not None:
+        return state.winner == 1
+    hand = replace(state, drawn=(2, 3))
+    return any(
+        rules.apply_action(hand, action).winner == 1
+        for action in rules.legal_actions(hand)
+        if isinstance(action, Drop)
+    )
+
+
+def test_minimax2_sees_its_own_winning_rotation_on_the_last_ply() -> None:
+    """Most games end with a rotation, so minimax2 tries its own on the last ply too.
+
+    Under gravity 3 player 0's chips stand as two pairs of columns at q = -2 and -1 (cells
+    (-2,4), (-2,5), (-1,4), (-1,5)) and one at (3,2); no drop of its chips makes a line.
+    Rotating to gravity 4 (bottom-left: q falls, r rises) sends (-2,4) to (-3,5) and (3,2)
+    down its s = -5 line to (0,5): r = 5 then holds four 0s at q = -3..0. A search of one
+    ply with player 0 to move must find that win."""
+    minimax2 = load_bot("minimax2")
+    chips = {(-2, 4, -2): 0, (-2, 5, -3): 0, (-1, 4, -3): 0, (-1, 5, -4): 0, (3, 2, -5): 0}
+    state = position({**chips, (5, 0, -5): 3})
+    assert rules.apply_action(state, rules.Rotate(4)).winner == 0  # the referee agrees
+    for action in rules.legal_actions(state):
+        if isinstance(action, Drop):
+            assert rules.apply_action(state, action).winner is None
+    geo = minimax2.Geometry(6, 4)
+    searcher = minimax2.Searcher(geo, set(), 0, 4, 22)
+    searcher.load(list(state.board), 3)
+    searcher.counts = [state.board.count(c) for c in range(4)]
+    searcher.left = [39, 43]
+    searcher.deadline = float("inf")
+    value = searcher.negamax(3, 1, -minimax2.WIN - 100, minimax2.WIN + 100, 0)
+    assert value >= minimax2.WIN

@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """42-cluster minimax2 bot: alpha-beta over drops and rotations with iterative deepening.
 
-``minimax.py``'s search made deeper: killer moves and late move reductions (a quiet move
+``minimax.py``'s search made deeper: killer moves and late move reductions (a quiet drop
 late in the order is first searched one or two plies shallower, in full only when it looks
 better than the best so far) reach one to two plies further in the same time, and the move
-generation and the rotations (chips settled, windows rebuilt in one pass) are cheaper. It
-searches until 70% of the turn's timeout is spent (the minimax stops at 50%), depths 1 and 2
-up to 80% on a loaded machine (minimax: 70%). Landing cells and colour counts are kept
+generation and the rotations (chips settled, windows rebuilt in one pass) are cheaper.
+Rotations, which end most games, are searched in full: never reduced, and the bot's own
+are tried on the last ply too (one may complete a line at once). It searches until 70% of
+the turn's timeout is spent (the minimax stops at 50%), depths 1 and 2 up to 80% on a
+loaded machine (minimax: 70%). Landing cells and colour counts are kept
 incrementally instead of recomputed at every node.
 
 Each turn it fetches the board (``fetch cells``, ``fetch gravity``; walls once), then
@@ -47,6 +49,8 @@ MAX_DEPTH = 20  # iterative deepening stops here (tests and profiling fix the de
 LMR_FROM = 4  # late move reductions: moves from this place in the move order on ...
 LMR_DEPTH = 3  # ... at this depth or more are first searched one ply shallower (0: never),
 LMR2_FROM, LMR2_DEPTH = 12, 5  # ... two plies from this place on, at this depth or more
+ROT_LMR = 0  # 1: rotations are reduced as quiet drops are (0: never)
+LAST_ROT = 1  # 1: own rotations are tried on the last ply too (0: only the opponent's)
 
 
 def log(msg: str) -> None:
@@ -487,18 +491,21 @@ class Searcher:
         chips = self.chips_left(player)
         best = -WIN - 100
         best_act: Act | None = None
-        # Own rotations on the last ply only lead to a static score: skip them (the
-        # opponent's stay, as one of them may complete its line).
-        rotate = self.left[player] >= 2 and (depth > 1 or side == 1)
+        # Rotations on the last ply: the opponent's always, as one may complete its line;
+        # ours too (LAST_ROT), for the same reason: most games end with a rotation.
+        rotate = self.left[player] >= 2 and (depth > 1 or side == 1 or LAST_ROT == 1)
         killers = self.killers[depth]
         reduce_from = LMR_FROM if LMR_DEPTH and depth >= LMR_DEPTH else 1000
         for n, act in enumerate(self.actions(gravity, chips, rotate, theirs, lead, killers)):
             if best_act is None:
                 value = self.play(gravity, act, player, depth, alpha, beta, side)
             else:  # principal variation search: prove the move worse with a null window
-                if n >= reduce_from and (act[0] == "r" or act[3] not in theirs):
-                    # a late move that blocks nothing: first searched shallower (two plies
-                    # for the last ones), in full only if it looks good
+                if n >= reduce_from and (
+                    (act[0] == "d" and act[3] not in theirs) or (act[0] == "r" and ROT_LMR == 1)
+                ):
+                    # a late drop that blocks nothing (rotations: only with ROT_LMR): first
+                    # searched shallower (two plies for the last ones), in full only if it
+                    # looks good
                     cut = 2 if n >= LMR2_FROM and depth >= LMR2_DEPTH else 1
                     value = self.play(gravity, act, player, depth - cut, alpha, alpha + 1, side)
                     if value <= alpha:
@@ -631,6 +638,8 @@ TUNABLE = (
     "LMR_DEPTH",
     "LMR2_FROM",
     "LMR2_DEPTH",
+    "ROT_LMR",
+    "LAST_ROT",
 )
 
 
