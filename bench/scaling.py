@@ -10,7 +10,7 @@ SQLite, replays: everything but the progress bar), on seeded Smash The Code game
   2 ms (awk scripts), so the time is arena's own (processes, referee, storage). Target:
   concurrency ``cores`` plays at least 0.9 x cores x the games per second of concurrency 1.
 - **instant, Python**: the same bots in Python, as most users write them. Each game starts
-  two interpreters at once (40-50 ms of CPU each here, three times that through a pyenv
+  two interpreters at once (40-50 ms of CPU each here, over three times that through a pyenv
   shim), so at concurrency 1 a game already keeps more than one core busy and ``cores``
   games at once cannot reach ``cores`` times the rate: shown, not held to the target.
 - **cpu-heavy**: a Python bot that computes for 20 ms of CPU each turn against an instant
