@@ -333,7 +333,7 @@ def test_minimax2_sees_its_own_winning_rotation_on_the_last_ply() -> None:
     minimax2 = load_bot("minimax2")
     chips = {(-2, 4, -2): 0, (-2, 5, -3): 0, (-1, 4, -3): 0, (-1, 5, -4): 0, (3, 2, -5): 0}
     state = position({**chips, (5, 0, -5): 3})
-    assert rules.apply_action(state, rules.Rotate(4)).winner == 0  # the referee agrees
+    assert rules.apply_action(state, Rotate(4)).winner == 0  # the referee agrees
     for action in rules.legal_actions(state):
         if isinstance(action, Drop):
             assert rules.apply_action(state, action).winner is None
