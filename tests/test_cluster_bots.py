@@ -303,23 +303,8 @@ def test_minimax2_stops_an_open_three_at_every_depth(depth: int) -> None:
     after = rules.apply_action(position(chips), Drop(act[1], act[2]))
     for end in (1, 4):  # player 1 makes its three, then player 0 answers by rotating
         three = rules.apply_action(replace(after, drawn=(2, 3)), Drop(end, 2))
-        assert any(
-            not _wins_next_drop(rules.apply_action(replace(three, drawn=(0, 1)), Rotate(g)))
-            for g in range(6)
-        )
-
-
-def _wins_next_drop(state: State) -> bool:
-    """Whether the seat to move (player 1, either of its colours in hand) wins now or with a
-    drop."""
-    if state.winner is not None:
-        return state.winner == 1
-    hand = replace(state, drawn=(2, 3))
-    return any(
-        rules.apply_action(hand, action).winner == 1
-        for action in rules.legal_actions(hand)
-        if isinstance(action, Drop)
-    )
+        rotated = [rules.apply_action(replace(three, drawn=(0, 1)), Rotate(g)) for g in range(6)]
+        assert any(r.winner != 1 and not opponent_wins_next(r) for r in rotated)
 
 
 def test_minimax2_sees_its_own_winning_rotation_on_the_last_ply() -> None:
