@@ -34,6 +34,7 @@ concurrency 2 (instant bots), interleaved the same way.
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import resource
 import shlex
@@ -194,8 +195,11 @@ def bot_command(stem: Path, source: str) -> str:
     return f"{shlex.quote(sys.executable)} {shlex.quote(str(script))}"
 
 
+@functools.cache
 def awk_flags() -> str:
-    """mawk (Debian's awk) reads a pipe in whole blocks unless told to be interactive."""
+    """mawk (Debian's awk) reads a pipe in whole blocks unless told to be interactive.
+
+    Asked once: every awk bot's command uses the answer."""
     try:
         version = subprocess.run(
             ["awk", "-W", "version"], capture_output=True, text=True, timeout=10
