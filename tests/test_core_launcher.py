@@ -16,9 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from arena.botproc import bwrap_works, procinfo
+from arena.botproc import bwrap_works, procinfo, resolve_sandbox
 from arena.botproc.cgroups import BotCgroup, _wait_exit
+from arena.botproc.homes import BotHome, remove_retired
 from arena.botproc.launcher import LAUNCH_FAILED, shell_launch
+from arena.botproc.spawn import spawn
 from hostile import MODES, needs_pids_cgroup
 
 REPORT = """
@@ -48,9 +50,9 @@ def test_the_shell_launcher_joins_the_cgroups_and_sets_hard_and_soft_limits_then
         (resource.RLIMIT_CORE, 0),
         (resource.RLIMIT_AS, 512 * 1024 * 1024),
     ]
-    name = Path(group.procs_files[0]).parent.name
+    name = Path(group.join_files[0]).parent.name
     try:
-        proc, seen = report(shell_launch(group.procs_files, limits, [sys.executable, "-c", REPORT]))
+        proc, seen = report(shell_launch(group.join_files, limits, [sys.executable, "-c", REPORT]))
     finally:
         group.remove()
     assert proc.returncode == 0
@@ -64,6 +66,57 @@ def test_the_shell_launcher_joins_the_cgroups_and_sets_hard_and_soft_limits_then
         "Max core file size": ["0", "0"],
         "Max address space": [str(512 * 1024 * 1024)] * 2,
     }
+
+
+@needs_pids_cgroup
+def test_a_launcher_joins_its_cgroup_as_its_one_thread_on_v1_not_as_a_whole_process():
+    # Moving a whole process (cgroup.procs) makes a game's first bot wait for an RCU grace
+    # period, 6-16 ms more; a single-threaded launcher moving its own thread (0 to `tasks`)
+    # does not wait (bench/protections.py, the "after idle" rows).
+    group = BotCgroup.create(8, None)
+    assert group is not None
+    try:
+        expected = "tasks" if group.version == 1 else "cgroup.procs"
+        assert [Path(f).name for f in group.join_files] == [expected] * len(group.dirs)
+    finally:
+        group.remove()
+
+
+# A bot with a second thread and a child process, both started after its launcher joined.
+THREAD_AND_CHILD = """
+import subprocess, sys, threading, time
+threading.Thread(target=time.sleep, args=(60,), daemon=True).start()
+child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+print("ready", flush=True)
+sys.stdin.readline()
+"""
+
+
+@needs_pids_cgroup
+@pytest.mark.parametrize("mode", MODES)
+def test_every_thread_and_child_of_a_bot_runs_in_its_cgroup(mode):
+    sandbox = resolve_sandbox(mode)
+    home = BotHome.create("test", 1, sandbox)
+    argv = [sys.executable, "-c", THREAD_AND_CHILD]
+    pipe = subprocess.PIPE
+    bot = spawn(argv, home.workdirs[0], sandbox, pipe, pipe, subprocess.DEVNULL, 1 << 20)
+    try:
+        assert bot.proc.stdout is not None
+        assert bot.proc.stdout.readline() == b"ready\n"
+        assert bot.cgroup is not None
+        groups = {d.name for d in bot.cgroup.dirs}
+        tree = [bot.pid, *procinfo.descendants(bot.pid)]
+        tasks = [(pid, tid) for pid in tree for tid in os.listdir(f"/proc/{pid}/task")]
+        assert len(tasks) >= 3  # the bot's two threads and its child (and bubblewrap's own)
+        for pid, tid in tasks:
+            lines = Path(f"/proc/{pid}/task/{tid}/cgroup").read_text().splitlines()
+            pids_line = next(x for x in lines if ":pids:" in x or x.startswith("0::"))
+            assert pids_line.rsplit("/", 1)[-1] in groups, (pid, tid, pids_line)
+        assert set(tree) <= bot.cgroup.members()
+    finally:
+        bot.kill()
+        home.close()
+        remove_retired()
 
 
 def test_a_launcher_that_cannot_confine_the_bot_never_runs_it(tmp_path):
@@ -90,7 +143,7 @@ def test_emptying_a_cgroup_kills_every_member_and_returns_once_they_are_gone():
         [
             "/bin/sh",
             "-c",
-            f"echo $$ > {group.procs_files[0]}; sleep 60 & sleep 60 & sleep 60 & wait",
+            f"echo 0 > {group.join_files[0]}; sleep 60 & sleep 60 & sleep 60 & wait",
         ],
         start_new_session=True,
     )

@@ -147,6 +147,16 @@ def _probe() -> CgroupParents | None:
     return None
 
 
+JOIN_FILES = {1: "tasks", 2: "cgroup.procs"}
+"""The file a launcher writes ``0`` (itself) to, to join a group, per cgroup version.
+
+On v1, ``tasks`` moves the writing thread alone, which is the whole launcher: a shell, or
+the referee's child between fork and exec, has one thread. Moving a whole process
+(``cgroup.procs``) takes the kernel's global threadgroup lock, whose writer waits for an
+RCU grace period unless another move happened moments before: 6 to 16 ms more for a
+game's first bot (``bench/protections.py``). Moving only the current thread skips that
+lock. On v2 a domain group is joined through ``cgroup.procs`` only."""
+
 LIMIT_FILES = {
     (1, "pids"): "pids.max",
     (2, "pids"): "pids.max",
@@ -174,20 +184,22 @@ def _usable(folder: Path, controller: str, version: int) -> bool:
     except OSError:
         return False
     try:
-        return (probe / LIMIT_FILES[version, controller]).exists() and _can_join(probe)
+        return (probe / LIMIT_FILES[version, controller]).exists() and _can_join(
+            probe / JOIN_FILES[version]
+        )
     finally:
         with contextlib.suppress(OSError):
             probe.rmdir()
 
 
-def _can_join(group: Path) -> bool:
-    """Fork a child that joins ``group`` and exits: the permission checks of a real join."""
-    procs = str(group / "cgroup.procs")
+def _can_join(join_file: Path) -> bool:
+    """Fork a child that joins a group through ``join_file`` and exits: the permission
+    checks of a real join."""
     pid = os.fork()
     if pid == 0:  # pragma: no cover - child
         code = 1
         try:
-            fd = os.open(procs, os.O_WRONLY)
+            fd = os.open(join_file, os.O_WRONLY)
             os.write(fd, b"0")
             code = 0
         finally:
@@ -255,9 +267,10 @@ class BotCgroup:
                 (d / "memory.memsw.limit_in_bytes").write_text(str(limit))
 
     @property
-    def procs_files(self) -> tuple[str, ...]:
-        """The ``cgroup.procs`` files a launcher writes its pid to, to join the group."""
-        return tuple(str(d / "cgroup.procs") for d in self.dirs)
+    def join_files(self) -> tuple[str, ...]:
+        """The files a single-threaded launcher writes ``0`` to, to join the group
+        (:data:`JOIN_FILES`)."""
+        return tuple(str(d / JOIN_FILES[self.version]) for d in self.dirs)
 
     def members(self) -> set[int]:
         """Every process in the group now."""

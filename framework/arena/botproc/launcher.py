@@ -61,7 +61,7 @@ while [ "$1" != -- ]; do
     case $1 in
     -?) ulimit "$1" "$2" || { echo "arena: cannot set ulimit $1 $2" >&2; exit 125; }
         shift 2 ;;
-    *) echo $$ >"$1" || { echo "arena: cannot join the cgroup of $1" >&2; exit 125; }
+    *) echo 0 >"$1" || { echo "arena: cannot join the cgroup of $1" >&2; exit 125; }
         shift ;;
     esac
 done
@@ -179,18 +179,18 @@ class PrivateDirs:
 class Launch:
     """The steps a bot's child process takes before ``exec`` (a ``preexec_fn``)."""
 
-    cgroup_procs: tuple[str, ...] = ()
+    cgroup_join: tuple[str, ...] = ()
     rlimits: tuple[tuple[int, int], ...] = ()
     private: PrivateDirs | None = None
     parent: int = 0
 
     def __call__(self) -> None:
         """Run in the child between fork and exec; any exception fails the start."""
-        me = str(os.getpid()).encode()
-        for procs in self.cgroup_procs:
-            fd = os.open(procs, os.O_WRONLY)
+        # "0": this process, which has one thread (the child of a fork), see JOIN_FILES.
+        for join_file in self.cgroup_join:
+            fd = os.open(join_file, os.O_WRONLY)
             try:
-                os.write(fd, me)
+                os.write(fd, b"0")
             finally:
                 os.close(fd)
         for limit, value in self.rlimits:
@@ -203,7 +203,7 @@ class Launch:
 
 
 def shell_launch(
-    cgroup_procs: Sequence[str], rlimits: Sequence[tuple[int, int]], argv: Sequence[str]
+    cgroup_join: Sequence[str], rlimits: Sequence[tuple[int, int]], argv: Sequence[str]
 ) -> list[str]:
     """``argv`` behind a ``/bin/sh`` that first joins the cgroups and sets the rlimits.
 
@@ -213,7 +213,7 @@ def shell_launch(
     limit, then down. If a step fails the shell says so on stderr and exits with
     :data:`LAUNCH_FAILED` without running ``argv``.
     """
-    steps: list[str] = list(cgroup_procs)
+    steps: list[str] = list(cgroup_join)
     for limit, value in rlimits:
         flag, unit = _ULIMIT[limit]
         units = value // unit

@@ -123,14 +123,14 @@ class Sandbox:
         if self.memory_mb and (cgroup is None or cgroup.memory_dir is None):
             limits.append((resource.RLIMIT_AS, self.memory_mb * 1024 * 1024))
         limits = [(limit, _within_hard_limit(limit, value)) for limit, value in limits]
-        procs = cgroup.procs_files if cgroup is not None else ()
+        join = cgroup.join_files if cgroup is not None else ()
         if self.kind == "bwrap":
-            return shell_launch(procs, limits, bwrap_argv(self, argv, workdir)), None
+            return shell_launch(join, limits, bwrap_argv(self, argv, workdir)), None
         private = None
         if (mode := private_dirs_supported()) is not None:
             _, shown = command_view(argv, str(workdir))
             private = PrivateDirs(str(workdir), self.tmpfs_bytes, mode.userns, tuple(shown))
-        return list(argv), Launch(procs, tuple(limits), private, os.getpid())
+        return list(argv), Launch(join, tuple(limits), private, os.getpid())
 
     def env(self, workdir: Path) -> dict[str, str]:
         """The bot's environment."""
