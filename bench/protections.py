@@ -14,6 +14,11 @@ cgroup and sandbox are set once); see ``bench/overhead.py`` for whole games. A p
 bot (file protocols, chess5) pays a bot start every turn plus the file handling: protocol
 files through a directory descriptor without following links, against plain path calls,
 and the sweep for orphans after the turn.
+
+Rows marked "after idle" run after a pause with no bot start, as a game's first bot does:
+joining a cgroup then waits for the kernel (an RCU grace period: the writer side of the
+cgroup threadgroup lock goes back to its slow path once idle), a wait that back-to-back
+starts hide. "Start to first answer" is what a game waits for before its first turn.
 """
 
 from __future__ import annotations
@@ -39,6 +44,9 @@ from arena.botproc.spawn import spawn, sweep_orphans
 from arena.botproc.turns import check_files, prepare_turn, read_output
 
 TRUE = shutil.which("true") or "/bin/true"
+CAT = shutil.which("cat") or "/bin/cat"
+IDLE_S = 0.1
+"""The pause before each "after idle" row: longer than the kernel keeps a cgroup join fast."""
 
 
 def popen(workdir: Path, launch: Launch | None = None, session: bool = False) -> None:
@@ -54,7 +62,7 @@ def with_cgroup(workdir: Path, launch: Launch) -> None:
     group = cgroups.BotCgroup.create(64, 512)
     assert group is not None
     try:
-        layered = Launch(group.procs_files, launch.rlimits, launch.private, launch.parent)
+        layered = Launch(group.join_files, launch.rlimits, launch.private, launch.parent)
         popen(workdir, layered, session=True)
     finally:
         group.remove()
@@ -64,7 +72,7 @@ def with_shell_launcher(workdir: Path, limits: tuple[tuple[int, int], ...]) -> N
     """What bubblewrap bots start through: /bin/sh joins the cgroups and sets the rlimits,
     then execs (no Python between fork and exec: vfork)."""
     group = cgroups.BotCgroup.create(64, 512)
-    procs = group.procs_files if group is not None else ()
+    procs = group.join_files if group is not None else ()
     try:
         subprocess.Popen(
             shell_launch(procs, limits, [TRUE]), cwd=workdir, start_new_session=True,
@@ -82,19 +90,39 @@ def arena_spawn(workdir: Path, sandbox: Sandbox) -> None:
     bot.kill()
 
 
+def first_answer(workdir: Path, sandbox: Sandbox) -> None:
+    """What a game waits for: arena's spawn of an echo bot (``cat``) until its first answer
+    (a line sent and read back), then the kill."""
+    bot = spawn([CAT], workdir, sandbox, subprocess.PIPE, subprocess.PIPE, None, 1 << 30)
+    stdin, stdout = bot.proc.stdin, bot.proc.stdout
+    assert stdin is not None and stdout is not None
+    stdin.write(b"ping\n")
+    stdout.readline()
+    bot.kill()
+    stdin.close()
+    stdout.close()
+
+
 def python_start(workdir: Path) -> None:
     """For scale: a bare Python interpreter start."""
     subprocess.run([sys.executable, "-c", "pass"], cwd=workdir, check=True)
 
 
+AFTER_IDLE = "after idle:"
+"""Rows whose name starts so run after a pause (see the module docstring)."""
+
+
 def measure(rows: dict[str, Callable[[], object]], rounds: int) -> dict[str, list[float]]:
-    """Run every row once per round, in a new random order each round; ms per run."""
+    """Run every row once per round, in a new random order each round; ms per run (an
+    "after idle" row after a pause of :data:`IDLE_S`, not timed)."""
     times: dict[str, list[float]] = {name: [] for name in rows}
     names = list(rows)
     order = random.Random(1)
     for _ in range(rounds):
         order.shuffle(names)
         for name in names:
+            if name.startswith(AFTER_IDLE):
+                time.sleep(IDLE_S)
             t0 = time.perf_counter()
             rows[name]()
             times[name].append((time.perf_counter() - t0) * 1000.0)
@@ -113,7 +141,7 @@ def report(title: str, times: dict[str, list[float]], unit: str) -> None:
     for name, values in times.items():
         ordered = sorted(values)
         low, p25 = ordered[0], ordered[len(ordered) // 4]
-        layered = not name.startswith(("arena", "for scale", "launcher"))
+        layered = not name.startswith(("arena", "for scale", "launcher", AFTER_IDLE))
         added = f"{p25 - previous:+9.3f}" if layered and previous is not None else ""
         median = statistics.median(values)
         print(f"{name:52} {low:9.3f} {p25:9.3f} {median:9.3f} {added:>9}  {unit}")
@@ -151,6 +179,15 @@ def start_rows(workdir: Path) -> dict[str, Callable[[], object]]:
     rows["arena spawn + kill, sandbox none"] = lambda: arena_spawn(workdir, Sandbox("none"))
     if bwrap_works():
         rows["arena spawn + kill, sandbox bwrap"] = lambda: arena_spawn(workdir, Sandbox("bwrap"))
+    if cgroups.parents() is not None:
+        rows[f"{AFTER_IDLE} the cgroups row"] = lambda: with_cgroup(workdir, base)
+    rows[f"{AFTER_IDLE} arena start to first answer, none"] = lambda: first_answer(
+        workdir, Sandbox("none")
+    )
+    if bwrap_works():
+        rows[f"{AFTER_IDLE} arena start to first answer, bwrap"] = lambda: first_answer(
+            workdir, Sandbox("bwrap")
+        )
     rows["for scale: a Python interpreter start (bare)"] = lambda: python_start(workdir)
     return rows
 
