@@ -72,10 +72,10 @@ def with_shell_launcher(workdir: Path, limits: tuple[tuple[int, int], ...]) -> N
     """What bubblewrap bots start through: /bin/sh joins the cgroups and sets the rlimits,
     then execs (no Python between fork and exec: vfork)."""
     group = cgroups.BotCgroup.create(64, 512)
-    procs = group.join_files if group is not None else ()
+    join = group.join_files if group is not None else ()
     try:
         subprocess.Popen(
-            shell_launch(procs, limits, [TRUE]), cwd=workdir, start_new_session=True,
+            shell_launch(join, limits, [TRUE]), cwd=workdir, start_new_session=True,
             close_fds=True,
         ).wait()  # fmt: skip
     finally:
