@@ -46,6 +46,11 @@ needs_pids_cgroup = pytest.mark.skipif(not PIDS_CGROUP, reason="no pids cgroup h
 needs_memory_cgroup = pytest.mark.skipif(not MEMORY_CGROUP, reason="no memory cgroup here")
 
 
+def pids_line(cgroup_file: str) -> str:
+    """The line of a ``/proc/.../cgroup`` file naming the pids group (v1) or the group (v2)."""
+    return next(x for x in cgroup_file.splitlines() if ":pids:" in x or x.startswith("0::"))
+
+
 def marker() -> str:
     """A unique string to find a test's processes by."""
     return f"arena-hostile-{uuid.uuid4().hex[:12]}"

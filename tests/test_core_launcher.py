@@ -21,7 +21,7 @@ from arena.botproc.cgroups import BotCgroup, _wait_exit
 from arena.botproc.homes import BotHome, remove_retired
 from arena.botproc.launcher import LAUNCH_FAILED, shell_launch
 from arena.botproc.spawn import spawn
-from hostile import MODES, needs_pids_cgroup
+from hostile import MODES, needs_pids_cgroup, pids_line
 
 REPORT = """
 import json, os
@@ -57,10 +57,7 @@ def test_the_shell_launcher_joins_the_cgroups_and_sets_hard_and_soft_limits_then
         group.remove()
     assert proc.returncode == 0
     assert seen["pid"] == proc.pid  # the program runs as the launcher's own process
-    pids_line = next(
-        line for line in seen["cgroup"].splitlines() if ":pids:" in line or line.startswith("0::")
-    )
-    assert pids_line.endswith(f"/{name}")
+    assert pids_line(seen["cgroup"]).endswith(f"/{name}")
     assert seen["limits"] == {
         "Max file size": ["1024", "1024"],
         "Max core file size": ["0", "0"],
@@ -109,9 +106,8 @@ def test_every_thread_and_child_of_a_bot_runs_in_its_cgroup(mode):
         tasks = [(pid, tid) for pid in tree for tid in os.listdir(f"/proc/{pid}/task")]
         assert len(tasks) >= 3  # the bot's two threads and its child (and bubblewrap's own)
         for pid, tid in tasks:
-            lines = Path(f"/proc/{pid}/task/{tid}/cgroup").read_text().splitlines()
-            pids_line = next(x for x in lines if ":pids:" in x or x.startswith("0::"))
-            assert pids_line.rsplit("/", 1)[-1] in groups, (pid, tid, pids_line)
+            line = pids_line(Path(f"/proc/{pid}/task/{tid}/cgroup").read_text())
+            assert line.rsplit("/", 1)[-1] in groups, (pid, tid, line)
         assert set(tree) <= bot.cgroup.members()
     finally:
         bot.kill()
