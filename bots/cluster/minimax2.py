@@ -18,10 +18,11 @@ spent (depths 1 and 2 may use up to HARD), keeping the best move of the last fin
 The opponent's chips are unknown, so its replies are drops of either of its colours and
 rotations; a line that completes next move counts as a sure win only with threats in every
 colour of its owner, else as a likely one (the needed chip may not be drawn). Leaves are
-scored by open windows of ``win_length`` cells per colour (the opponent's weigh more), two
-threats at once, and the chips each player has left, worth more as the board fills (it
-counts rotations from the opponent's echoed actions: running out of chips loses). Logs to
-stderr.
+scored by open windows of ``win_length`` cells per colour (2 and 3 chips count; the
+opponent's three weighs more than ours), two threats at once, and the chips each player
+has left (it counts rotations from the opponent's echoed actions: running out of chips
+loses), with weights fitted to the outcomes of stored games: a chip is worth most of an
+open three, so a rotation (two chips) must buy more than it costs. Logs to stderr.
 """
 
 from __future__ import annotations
@@ -38,12 +39,15 @@ Act = tuple[Any, ...]  # ('d', pos, chip, cell) or ('r', gravity)
 
 DIRS = ((0, -1, 1), (1, -1, 0), (1, 0, -1), (0, 1, -1), (-1, 1, 0), (-1, 0, 1))
 WIN = 1_000_000
-WEIGHTS = (0, 1, 8, 60, 400, 2000, 8000)  # window score by chips in it (then capped)
-CHIP_VALUE = 10  # a chip still owned is worth this much (running out loses) ...
-SCARCITY = 6000  # ... plus SCARCITY / (chips left + 1) lost as the bag empties
-LATE_CHIP = 200  # ... plus LATE_CHIP * (share of the board filled)**2: late on, chips decide
+# The evaluation's weights were fitted to the outcomes of 616 stored games against the
+# minimax (bench/cluster_eval_fit.py: a logistic regression over 26,012 positions).
+WEIGHTS = (0, 0, 18, 60, 400, 2000, 8000)  # our window's score by chips in it (then capped)
+OPP_WEIGHTS = (0, 1, 16, 75, 600, 3000, 12000)  # the opponent's window's, against us
+CHIP_VALUE = 50  # a chip still owned is worth this much (running out loses) ...
+SCARCITY = 3000  # ... plus SCARCITY / (chips left + 1) lost as the bag empties
+LATE_CHIP = 0  # ... plus LATE_CHIP * (share of the board filled)**2
 SOFT, HARD = 0.7, 0.8  # share of the turn's timeout for deep searches / for depths 1-2
-DEFENCE = 1.5  # the opponent's windows weigh this much more than ours
+DEFENCE = 1.0  # the opponent's windows weigh OPP_WEIGHTS times this
 EXACT, LOWER, UPPER = 0, 1, 2  # transposition-table bounds
 MAX_DEPTH = 20  # iterative deepening stops here (tests and profiling fix the depth)
 LMR_FROM = 4  # late move reductions: moves from this place in the move order on ...
@@ -229,8 +233,10 @@ class Searcher:
         self.hot_color: list[int] | Sparse = [-1] * size if small else Sparse(-1)
         for c, p in enumerate(self.pw):
             for k in range(1, geo.win + 1):
-                v = WEIGHTS[min(k, len(WEIGHTS) - 1)]
-                self.table[k * p] = v if c // self.half == me else -int(v * DEFENCE)
+                if c // self.half == me:
+                    self.table[k * p] = WEIGHTS[min(k, len(WEIGHTS) - 1)]
+                else:
+                    self.table[k * p] = -int(OPP_WEIGHTS[min(k, len(OPP_WEIGHTS) - 1)] * DEFENCE)
             self.hot_color[(geo.win - 1) * p] = c
         self.wz = [*self.pw, 0]  # a cell's weight by its chip (-1, empty, reads 0)
         self.zz = [[*z, 0] for z in self.zobrist]  # its Zobrist key, the same way
