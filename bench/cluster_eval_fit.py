@@ -87,9 +87,9 @@ def rows_of(outputs: list[Path], bot: ModuleType) -> list[tuple[list[float], int
                 chips = state.settings.chips_per_color
                 s = searchers.setdefault(me, bot.Searcher(geo, walls, me, colors, chips))
                 s.load(board, state.gravity)
-                if s.threats(state.gravity, me) or len(s.threats(state.gravity, 1 - me)) > 1:
-                    continue  # not quiet: the search decides these
                 threat = len(s.threats(state.gravity, 1 - me))
+                if threat > 1 or s.threats(state.gravity, me):
+                    continue  # not quiet: the search decides these
                 rows.append((terms(s, state, me, board, threat), int(winner == me), number))
     return rows
 
