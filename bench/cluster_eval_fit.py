@@ -85,7 +85,9 @@ def rows_of(outputs: list[Path], bot: ModuleType) -> list[tuple[list[float], int
                     board[geo.index[tuple(cube)]] = state.board[i]
                 walls = {geo.index[tuple(state.grid.cells[i])] for i in state.walls}
                 chips = state.settings.chips_per_color
-                s = searchers.setdefault(me, bot.Searcher(geo, walls, me, colors, chips))
+                if me not in searchers:  # one per seat and game: its tables are costly
+                    searchers[me] = bot.Searcher(geo, walls, me, colors, chips)
+                s = searchers[me]
                 s.load(board, state.gravity)
                 threat = len(s.threats(state.gravity, 1 - me))
                 if threat > 1 or s.threats(state.gravity, me):
