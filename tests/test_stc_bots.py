@@ -254,22 +254,66 @@ def load_bot0(monkeypatch: pytest.MonkeyPatch) -> Any:
 def test_bot0_takes_attacks_under_four_lines_and_meets_bigger_or_killing_ones(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """An attack under four skull lines (1680 points) is not met: bot0 keeps building and
-    takes it; four lines are met, and so is one line that would kill us."""
+    """An attack under four skull lines (1680 points) is not met: the firing threshold
+    stays. From three lines (1260 points) up it is still expected, so its skulls fall in
+    the search; one or two lines are ignored. Four lines are met, and so is one line that would kill
+    us. A chain the opponent is still growing (under 70% of its best) is not expected."""
     bot0 = load_bot0(monkeypatch)
     bot = bot0.Bot()
     pairs = [(1, 2)] * 8
     chain = bot0.Chain()
+    chain.colour, chain.need = 3, 1  # its trigger: a 3, which the pairs never bring
     low, high = [3, 3, 3, 3, 3, 3], [11, 11, 11, 11, 11, 11]
-    for pts, hts, expected in [
-        (600, low, None),  # one line: take it, keep building
-        (900, low, None),  # two lines: the same
-        (1670, low, None),  # three lines and 410 points: the same
-        (1680, low, (0, 4)),  # four lines: prepare
-        (600, high, (0, 1)),  # one line kills a full grid: prepare
+    for pts, best, hts, expected in [
+        (600, 600, low, None),  # one line: take it, keep building
+        (1259, 1259, low, None),  # two lines and 419 points: the same
+        (1260, 1260, low, (0, 3, False)),  # three lines: expected, taken
+        (1670, 1670, low, (0, 3, False)),  # three lines and 410 points: the same
+        (1670, 5000, low, None),  # ... but not while its chain is still growing
+        (1680, 1680, low, (0, 4, True)),  # four lines: met
+        (600, 600, high, (0, 1, True)),  # one line kills a full grid: met
     ]:
-        chain.points = pts  # its best chain in reach: ready to fire
+        chain.points = best  # its best chain in reach
         assert bot.expected_attack((pts, 2), (0, 0), chain, hts, low, pairs) == expected, pts
+
+
+def test_bot0_expects_a_big_chain_whose_trigger_comes_block_by_block(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """From a lost game: the opponent's 11500-point chain needs two blocks of colour 4;
+    the next pair brings one and the pair after it the other, so it fires in two turns.
+    bot0 used to count the trigger's blocks from the pair after next only, expected
+    nothing, and was buried by 29 lines without firing its own chain first."""
+    bot0 = load_bot0(monkeypatch)
+    bot = bot0.Bot()
+    chain = bot0.Chain()
+    chain.points, chain.steps, chain.colour, chain.need, chain.column = 11500, 6, 4, 2, 4
+    pairs = [(5, 2), (3, 4), (4, 1), (5, 3), (2, 2), (1, 2), (1, 2), (4, 5)]
+    hts = [0, 3, 3, 5, 1, 3]
+    attack = bot.expected_attack((40, 1), (0, 0), chain, hts, [5] * W, pairs)
+    assert attack == (2, 11500 // 420, True)
+
+
+# A turn of a lost game (seed 1068845346, bot0 second): the opponent can fire 1440 points
+# now, three skull lines, and bot0 (the grid on the left) is building a 9960-point chain.
+THREE_LINES_TURN = (
+    "5 2\n1 2\n3 4\n1 3\n2 2\n4 2\n4 1\n2 1\n"
+    "40\n......\n......\n......\n......\n...5..\n..2020\n"
+    "255020\n050000\n005205\n005501\n553344\n451114\n"
+    "1280\n......\n......\n......\n......\n......\n......\n"
+    "...5..\n..25..\n..24..\n..44..\n3522..\n35524.\n"
+)
+
+
+def test_bot0_expects_a_three_line_attack_but_keeps_its_firing_threshold() -> None:
+    """The opponent's 1440 points now are three lines: bot0 expects them (their skulls
+    fall in its search; it used to build on as if they would never come, and lost), but
+    does not meet them: its firing threshold stays at 1500 (four lines lower it)."""
+    _, err = run_bot("bot0", THREE_LINES_TURN)
+    log = err.decode()
+    assert "opp fires now 1440 (3 steps)" in log, log
+    assert "expecting it fires at +0: 3 lines on us, taken (too small to meet)" in log, log
+    assert "fire threshold 1500," in log, log
 
 
 def rows_of(columns: tuple[str, ...]) -> list[str]:

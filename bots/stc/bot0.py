@@ -60,7 +60,8 @@ PARAMS = {
     "small_w": 0.1,  # weight of fired points under the firing threshold
     "fire_min": 1500.0,  # points a chain should reach before it is worth firing
     "fire_threat": 500.0,  # firing threshold when the opponent threatens to attack
-    "threat_min": 1680.0,  # smallest opponent fire (points) we prepare for: four lines
+    "threat_min": 1680.0,  # smallest opponent fire (points) we meet: four lines
+    "soft_min": 1260.0,  # smallest we expect (its skulls in the search), not meet: 3 lines
     "ready": 0.7,  # ... when it is this share of its best chain in reach (or kills us)
     "far_lines": 5,  # a chain in reach sending this many lines (or killing us) is expected ...
     "far_turns": 4,  # ... on the turn the pairs bring its trigger, up to this many turns ahead
@@ -1070,7 +1071,7 @@ class TurnLog:
     opp_now: tuple[int, int]
     opp_next: tuple[int, int]
     opp_chain: Chain
-    threat: tuple[int, int] | None
+    attack: tuple[int, int, bool] | None  # see Bot.expected_attack
     used: float
     my_score: int
     opp_score: int
@@ -1131,8 +1132,10 @@ class Bot:
         sr.first_layer = []
 
         opp_now, opp_next, opp_chain = opponent_threat(omasks, ohts, pairs, sr)
-        threat = self.expected_attack(opp_now, opp_next, opp_chain, hts, ohts, pairs)
-        sr.fire_min = PARAMS["fire_threat"] if threat else PARAMS["fire_min"]
+        attack = self.expected_attack(opp_now, opp_next, opp_chain, hts, ohts, pairs)
+        threat = attack[:2] if attack else None
+        # Only an attack we meet lowers the firing threshold; a smaller one is taken.
+        sr.fire_min = PARAMS["fire_threat"] if attack and attack[2] else PARAMS["fire_min"]
         if sum(hts) >= 48 or max(hts) >= 10:
             sr.fire_min = min(sr.fire_min, 300.0)
         sr.kill_lines = lines_to_kill(ohts)
@@ -1170,7 +1173,7 @@ class Bot:
             opp_now,
             opp_next,
             opp_chain,
-            threat,
+            attack,
             used,
             my_score,
             opp_score,
@@ -1235,8 +1238,8 @@ class Bot:
         hts: list[int],
         ohts: list[int],
         pairs: list[tuple[int, int]],
-    ) -> tuple[int, int] | None:
-        """(turn offset, skull lines) of the attack we expect, or None.
+    ) -> tuple[int, int, bool] | None:
+        """(turn offset, skull lines, met) of the attack we expect, or None.
 
         The opponent can fire `opp_now` this turn and `opp_next` next turn. We expect it to
         when the chain is ready (about as big as its best chain in reach, so waiting gains
@@ -1246,28 +1249,42 @@ class Bot:
         (far_lines, or a kill) is expected on the turn the known pairs bring its trigger
         colour (up to far_turns ahead), which gives us time to fire first.
 
-        Attacks under ``threat_min`` (four skull lines) are not prepared for unless they
-        kill us: meeting smaller ones (firing our own small chain first, or building as if
-        their skulls had already buried our trigger) did no better against the enemy, and
-        a little worse on average over five runs of 200 games (docs/bots.md).
+        `met` says whether to meet it: the firing threshold drops (``fire_threat``), so
+        the search may fire a small chain first to bury the attacker's trigger. Attacks
+        under ``threat_min`` (four skull lines) are not met unless they kill us: meeting
+        smaller ones did no better against the enemy, and a little worse on average over
+        five runs of 200 games (docs/bots.md). But a ready one from ``soft_min`` (three
+        lines) up is still expected, not met: its skulls fall on the simulated grids, so
+        the search sees the plan they would bury and can build around them or fire a
+        chain that has reached the usual threshold; before, bot0 built on as if they would
+        never come, and lost most games where the enemy fired 2 or 3 lines twice.
         """
         kill = lines_to_kill(hts)
+        soft = None
         for k, (pts, _) in ((0, opp_now), (1, opp_next)):
             lines = (self.my_owed70 + pts) // POINTS_PER_LINE
-            if not lines or (pts < PARAMS["threat_min"] and lines < kill):
-                continue  # a small attack that does not kill us: keep building, take it
+            if not lines:
+                continue
             ready = pts >= PARAMS["ready"] * opp_chain.points
+            if pts < PARAMS["threat_min"] and lines < kill:
+                # a small attack that does not kill us: take it (and expect it if ready)
+                if soft is None and ready and pts >= PARAMS["soft_min"]:
+                    soft = (k, lines, False)
+                continue
             if ready or lines >= kill or lines >= 6 or sum(ohts) >= 48:
-                return k, lines
-        # Further out: a big chain in reach fires when the pairs bring its trigger colour.
+                return k, lines, True
+        if soft is not None:
+            return soft
+        # Further out: a big chain in reach fires when the pairs bring its trigger colour
+        # (counted from this turn's pair: a trigger of two blocks can come one by one).
         if opp_chain.points:
             lines = (self.my_owed70 + opp_chain.points) // POINTS_PER_LINE
             if lines >= min(kill, PARAMS["far_lines"]):
                 got = 0
-                for k in range(2, min(len(pairs), int(PARAMS["far_turns"]) + 1)):
+                for k in range(min(len(pairs), int(PARAMS["far_turns"]) + 1)):
                     got += (pairs[k][0] == opp_chain.colour) + (pairs[k][1] == opp_chain.colour)
-                    if got >= opp_chain.need:
-                        return k, lines
+                    if k >= 2 and got >= opp_chain.need:
+                        return k, lines, True
         return None
 
     def fallback(self, masks: list[int], hts: list[int], pair: tuple[int, int]) -> int:
@@ -1282,7 +1299,7 @@ class Bot:
     def report(self) -> None:
         """The last turn's reasoning on stderr (written after the answer, off the clock)."""
         t = self.pending
-        sr, best, threat = self.searcher, t.best, t.threat
+        sr, best, attack = self.searcher, t.best, t.attack
         log(f"== turn {self.turn - 1} score {t.my_score} vs {t.opp_score}")
         log("pairs " + " ".join(f"{a}{b}" for a, b in t.pairs))
         log(f"heights {t.hts}")
@@ -1292,7 +1309,12 @@ class Bot:
             f"threat: skulls fell on us {t.fell} lines, still owed {self.my_owed70 / 70:.1f}; "
             f"opp fires now {t.opp_now[0]} ({t.opp_now[1]} steps), next turn {t.opp_next[0]} "
             f"({t.opp_next[1]} steps); opp best chain {t.opp_chain}; expecting "
-            + (f"it fires at +{threat[0]}: {threat[1]} lines on us" if threat else "no attack")
+            + (
+                f"it fires at +{attack[0]}: {attack[1]} lines on us, "
+                + ("met (firing threshold lowered)" if attack[2] else "taken (too small to meet)")
+                if attack
+                else "no attack"
+            )
         )
         log(
             f"fire threshold {sr.fire_min:.0f}, {sr.kill_lines} lines kill the opponent, "
