@@ -256,8 +256,9 @@ def test_bot0_takes_attacks_under_four_lines_and_meets_bigger_or_killing_ones(
 ) -> None:
     """An attack under four skull lines (1680 points) is not met: the firing threshold
     stays. From three lines (1260 points) up it is still expected, so its skulls fall in
-    the search; one or two lines are ignored. Four lines are met, and so is one line that would kill
-    us. A chain the opponent is still growing (under 70% of its best) is not expected."""
+    the search; one or two lines are ignored. Four lines are met, and so is one line that
+    would kill us. A chain the opponent is still growing (under 70% of its best) is not
+    expected."""
     bot0 = load_bot0(monkeypatch)
     bot = bot0.Bot()
     pairs = [(1, 2)] * 8
@@ -295,7 +296,7 @@ def test_bot0_expects_a_big_chain_whose_trigger_comes_block_by_block(
 
 
 # A turn of a lost game (seed 1068845346, bot0 second): the opponent can fire 1440 points
-# now, three skull lines, and bot0 (the grid on the left) is building a 9960-point chain.
+# now, three skull lines, while bot0 (the first grid) builds toward a 9960-point chain.
 THREE_LINES_TURN = (
     "5 2\n1 2\n3 4\n1 3\n2 2\n4 2\n4 1\n2 1\n"
     "40\n......\n......\n......\n......\n...5..\n..2020\n"

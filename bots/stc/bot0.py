@@ -1257,7 +1257,7 @@ class Bot:
         lines) up is still expected, not met: its skulls fall on the simulated grids, so
         the search sees the plan they would bury and can build around them or fire a
         chain that has reached the usual threshold; before, bot0 built on as if they would
-        never come, and lost most games where the enemy fired 2 or 3 lines twice.
+        never come, and lost most games where the enemy fired three lines twice.
         """
         kill = lines_to_kill(hts)
         soft = None
