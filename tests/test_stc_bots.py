@@ -12,6 +12,7 @@ import re
 import select
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -275,7 +276,48 @@ def test_bot0_takes_attacks_under_four_lines_and_meets_bigger_or_killing_ones(
         (600, 600, high, (0, 1, True)),  # one line kills a full grid: met
     ]:
         chain.points = best  # its best chain in reach
-        assert bot.expected_attack((pts, 2), (0, 0), chain, hts, low, pairs) == expected, pts
+        assert bot.expected_attack([(pts, 2), (0, 0)], chain, hts, low, pairs) == expected, pts
+
+
+def test_bot0_counts_the_nuisance_it_already_owes_in_an_attack(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Skulls fall by the nuisance owed in all, so the three- and four-line rules count
+    it: with 300 points still owed (4.3 nuisance), 1000 points fall as three lines and
+    1400 as four. bot0 used to compare the opponent's points alone with 1260 and 1680,
+    and built on under the three lines of 1140 points on top of 308 owed, in a lost game."""
+    bot0 = load_bot0(monkeypatch)
+    bot = bot0.Bot()
+    bot.my_owed70 = 300
+    pairs = [(1, 2)] * 8
+    chain = bot0.Chain()
+    chain.colour, chain.need = 3, 1
+    low = [3] * W
+    for pts, expected in [
+        (900, None),  # 1200 in all: two lines, ignored
+        (1000, (0, 3, False)),  # 1300: three lines, expected and taken
+        (1400, (0, 4, True)),  # 1700: four lines, met
+    ]:
+        chain.points = pts
+        assert bot.expected_attack([(pts, 3), (0, 0)], chain, low, low, pairs) == expected, pts
+
+
+def test_bot0_expects_the_chain_the_opponent_fires_in_two_turns(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The opponent's fires are looked for four turns ahead: a chain it can fire in two
+    turns, much bigger than what it can fire now or next turn, is what it waits for, so
+    the smaller ones are not expected and it is (met: six lines)."""
+    bot0 = load_bot0(monkeypatch)
+    bot = bot0.Bot()
+    chain = bot0.Chain()
+    chain.points, chain.colour, chain.need = 640, 4, 1
+    pairs = [(1, 1)] * 8  # never the trigger colour: the far rule stays out of it
+    low = [3] * W
+    fires = [(50, 1), (640, 2), (2650, 4), (640, 2)]
+    assert bot.expected_attack(fires, chain, low, low, pairs) == (2, 6, True)
+    # Seen two turns ahead only (as before), nothing is expected.
+    assert bot.expected_attack(fires[:2], chain, low, low, pairs) is None
 
 
 def test_bot0_expects_a_big_chain_whose_trigger_comes_block_by_block(
@@ -291,30 +333,77 @@ def test_bot0_expects_a_big_chain_whose_trigger_comes_block_by_block(
     chain.points, chain.steps, chain.colour, chain.need, chain.column = 11500, 6, 4, 2, 4
     pairs = [(5, 2), (3, 4), (4, 1), (5, 3), (2, 2), (1, 2), (1, 2), (4, 5)]
     hts = [0, 3, 3, 5, 1, 3]
-    attack = bot.expected_attack((40, 1), (0, 0), chain, hts, [5] * W, pairs)
+    attack = bot.expected_attack([(40, 1), (0, 0)], chain, hts, [5] * W, pairs)
     assert attack == (2, 11500 // 420, True)
 
 
-# A turn of a lost game (seed 1068845346, bot0 second): the opponent can fire 1440 points
-# now, three skull lines, while bot0 (the first grid) builds toward a 9960-point chain.
+# A turn from the games (seed 3003's tournament, bot0 first, turn 10): the opponent can
+# fire 1490 points now, three skull lines, and little on the three turns after.
 THREE_LINES_TURN = (
-    "5 2\n1 2\n3 4\n1 3\n2 2\n4 2\n4 1\n2 1\n"
-    "40\n......\n......\n......\n......\n...5..\n..2020\n"
-    "255020\n050000\n005205\n005501\n553344\n451114\n"
-    "1280\n......\n......\n......\n......\n......\n......\n"
-    "...5..\n..25..\n..24..\n..44..\n3522..\n35524.\n"
+    "5 3\n1 2\n3 1\n4 2\n1 4\n2 5\n1 5\n5 5\n"
+    "0\n......\n......\n......\n......\n......\n.11...\n"
+    ".34...\n.22...\n.25...\n2554..\n2143..\n2443..\n"
+    "0\n......\n......\n......\n......\n.4....\n.4....\n"
+    ".2....\n.21...\n.25...\n3551..\n4222..\n44133.\n"
 )
 
 
 def test_bot0_expects_a_three_line_attack_but_keeps_its_firing_threshold() -> None:
-    """The opponent's 1440 points now are three lines: bot0 expects them (their skulls
-    fall in its search; it used to build on as if they would never come, and lost), but
-    does not meet them: its firing threshold stays at 1500 (four lines lower it)."""
+    """The opponent's 1490 points now are three lines: bot0 expects them (their skulls
+    fall in its search; it used to build on as if they would never come, and lost games
+    where the enemy fired three lines twice), but does not meet them: its firing
+    threshold stays at 1500 (four lines lower it)."""
     _, err = run_bot("bot0", THREE_LINES_TURN)
     log = err.decode()
-    assert "opp fires now 1440 (3 steps)" in log, log
+    assert "opp fires now 1490 (3 steps)" in log, log
     assert "expecting it fires at +0: 3 lines on us, taken (too small to meet)" in log, log
     assert "fire threshold 1500," in log, log
+
+
+# A turn of a lost game (seed 271613577, bot0 first, turn 16): the opponent can fire 50
+# points now and 640 next turn, but builds 2650 points (six lines) for the turn after;
+# bot0 (the first grid, 43 cells) builds toward 8700 points three turns out.
+TWO_TURNS_AHEAD_TURN = (
+    "1 1\n1 4\n3 2\n5 4\n4 1\n5 5\n5 2\n1 1\n"
+    "40\n......\n......\n......\n......\n013...\n0004.2\n"
+    "0005.5\n253544\n254000\n544000\n513300\n522254\n"
+    "1290\n......\n......\n......\n......\n......\n......\n"
+    ".1....\n.1....\n51....\n5445..\n1413..\n31233.\n"
+)
+
+
+def test_bot0_sees_the_opponent_fire_two_turns_ahead() -> None:
+    """From a lost game: bot0 looked two turns ahead for the opponent's fires, saw 640
+    points, expected nothing and built on; the opponent fired 2650 points two turns later
+    and buried it. Looking four turns ahead, it expects them and meets them."""
+    _, err = run_bot("bot0", TWO_TURNS_AHEAD_TURN)
+    log = err.decode()
+    assert "opp fires now 50 (1 steps), next turn 640 (2 steps), in 2 and 3 turns 2650" in log
+    assert "expecting it fires at +2: 6 lines on us, met (firing threshold lowered)" in log, log
+
+
+def test_bot0_counts_a_kill_on_the_turn_it_is_killed_as_a_draw(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """bot0 can fire the README's 1000 points next turn (two lines, enough to kill the
+    opponent), and the opponent is expected to fire 12 lines on that same turn. Both
+    grids are buried at once: a draw, worth its points, not a win (bot0 used to value it
+    as a kill, and drew games it saw coming). Two lines on the same turn leave bot0 room,
+    so then it is a kill, as it is with no attack expected."""
+    bot0 = load_bot0(monkeypatch)
+    masks, hts = bot0.parse_grid(README_CHAIN)
+    pairs = [(4, 5), (1, 2), (3, 3), (4, 4), (5, 5), (3, 4), (4, 5), (5, 3)]
+    values = {}
+    for threat in [(1, 12), (1, 2), None]:
+        sr = bot0.Searcher()
+        sr.kill_lines = 2
+        sr.deadline = time.perf_counter() + 30
+        best, _, _ = sr.search(masks, hts, pairs, 8, threat, ())
+        assert best is not None and best.fire_depth == 1 and best.fire_pts == 1000, threat
+        values[threat] = best.value
+    assert values[(1, 12)] < 1000
+    assert values[(1, 2)] > bot0.KILL / 2
+    assert values[None] > bot0.KILL / 2
 
 
 def rows_of(columns: tuple[str, ...]) -> list[str]:

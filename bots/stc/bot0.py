@@ -3,8 +3,8 @@
 
 Each turn it reads the 8 known pairs and both grids, then:
 
-1. sizes up the opponent: the points it can fire with this turn's pair and with the next
-   one (a short search on its grid), its best chain in reach, and the skulls it already
+1. sizes up the opponent: the points it can fire on each of the next four turns (a
+   narrow beam search on its grid), its best chain in reach, and the skulls it already
    owes us;
 2. runs one beam search over the known pairs on its own grid, as wide as its time allows:
    after each layer, the next one's width is set so that the layers left fit in the time
@@ -60,8 +60,10 @@ PARAMS = {
     "small_w": 0.1,  # weight of fired points under the firing threshold
     "fire_min": 1500.0,  # points a chain should reach before it is worth firing
     "fire_threat": 500.0,  # firing threshold when the opponent threatens to attack
-    "threat_min": 1680.0,  # smallest opponent fire (points) we meet: four lines
+    "threat_min": 1680.0,  # smallest attack (nuisance, with what we owe) we meet: 4 lines
     "soft_min": 1260.0,  # smallest we expect (its skulls in the search), not meet: 3 lines
+    "opp_turns": 4,  # turns of the opponent's pairs we look ahead for its fires ...
+    "opp_width": 4,  # ... keeping its most promising grids that fire nothing
     "ready": 0.7,  # ... when it is this share of its best chain in reach (or kills us)
     "far_lines": 5,  # a chain in reach sending this many lines (or killing us) is expected ...
     "far_turns": 4,  # ... on the turn the pairs bring its trigger, up to this many turns ahead
@@ -763,7 +765,9 @@ class Searcher:
         play sent it skulls at a depth before f (they land first and bury its trigger).
         `plan` (move indices) is the previous turn's best line from here: the node
         following it is kept in the beam even when it ranks below `width`.
-        Nodes that kill the opponent, or find no room after the skulls, are terminal.
+        Nodes that kill the opponent, or find no room after the skulls, are terminal. A
+        kill on the very turn the expected attack is fired, when its skulls would kill
+        us as well, is a draw (both grids buried at once), worth only its points.
         `adaptive`: after each layer the beam's width is set so that the layers left fit
         in the time left (see `next_width`); else it stays `width`.
         """
@@ -872,6 +876,15 @@ class Searcher:
                         if pts > pfire:
                             fire = (pts, steps, d)
                         fv, kills, sent = self.fire_value(pts)
+                        if (
+                            kills
+                            and d == hit_at - 1
+                            and not psafe
+                            and threat[1] >= lines_to_kill(hh)  # type: ignore[index]
+                        ):
+                            # The opponent fires on this same turn and its skulls kill us
+                            # too: both grids are buried at once, a draw, worth the points.
+                            fv = float(pts)
                         acc += fv * disc
                         if kills:
                             terminals.append(
@@ -987,33 +1000,42 @@ class Searcher:
 # ---------------------------------------------------------------- the opponent
 
 
-def opponent_threat(
+def opponent_fires(
     masks: list[int], hts: list[int], pairs: list[tuple[int, int]], searcher: Searcher
-) -> tuple[tuple[int, int], tuple[int, int], Chain]:
-    """What the opponent can fire this turn, next turn (best of a few lines), and its chain."""
-    a, b = pairs[0]
-    now = (0, 0)
-    kids: list[tuple[float, list[int], list[int]]] = []
-    for mv in SAME_COLOUR_MOVES if a == b else MOVES:
-        cc = masks[:]
-        hh = hts[:]
-        seeds = place(cc, hh, mv, a, b)
-        if not seeds:
-            continue
-        got = resolve(cc, hh, seeds)
-        if got[0] > now[0]:
-            now = got
-        if not got[0]:
-            ev = searcher.evaluate(cc, hh)[0]
-            kids.append((ev, cc, hh))
-    kids.sort(key=lambda k: k[0], reverse=True)
-    nxt = (0, 0)
-    a, b = pairs[1]
-    for _, cc, hh in kids[:4]:
-        got = best_fire(cc, hh, a, b)
-        if got[0] > nxt[0]:
-            nxt = got
-    return now, nxt, chain_potential(masks, hts)
+) -> list[tuple[int, int]]:
+    """The most the opponent can fire, (points, steps), on each of the next turns.
+
+    Turn 0 tries all its placements of this turn's pair; each later turn (up to
+    ``opp_turns``) tries the next pair on its ``opp_width`` most promising grids of the
+    turn before that fired nothing (ranked by our own evaluation, distinct grids only).
+    """
+    turns = min(len(pairs), int(PARAMS["opp_turns"]))
+    width = int(PARAMS["opp_width"])
+    fires = []
+    layer = [(masks, hts)]
+    for d in range(turns):
+        a, b = pairs[d]
+        best = (0, 0)
+        kids: dict[tuple[int, ...], tuple[float, list[int], list[int]]] = {}
+        for pm, ph in layer:
+            for mv in SAME_COLOUR_MOVES if a == b else MOVES:
+                cc = pm[:]
+                hh = ph[:]
+                seeds = place(cc, hh, mv, a, b)
+                if not seeds:
+                    continue
+                got = resolve(cc, hh, seeds)
+                if got[0]:
+                    if got[0] > best[0]:
+                        best = got
+                elif d + 1 < turns:
+                    key = tuple(cc)
+                    if key not in kids:
+                        kids[key] = (searcher.evaluate(cc, hh)[0], cc, hh)
+        fires.append(best)
+        ranked = sorted(kids.values(), key=_VALUE_OF, reverse=True)
+        layer = [(cc, hh) for _, cc, hh in ranked[:width]]
+    return fires
 
 
 # ---------------------------------------------------------------- input and the turn loop
@@ -1068,8 +1090,7 @@ class TurnLog:
     depth: int
     width: int
     fell: int
-    opp_now: tuple[int, int]
-    opp_next: tuple[int, int]
+    opp_fires: list[tuple[int, int]]  # see opponent_fires
     opp_chain: Chain
     attack: tuple[int, int, bool] | None  # see Bot.expected_attack
     used: float
@@ -1131,8 +1152,9 @@ class Bot:
         sr.timed_out = False
         sr.first_layer = []
 
-        opp_now, opp_next, opp_chain = opponent_threat(omasks, ohts, pairs, sr)
-        attack = self.expected_attack(opp_now, opp_next, opp_chain, hts, ohts, pairs)
+        opp_fires = opponent_fires(omasks, ohts, pairs, sr)
+        opp_chain = chain_potential(omasks, ohts)
+        attack = self.expected_attack(opp_fires, opp_chain, hts, ohts, pairs)
         threat = attack[:2] if attack else None
         # Only an attack we meet lowers the firing threshold; a smaller one is taken.
         sr.fire_min = PARAMS["fire_threat"] if attack and attack[2] else PARAMS["fire_min"]
@@ -1170,8 +1192,7 @@ class Bot:
             depth,
             width,
             fell,
-            opp_now,
-            opp_next,
+            opp_fires,
             opp_chain,
             attack,
             used,
@@ -1232,8 +1253,7 @@ class Bot:
 
     def expected_attack(
         self,
-        opp_now: tuple[int, int],
-        opp_next: tuple[int, int],
+        opp_fires: list[tuple[int, int]],
         opp_chain: Chain,
         hts: list[int],
         ohts: list[int],
@@ -1241,13 +1261,17 @@ class Bot:
     ) -> tuple[int, int, bool] | None:
         """(turn offset, skull lines, met) of the attack we expect, or None.
 
-        The opponent can fire `opp_now` this turn and `opp_next` next turn. We expect it to
-        when the chain is ready (about as big as its best chain in reach, so waiting gains
-        it little), when the skulls would kill us, or when its own stack is high. A chain it
-        can fire but is still growing is not expected: assuming every such chain fires
-        would make building look pointless. Further out, a chain in reach big enough to hurt
-        (far_lines, or a kill) is expected on the turn the known pairs bring its trigger
-        colour (up to far_turns ahead), which gives us time to fire first.
+        The opponent can fire ``opp_fires[k]`` on turn k from now (see `opponent_fires`).
+        We expect the first such fire that is ready (at least ``ready`` of the most it can
+        fire from two turns out, or of its best chain in reach: waiting would gain it
+        little), that would kill us, or that comes from a high stack. A chain it can fire
+        but is still growing is not expected: assuming every such chain fires would make
+        building look pointless. Looking four turns ahead, not two, sees a chain the
+        opponent builds in two or three moves (its 2650 points two turns out, where bot0
+        saw 640 and went on building, in a game lost to them). Further out, a chain in
+        reach big enough to hurt (far_lines, or a kill) is expected on the turn the known
+        pairs bring its trigger colour (up to far_turns ahead), which gives us time to
+        fire first.
 
         `met` says whether to meet it: the firing threshold drops (``fire_threat``), so
         the search may fire a small chain first to bury the attacker's trigger. Attacks
@@ -1257,18 +1281,22 @@ class Bot:
         lines) up is still expected, not met: its skulls fall on the simulated grids, so
         the search sees the plan they would bury and can build around them or fire a
         chain that has reached the usual threshold; before, bot0 built on as if they would
-        never come, and lost most games where the enemy fired three lines twice.
+        never come, and lost most games where the enemy fired three lines twice. Both
+        sizes count the nuisance we already owe, as the skulls that fall do: 1000 points
+        on top of 300 owed are three lines.
         """
         kill = lines_to_kill(hts)
         soft = None
-        for k, (pts, _) in ((0, opp_now), (1, opp_next)):
-            lines = (self.my_owed70 + pts) // POINTS_PER_LINE
+        ref = max([opp_chain.points] + [pts for pts, _ in opp_fires[2:]])
+        for k, (pts, _) in enumerate(opp_fires):
+            nuisance = self.my_owed70 + pts
+            lines = nuisance // POINTS_PER_LINE
             if not lines:
                 continue
-            ready = pts >= PARAMS["ready"] * opp_chain.points
-            if pts < PARAMS["threat_min"] and lines < kill:
+            ready = pts >= PARAMS["ready"] * ref
+            if nuisance < PARAMS["threat_min"] and lines < kill:
                 # a small attack that does not kill us: take it (and expect it if ready)
-                if soft is None and ready and pts >= PARAMS["soft_min"]:
+                if soft is None and ready and nuisance >= PARAMS["soft_min"]:
                     soft = (k, lines, False)
                 continue
             if ready or lines >= kill or lines >= 6 or sum(ohts) >= 48:
@@ -1300,6 +1328,7 @@ class Bot:
         """The last turn's reasoning on stderr (written after the answer, off the clock)."""
         t = self.pending
         sr, best, attack = self.searcher, t.best, t.attack
+        fires = t.opp_fires + [(0, 0)] * (4 - len(t.opp_fires))
         log(f"== turn {self.turn - 1} score {t.my_score} vs {t.opp_score}")
         log("pairs " + " ".join(f"{a}{b}" for a, b in t.pairs))
         log(f"heights {t.hts}")
@@ -1307,8 +1336,9 @@ class Bot:
         log(f"my chain now: {own_chain}")
         log(
             f"threat: skulls fell on us {t.fell} lines, still owed {self.my_owed70 / 70:.1f}; "
-            f"opp fires now {t.opp_now[0]} ({t.opp_now[1]} steps), next turn {t.opp_next[0]} "
-            f"({t.opp_next[1]} steps); opp best chain {t.opp_chain}; expecting "
+            f"opp fires now {fires[0][0]} ({fires[0][1]} steps), next turn {fires[1][0]} "
+            f"({fires[1][1]} steps), in 2 and 3 turns {fires[2][0]} and {fires[3][0]}; "
+            f"opp best chain {t.opp_chain}; expecting "
             + (
                 f"it fires at +{attack[0]}: {attack[1]} lines on us, "
                 + ("met (firing threshold lowered)" if attack[2] else "taken (too small to meet)")
