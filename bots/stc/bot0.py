@@ -62,9 +62,10 @@ PARAMS = {
     "fire_threat": 500.0,  # firing threshold when the opponent threatens to attack
     "threat_min": 1680.0,  # smallest attack (nuisance, with what we owe) we meet: 4 lines
     "soft_min": 1260.0,  # smallest we expect (its skulls in the search), not meet: 3 lines
+    "ready": 0.7,  # ... when it is this share of the most it can fire from two turns
+    # out or of its best chain in reach (or kills us)
     "opp_turns": 4,  # turns of the opponent's pairs we look ahead for its fires ...
     "opp_width": 4,  # ... keeping its most promising grids that fire nothing
-    "ready": 0.7,  # ... when it is this share of its best chain in reach (or kills us)
     "far_lines": 5,  # a chain in reach sending this many lines (or killing us) is expected ...
     "far_turns": 4,  # ... on the turn the pairs bring its trigger, up to this many turns ahead
     "edge_w": 15.0,  # per pair of same-colour neighbours
