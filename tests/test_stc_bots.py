@@ -306,8 +306,8 @@ def test_bot0_expects_the_chain_the_opponent_fires_in_two_turns(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The opponent's fires are looked for four turns ahead: a chain it can fire in two
-    turns, much bigger than what it can fire now or next turn, is what it waits for, so
-    the smaller ones are not expected and it is (met: six lines)."""
+    turns, much bigger than what it can fire now or next turn, is what it waits for: the
+    smaller fires are not expected, the big one is, and met (six lines)."""
     bot0 = load_bot0(monkeypatch)
     bot = bot0.Bot()
     chain = bot0.Chain()
@@ -337,8 +337,8 @@ def test_bot0_expects_a_big_chain_whose_trigger_comes_block_by_block(
     assert attack == (2, 11500 // 420, True)
 
 
-# A turn from the games (seed 3003's tournament, bot0 first, turn 10): the opponent can
-# fire 1490 points now, three skull lines, and little on the three turns after.
+# A turn of a game (seed 1718220258, bot0 first, turn 10): the opponent can fire 1490
+# points now, three skull lines, and little on the three turns after.
 THREE_LINES_TURN = (
     "5 3\n1 2\n3 1\n4 2\n1 4\n2 5\n1 5\n5 5\n"
     "0\n......\n......\n......\n......\n......\n.11...\n"
@@ -388,7 +388,7 @@ def test_bot0_counts_a_kill_on_the_turn_it_is_killed_as_a_draw(
     """bot0 can fire the README's 1000 points next turn (two lines, enough to kill the
     opponent), and the opponent is expected to fire 12 lines on that same turn. Both
     grids are buried at once: a draw, worth its points, not a win (bot0 used to value it
-    as a kill, and drew games it saw coming). Two lines on the same turn leave bot0 room,
+    as a kill). Two lines on the same turn leave bot0 room,
     so then it is a kill, as it is with no attack expected."""
     bot0 = load_bot0(monkeypatch)
     masks, hts = bot0.parse_grid(README_CHAIN)

@@ -385,20 +385,6 @@ def lines_to_kill(hts: list[int]) -> int:
     return H + 1
 
 
-def best_fire(masks: list[int], hts: list[int], a: int, b: int) -> tuple[int, int]:
-    """Most points (and its steps) pair (a, b) can score at once on this grid."""
-    best = (0, 0)
-    for mv in SAME_COLOUR_MOVES if a == b else MOVES:
-        cc = masks[:]
-        hh = hts[:]
-        seeds = place(cc, hh, mv, a, b)
-        if seeds:
-            got = resolve(cc, hh, seeds)
-            if got[0] > best[0]:
-                best = got
-    return best
-
-
 # ---------------------------------------------------------------- evaluation
 
 
