@@ -39,10 +39,11 @@ from typing import Any
 
 from arena import Game, GameInfo, InvalidAnswer, Move, Outcome
 from arena.botproc import resolve_sandbox
-from arena.config import available_cores
-from arena.referee import BotSpec, Clock, Referee
-from arena.stats import percentile
-from arena.workers import Failure, WorkerPool
+from arena.execute.pool import Failure, WorkerPool
+from arena.play.referee import Referee
+from arena.records import BotSpec, Clock
+from arena.results.stats import percentile
+from arena.tournament.config import available_cores
 
 BUDGET_MS = 100
 FIRST_TURN_MS = 2000

@@ -29,8 +29,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from arena.plugins import load_registry
-from arena.replay import resimulate
+from arena.plugins.registry import load_registry
+from arena.views.replay import resimulate
 
 NAMES = ("own 1", "own 2", "own 3", "opp 1", "opp 2", "opp 3", "chips", "chips x fill^2",
          "1/(chips+1)", "seat", "opp threat")  # fmt: skip

@@ -30,8 +30,9 @@ from functools import partial
 from pathlib import Path
 
 from arena.botproc import Sandbox, bwrap_works
-from arena.plugins import load_registry
-from arena.referee import BotSpec, Referee
+from arena.play.referee import Referee
+from arena.plugins.registry import load_registry
+from arena.records import BotSpec
 
 # Drops its pair in its lowest column, vertical: answers at once and survives a while.
 INSTANT_BOT = """\

@@ -5,7 +5,7 @@
 games with it and records the current games (``current_games``). This prints each step's
 time and the peak memory for ``games`` games between two bots, first into an empty store,
 then again over the same store holding all of them (the resume path); the schedule bound
-(``arena.schedule.MAX_GAMES``) is set from these figures.
+(``arena.tournament.schedule.MAX_GAMES``) is set from these figures.
 
 Run: python3 bench/resume_setup.py [games]   (default: 200000, the bound)
 """
@@ -19,11 +19,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from arena.config import BotEntry, TournamentConfig
-from arena.formats import fixed_plan
-from arena.identity import Identities, bot_fingerprint
-from arena.store import Store
-from arena.tournament import _current_games
+from arena.results.identity import Identities, bot_fingerprint
+from arena.results.store import Store
+from arena.tournament.config import BotEntry, TournamentConfig
+from arena.tournament.formats import fixed_plan
+from arena.tournament.run import _current_games
 
 BOT = Path(__file__).resolve().parent.parent / "bots" / "stc" / "greedy.py"
 

@@ -3,7 +3,7 @@
     python3 bench/scaling.py [--games 80] [--heavy-games 24] [--rounds 3] [--sandbox auto]
                              [--no-dask]
 
-Whole tournaments through ``arena.tournament.run_tournament`` (scheduler, worker pool,
+Whole tournaments through ``arena.tournament.run.run_tournament`` (scheduler, worker pool,
 SQLite, replays: everything but the progress bar), on seeded Smash The Code games:
 
 - **instant**: two bots that answer as soon as a turn's input is read and start in about
@@ -48,10 +48,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from arena import store as store_module
-from arena.config import load_tournament
-from arena.plugins import load_registry
-from arena.tournament import run_tournament
+from arena.plugins.registry import load_registry
+from arena.results import store as store_module
+from arena.tournament.config import load_tournament
+from arena.tournament.run import run_tournament
 
 INSTANT_BOT = """\
 import sys

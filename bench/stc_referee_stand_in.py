@@ -19,7 +19,7 @@ import re
 import sys
 
 from arena import Move
-from arena.plugins import load_registry
+from arena.plugins.registry import load_registry
 
 HEADER = re.compile(r"\[\[(?P<cmd>.+)\] ?(?P<count>[0-9]+)\]")
 

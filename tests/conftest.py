@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from arena.referee import BotSpec
+from arena.records import BotSpec
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -14,7 +14,8 @@ from pathlib import Path
 
 from arena import resimulate
 from arena.botproc import Sandbox
-from arena.referee import BotSpec, Referee
+from arena.play.referee import Referee
+from arena.records import BotSpec
 from arena_games.cluster.game import ClusterGame
 from arena_games.cluster.rules import ChooseColor, Drop, Rotate
 

@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from arena.plugins import load_registry
+from arena.plugins.registry import load_registry
 from arena.testing import (
     check_bad_settings,
     check_contract,

@@ -10,8 +10,16 @@ from pathlib import Path
 
 import pytest
 
-from arena import botfiles
-from arena.botfiles import FileRef, PackError, is_shipped, localize, pack, pack_commands, unpack
+from arena.botproc import botfiles
+from arena.botproc.botfiles import (
+    FileRef,
+    PackError,
+    is_shipped,
+    localize,
+    pack,
+    pack_commands,
+    unpack,
+)
 
 
 def write(path: Path, text: str, mode: int = 0o644) -> Path:

@@ -7,7 +7,7 @@ import subprocess
 import sys
 import zipfile
 
-from arena.cli import main
+from arena.cli.main import main
 from conftest import REPO, run_arena
 
 
@@ -86,7 +86,7 @@ def test_the_wheel_holds_every_module_of_both_folders_and_the_entry_points(tmp_p
         ]
         for path in shipped:
             assert path.relative_to(REPO / folder).as_posix() in names
-    assert {"arena/cli.py", "arena_games/stc/rules.py", "arena_games/stc/README.md"} <= names
+    assert {"arena/cli/main.py", "arena_games/stc/rules.py", "arena_games/stc/README.md"} <= names
     assert {"arena/static/viewer.js", "arena/static/report.html"} <= names
     assert {
         f"arena_games/{g}/viewer.js" for g in ("stc", "splitter", "blocking", "chess5", "cluster")
@@ -94,4 +94,4 @@ def test_the_wheel_holds_every_module_of_both_folders_and_the_entry_points(tmp_p
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
     text = zipfile.ZipFile(wheel).read(entry_points).decode()
     assert "[arena]" in text and "stc = arena_games.stc.plugin" in text
-    assert "arena = arena.cli:main" in text
+    assert "arena = arena.cli.main:main" in text

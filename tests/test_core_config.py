@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from arena.cli import main
-from arena.config import load_tournament
+from arena.cli.main import main
 from arena.errors import ConfigError
-from arena.plugins import load_registry
+from arena.plugins.registry import load_registry
+from arena.tournament.config import load_tournament
 from conftest import REPO
 
 GOOD = """\

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from arena.botproc import BOT_HOMES
-from arena.cli import main
+from arena.cli.main import main
 from conftest import REPO
 
 STRONG = """\
@@ -216,7 +216,7 @@ def test_a_bad_executor_or_a_stray_address_is_one_line_naming_file_key_and_line(
 def test_an_unreachable_scheduler_stops_before_any_game_with_exit_code_2(
     tmp_path, capsys, monkeypatch
 ):
-    from arena import dask_executor
+    from arena.execute import dask_executor
 
     monkeypatch.setattr(dask_executor, "CONNECT_TIMEOUT_S", 1.0)
     nobody = f"tcp://127.0.0.1:{free_port()}"
@@ -238,7 +238,7 @@ def test_without_the_distributed_package_the_dask_executor_is_a_configuration_mi
     path = write_tournament(tmp_path, "executor: dask")
     code = (
         "import sys; sys.modules['distributed'] = None\n"  # as if it were not installed
-        f"from arena.cli import main; sys.exit(main(['run', {str(path)!r}]))\n"
+        f"from arena.cli.main import main; sys.exit(main(['run', {str(path)!r}]))\n"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 2
@@ -249,7 +249,7 @@ def test_without_the_distributed_package_the_dask_executor_is_a_configuration_mi
 
 
 def test_bot_files_too_large_to_ship_stop_before_the_cluster_starts(tmp_path, capsys, monkeypatch):
-    from arena import botfiles
+    from arena.botproc import botfiles
 
     monkeypatch.setattr(botfiles, "MAX_PACK_BYTES", 100)
     path = write_tournament(tmp_path)
@@ -262,7 +262,7 @@ def test_bot_files_too_large_to_ship_stop_before_the_cluster_starts(tmp_path, ca
 
 def test_arena_does_not_import_dask_unless_a_tournament_uses_it(tmp_path):
     code = (
-        "import sys, arena.cli, arena.tournament, arena.config, arena.formats\n"
+        "import sys, arena.cli.main, arena.tournament.run, arena.tournament.config, arena.tournament.formats\n"
         "assert 'distributed' not in sys.modules and 'dask' not in sys.modules, 'imported'\n"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
@@ -333,7 +333,7 @@ def test_ctrl_c_or_sigterm_stops_a_local_cluster_quietly_and_the_rerun_completes
         deadline = time.monotonic() + 180
         while time.monotonic() < deadline and stored(out) < 3:
             time.sleep(0.2)
-        assert any("arena.game_process" in cmd for cmd in mentioning(cache))
+        assert any("arena.execute.game_process" in cmd for cmd in mentioning(cache))
         if signum == signal.SIGINT:
             os.killpg(proc.pid, signum)  # Ctrl-C: the whole foreground group
         else:

@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from arena.config import BotEntry, TournamentConfig, load_tournament
 from arena.errors import ConfigError
-from arena.formats import LeagueScheduler, SprtScheduler, make_scheduler
-from arena.plugins import load_registry
-from arena.referee import SeatRecord
-from arena.schedule import GameSpec, gauntlet, pair_round, round_robin
-from arena.stats import Sprt
-from arena.store import StoredGame
+from arena.plugins.registry import load_registry
+from arena.records import GameSpec, SeatRecord
+from arena.results.stats import Sprt
+from arena.results.store import StoredGame
+from arena.tournament.config import BotEntry, TournamentConfig, load_tournament
+from arena.tournament.formats import LeagueScheduler, SprtScheduler, make_scheduler
+from arena.tournament.schedule import gauntlet, pair_round, round_robin
 from conftest import REPO
 
 

@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from arena import game_process
 from arena.botproc import BOT_HOMES, Sandbox
-from arena.game_process import GameProcess, GameProcessDied, GameRequest
-from arena.jobs import Job
-from arena.referee import BotSpec
+from arena.execute import game_process
+from arena.execute.game_process import GameProcess, GameProcessDied, GameRequest
+from arena.execute.jobs import Job
+from arena.records import BotSpec
 
 # Plays Smash The Code by cycling columns; waits SLEEP seconds before every answer but the
 # first; on turn STOP (if any) stops the process that started it (its game process).
@@ -129,9 +129,9 @@ def test_the_game_process_stops_its_game_when_its_parent_dies(tmp_path):
             f"""
             import json
             from arena.botproc import Sandbox
-            from arena.game_process import GameProcess, GameRequest
-            from arena.jobs import Job
-            from arena.referee import BotSpec
+            from arena.execute.game_process import GameProcess, GameRequest
+            from arena.execute.jobs import Job
+            from arena.play.referee import BotSpec
             argv = tuple(json.load(open({str(tmp_path / "request.json")!r})))
             bots = (BotSpec("a", argv), BotSpec("b", argv))
             job = Job("stc", 7, {{"max_turns": 200}}, bots, "", Sandbox())

@@ -7,11 +7,11 @@ import random
 import pytest
 import trueskill
 
-from arena.rating import Pairwise, compute, events
-from arena.referee import SeatRecord
-from arena.schedule import round_robin, round_seed
-from arena.stats import Encounter, bradley_terry, mean_interval
-from arena.store import StoredGame
+from arena.records import SeatRecord
+from arena.results.rating import Pairwise, compute, events
+from arena.results.stats import Encounter, bradley_terry, mean_interval
+from arena.results.store import StoredGame
+from arena.tournament.schedule import round_robin, round_seed
 
 
 def test_round_robin_plays_every_pair_on_shared_seeds_with_seats_swapped():

@@ -141,7 +141,7 @@ def test_every_command_word_naming_a_file_or_folder_is_resolved(tmp_path):
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     assert re.search(r"^game 1 seed 1, 2 turns, 2 turns: cycler #1 \(\d+\); pkg #1", result.stdout)
-    from arena.config import resolve_command
+    from arena.botproc.commands import resolve_command
 
     argv = resolve_command("python3 -m pkg cycler --fast -c x", tmp_path)
     assert argv == ("python3", "-m", "pkg", str(tmp_path / "cycler"), "--fast", "-c", "x")

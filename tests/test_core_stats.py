@@ -19,8 +19,8 @@ import random
 
 import pytest
 
-from arena.leaderboard import Timing
-from arena.stats import (
+from arena.results.leaderboard import Timing
+from arena.results.stats import (
     Z95,
     Encounter,
     Pentanomial,

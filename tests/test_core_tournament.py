@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.cli import main
+from arena.cli.main import main
 from conftest import REPO, run_arena, unmeasured
 
 CYCLER = """

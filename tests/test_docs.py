@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 import inspect
 
-from arena import hookspecs
+from arena.plugins import hookspecs
 from conftest import REPO
 
 
@@ -117,7 +117,7 @@ def test_the_plugin_guides_minimal_game_passes_the_conformance_kit():
 
 
 def test_every_command_is_in_the_readme_commands_table():
-    from arena.cli import _parser
+    from arena.cli.main import _parser
 
     readme = (REPO / "README.md").read_text()
     sub = next(a for a in _parser()._actions if a.dest == "command")

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from arena.referee import BotSpec, Referee
+from arena.play.referee import Referee
+from arena.records import BotSpec
 from conftest import REPO
 from hostile import MODES, arena, mode_sandbox, tournament, write_bot
 from toygame import FileToyGame

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from arena.referee import BotSpec, Referee
+from arena.play.referee import Referee
+from arena.records import BotSpec
 from hostile import (
     MODES,
     kill_all,

@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from arena.botproc import Sandbox, bwrap_works
-from arena.referee import BotSpec, Referee
+from arena.play.referee import Referee
+from arena.records import BotSpec
 from hostile import arena, marker, stc_bot, tournament, write_bot
 from toygame import ToyGame
 

@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from arena.botproc import BOT_HOMES
-from arena.referee import BotSpec, Referee
+from arena.play.referee import Referee
+from arena.records import BotSpec
 from hostile import (
     MODES,
     PIDS_CGROUP,
@@ -177,10 +178,10 @@ def test_a_signal_stops_the_tournament_no_game_starts_after_it_and_nothing_survi
 # signal stops it (note it), then a second signal while the leaderboard is printed.
 WIND_DOWN = """
 import os, signal, sys, time
-from arena import cli
+from arena.cli.main import main as cli
 
 def winding_down(args, extra):
-    from arena.stopping import note_stop
+    from arena.execute.stopping import note_stop
     note_stop(signal.SIGTERM)
     os.kill(os.getpid(), signal.SIGINT)
     time.sleep(0.2)
@@ -197,7 +198,7 @@ class SecondCtrlC:  # Ctrl-C once the interpreter shuts down (and tears down thi
         os.kill(os.getpid(), signal.SIGINT)
 
 def interrupted(args, extra):
-    from arena.stopping import note_stop
+    from arena.execute.stopping import note_stop
     note_stop(signal.SIGINT)
     global pressed
     pressed = SecondCtrlC()

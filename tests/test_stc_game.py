@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 
 from arena import Outcome
-from arena.plugins import load_registry
+from arena.plugins.registry import load_registry
 from arena_games.stc.game import StcGame
 from arena_games.stc.protocol import grid_from_rows as g
 from arena_games.stc.rules import EMPTY_GRID, HEIGHT, WIDTH, Grid, StcState

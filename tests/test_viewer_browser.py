@@ -18,9 +18,9 @@ from typing import Any
 
 import pytest
 
-from arena.plugins import load_registry
-from arena.replay import step_views
-from arena.viewer import viewer_html
+from arena.plugins.registry import load_registry
+from arena.views.replay import step_views
+from arena.views.viewer import viewer_html
 from conftest import run_arena
 
 sync_api = pytest.importorskip("playwright.sync_api")

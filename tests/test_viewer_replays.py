@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from arena.plugins import load_registry
-from arena.replay import resimulate, step_views
-from arena.viewdiff import diff, normalize, patch
-from arena.viewer import viewer_html
+from arena.play.viewdiff import diff, normalize, patch
+from arena.plugins.registry import load_registry
+from arena.views.replay import resimulate, step_views
+from arena.views.viewer import viewer_html
 from conftest import REPO, run_arena
 
 GAMES = ("stc", "splitter", "blocking", "chess5", "cluster")

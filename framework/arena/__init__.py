@@ -22,7 +22,6 @@ if TYPE_CHECKING:
         InvalidAnswer,
         InvalidSetting,
     )
-    from arena.external import ExternalProcess, command_problem
     from arena.game import (
         Answer,
         FileTransport,
@@ -35,8 +34,9 @@ if TYPE_CHECKING:
         Reply,
         check_range,
     )
-    from arena.hookspecs import hookimpl
-    from arena.replay import ReplayedStep, resimulate
+    from arena.play.external import ExternalProcess, command_problem
+    from arena.plugins.hookspecs import hookimpl
+    from arena.views.replay import ReplayedStep, resimulate
 
 _WHERE = {
     "arena.api": ("PlayResult", "TournamentResult", "play", "run"),
@@ -48,7 +48,7 @@ _WHERE = {
         "InvalidAnswer",
         "InvalidSetting",
     ),
-    "arena.external": ("ExternalProcess", "command_problem"),
+    "arena.play.external": ("ExternalProcess", "command_problem"),
     "arena.game": (
         "Answer",
         "FileTransport",
@@ -61,8 +61,8 @@ _WHERE = {
         "Reply",
         "check_range",
     ),
-    "arena.hookspecs": ("hookimpl",),
-    "arena.replay": ("ReplayedStep", "resimulate"),
+    "arena.plugins.hookspecs": ("hookimpl",),
+    "arena.views.replay": ("ReplayedStep", "resimulate"),
 }
 _MODULE_OF = {name: module for module, names in _WHERE.items() for name in names}
 

@@ -4,6 +4,6 @@ from __future__ import annotations
 
 import sys
 
-from arena.cli import main
+from arena.cli.main import main
 
 sys.exit(main())

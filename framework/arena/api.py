@@ -61,19 +61,19 @@ class PlayResult:
 
 def _game_class(game: str | type[Game[Any]]) -> type[Game[Any]]:
     if isinstance(game, type):
-        from arena.plugins import contract_problem
+        from arena.plugins.registry import contract_problem
 
         problem = contract_problem(game)
         if problem is not None:
             raise ConfigError(problem)
         return game
-    from arena.plugins import load_registry
+    from arena.plugins.registry import load_registry
 
     return load_registry().get(game)
 
 
 def _argv(command: str | Sequence[str], seat: int) -> tuple[str, ...]:
-    from arena.config import resolve_command
+    from arena.botproc.commands import resolve_command
 
     if isinstance(command, str):
         argv = resolve_command(command, Path.cwd())
@@ -108,8 +108,9 @@ def play(
     ``bwrap`` or ``none``, as in tournament files.
     """
     from arena.botproc import resolve_sandbox
-    from arena.config import SANDBOXES, game_settings
-    from arena.referee import BotSpec, Referee
+    from arena.play.referee import Referee
+    from arena.records import BotSpec
+    from arena.tournament.config import SANDBOXES, game_settings
 
     game_cls = _game_class(game)
     info = game_cls.info
@@ -185,9 +186,9 @@ def run(
     The keyword arguments override the file's keys of the same name. Games already stored
     in the output folder are not played again.
     """
-    from arena.config import load_tournament
-    from arena.plugins import load_registry
-    from arena.tournament import run_tournament
+    from arena.plugins.registry import load_registry
+    from arena.tournament.config import load_tournament
+    from arena.tournament.run import run_tournament
 
     config = load_tournament(Path(path), load_registry())
     for key, value in (("games", games), ("concurrency", concurrency)):

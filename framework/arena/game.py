@@ -188,7 +188,7 @@ def standing_moves(
 ) -> dict[int, Any]:
     """The actions of a step that still apply once its forfeits are eliminated.
 
-    The one rule the referee and :func:`~arena.replay.resimulate` share: without a
+    The one rule the referee and :func:`~arena.views.replay.resimulate` share: without a
     forfeit every action stands; after one, the game decides
     (:meth:`Game.moves_after_forfeit`, given ``state`` after the eliminations).
     """
@@ -228,7 +228,7 @@ class Game(ABC, Generic[State]):
 
         With ``info.framing == "tokens"``, ``text`` is the words of the command read so far
         joined by single spaces; answer :class:`Incomplete` while it needs more words.
-        Called again on a stored command (:func:`~arena.replay.resimulate`), it must give
+        Called again on a stored command (:func:`~arena.views.replay.resimulate`), it must give
         the same answer. Return :class:`Move`, :class:`Reply` or :class:`Ignore`; raise
         :class:`~arena.errors.InvalidAnswer` for garbage and
         :class:`~arena.errors.IllegalMove` for a move the rules forbid, keeping the raw text.

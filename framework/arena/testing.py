@@ -28,9 +28,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arena.errors import AnswerError, ConfigError
-from arena.external import helper_scope
-from arena.framing import C_SPACE
 from arena.game import FileTransport, Game, Ignore, Incomplete, Move, Outcome, Reply
+from arena.play.external import helper_scope
+from arena.play.framing import C_SPACE
 
 MAX_STEPS = 20_000
 """A random game still running after this many steps fails the check: it may never end."""
@@ -286,7 +286,7 @@ def check_settings_accepted(
 ) -> dict[str, Any]:
     """The defaults overridden by ``settings`` pass the core's checks and the game's own;
     return them merged (what ``start`` receives)."""
-    from arena.config import game_settings
+    from arena.tournament.config import game_settings
 
     cls = type(_instance(game))
     try:
@@ -303,7 +303,7 @@ def check_bad_settings(game: GameLike, bad: Iterable[Mapping[str, Any]]) -> None
     game's (:meth:`~arena.game.Game.check_settings` raising
     :class:`~arena.errors.InvalidSetting` that names a setting).
     """
-    from arena.config import game_settings
+    from arena.tournament.config import game_settings
 
     cls = type(_instance(game))
     for settings in bad:
@@ -499,7 +499,7 @@ def check_fuzzed_answers(
 def check_contract(game: GameLike) -> None:
     """The class is a complete :class:`~arena.game.Game` with valid ``info`` that a
     plugin may register, and its default settings are JSON."""
-    from arena.plugins import contract_problem
+    from arena.plugins.registry import contract_problem
 
     cls = game if isinstance(game, type) else type(game)
     problem = contract_problem(cls)

@@ -3,11 +3,11 @@
 A Dask worker runs tasks in threads, beside its own event loop, and bots may only be
 started from a process with no other thread (their launcher runs between fork and exec)
 and timed by a referee no other thread delays. So a Dask task hands its game to a
-:class:`GameProcess`: a plain ``python -m arena.game_process`` child, started once per
+:class:`GameProcess`: a plain ``python -m arena.execute.game_process`` child, started once per
 worker thread and kept, that lives as a worker of the local pool does
-(:mod:`arena.workers`): SIGINT ignored, SIGTERM ends the game (its bots killed), it dies
+(:mod:`arena.execute.pool`): SIGINT ignored, SIGTERM ends the game (its bots killed), it dies
 with the thread that started it, it is a child subreaper and kills every bot it started
-as it exits. Each game is played by :func:`~arena.jobs.play_job` in a scratch folder of
+as it exits. Each game is played by :func:`~arena.execute.jobs.play_job` in a scratch folder of
 its own under the bot homes (named with its owner tag: a later run on the machine removes
 it if the process was killed), and comes back with the files the referee wrote there.
 
@@ -15,7 +15,7 @@ The protocol is length-prefixed pickles between a parent and the child it starte
 :class:`GameRequest` in; ``("beat", seconds)`` as each step starts, then
 ``("done", {"record": ..., "files": {name: bytes}})`` or ``("failed", reason)`` out. The
 parent runs the same watchdog as the local pool on those beats
-(:data:`~arena.workers.WATCHDOG_GRACE_S`). The child writes nothing else to that pipe
+(:data:`~arena.execute.pool.WATCHDOG_GRACE_S`). The child writes nothing else to that pipe
 (its standard output goes to standard error) and ends when its input closes.
 """
 
@@ -36,8 +36,8 @@ from pathlib import Path
 from types import FrameType
 from typing import IO, Any
 
-from arena.jobs import Job
-from arena.workers import WATCHDOG_GRACE_S
+from arena.execute.jobs import Job
+from arena.execute.pool import WATCHDOG_GRACE_S
 
 _LENGTH = 8
 
@@ -138,7 +138,7 @@ class GameProcess:
     def _alive(self) -> subprocess.Popen[bytes]:
         if self.proc is None or self.proc.poll() is not None:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "arena.game_process", str(os.getpid())],
+                [sys.executable, "-m", "arena.execute.game_process", str(os.getpid())],
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 close_fds=True,
@@ -178,7 +178,7 @@ def play_request(request: GameRequest, heartbeat: Any) -> dict[str, Any]:
     """Play one request in this process in a scratch folder; the record and its files."""
     from arena.botproc.homes import bot_homes, remove_tree
     from arena.botproc.procinfo import owner_tag
-    from arena.jobs import play_job
+    from arena.execute.jobs import play_job
 
     sandbox = _sandbox(request.sandbox, request.memory_mb, request.max_processes)
     job = request.job
@@ -220,7 +220,7 @@ def _stop(signum: int, frame: FrameType | None) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m arena.game_process PARENT_PID``: serve requests on stdin and stdout."""
+    """``python -m arena.execute.game_process PARENT_PID``: serve requests on stdin and stdout."""
     from arena.botproc import remove_leftovers
     from arena.botproc.launcher import PR_SET_PDEATHSIG, become_subreaper, prctl
     from arena.botproc.spawn import kill_every_bot

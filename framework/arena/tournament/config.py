@@ -9,21 +9,20 @@ from __future__ import annotations
 import itertools
 import math
 import os
-import shlex
-import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from arena.botproc.commands import default_name, named_files, resolve_command
 from arena.errors import ConfigError, InvalidSetting, UnknownGame
 from arena.game import Game, GameInfo
-from arena.schedule import MAX_GAMES, schedule_size
+from arena.tournament.schedule import MAX_GAMES, schedule_size
 
 if TYPE_CHECKING:  # yaml and stats are imported where used: `arena match` needs neither
     import yaml
 
-    from arena.plugins import Registry
-    from arena.stats import Sprt
+    from arena.plugins.registry import Registry
+    from arena.results.stats import Sprt
 
 FORMATS = ("round-robin", "gauntlet", "sprt", "league")
 SANDBOXES = ("auto", "bwrap", "none")
@@ -41,7 +40,6 @@ MAX_TIME_MARGIN_MS = 3_600_000
 """Largest ``time_margin_ms`` accepted: an hour."""
 MAX_CLOCK_SCALE = 1000.0
 """Largest ``clock_scale`` accepted."""
-PATH_SUFFIXES = (".py", ".sh", ".js")
 """A command's first word ending in these is a file path, not a program on the PATH."""
 KEYS = {
     "name": "tournament name (text)",
@@ -73,7 +71,7 @@ class BotEntry:
     """A bot of the tournament: name, command as written, and resolved argv.
 
     ``files`` pairs each word of the command that names a file or folder, as written,
-    with its absolute path: what the game identity hashes (see :mod:`arena.identity`).
+    with its absolute path: what the game identity hashes (see :mod:`arena.results.identity`).
     """
 
     name: str
@@ -190,89 +188,6 @@ def too_many_games(fmt: str, games: int, total: int) -> str:
         f"{games} games per combination make {total} games in all; "
         f"arena plays at most {MAX_GAMES} in one tournament"
     )
-
-
-def resolve_command(cmd: str, base: Path) -> tuple[str, ...] | str:
-    """Split a bot command and make every word naming a file or folder absolute.
-
-    Bots run in their own empty directory, so a relative path (``bots/stc/greedy.py``,
-    ``bot.rb``, the ``bin`` of ``java -cp bin Main``) is resolved against the current
-    directory, else against ``base`` (the YAML file's folder). The first word is a program
-    on the PATH unless it holds a ``/`` or ends in .py/.sh/.js; options (``-x``) and the
-    module after ``-m`` are left alone. Returns the argv, or an error message when the
-    program or a file is missing.
-    """
-    try:
-        argv = shlex.split(cmd)
-    except ValueError as exc:
-        return f"cannot split the command: {exc}"
-    if not argv:
-        return "empty command"
-    out = []
-    for i, token in enumerate(argv):
-        pathlike = "/" in token or token.endswith(PATH_SUFFIXES)
-        if i == 0:
-            if not pathlike:
-                if shutil.which(token) is None:
-                    return f"command not found: {token!r}"
-                out.append(token)
-                continue
-            found = _existing(token, base)
-            if found is None:
-                return f"file not found: {token!r}"
-            if found.is_dir():
-                return f"is a folder, not a program: {token!r}"
-            if not os.access(found, os.X_OK):
-                return f"not executable: {token!r}"
-            out.append(os.path.abspath(found))
-            continue
-        if token.startswith("-") or argv[i - 1] in ("-m", "-c"):
-            out.append(token)
-            continue
-        found = _existing(token, base)
-        if found is not None:
-            out.append(os.path.abspath(found))
-        elif pathlike:
-            return f"file not found: {token!r}"
-        else:
-            out.append(token)
-    return tuple(out)
-
-
-def _existing(token: str, base: Path) -> Path | None:
-    """``token`` as a path that exists, relative to the current folder, else to ``base``."""
-    for path in (Path(token), base / token):
-        try:
-            if path.exists():
-                return path
-        except OSError:  # e.g. a name too long to be a path
-            return None
-    return None
-
-
-def named_files(cmd: str, argv: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
-    """The words of ``cmd`` (as written) that :func:`resolve_command` found on disk, with
-    their absolute paths: the bot's script and any other file or folder argument."""
-    words = shlex.split(cmd)
-    out = []
-    for i, (word, resolved) in enumerate(zip(words, argv, strict=True)):
-        if i == 0 and resolved == word and not os.path.isabs(word):
-            continue  # a program found on the PATH (python3, java...)
-        if os.path.isabs(resolved) and os.path.exists(resolved):
-            out.append((word, resolved))
-    return tuple(out)
-
-
-def default_name(argv: tuple[str, ...]) -> str:
-    """A bot's display name when none is given: the stem of the first file its command
-    names after the program (``python3 det_bot.py mirror`` is ``det_bot``), else of the
-    program itself when it is a file, else the command's last word."""
-    files = [a for a in argv[1:] if os.path.isabs(a) and os.path.isfile(a)]
-    if files:
-        return Path(files[0]).stem
-    if os.path.isabs(argv[0]):
-        return Path(argv[0]).stem
-    return Path(argv[-1]).stem
 
 
 def players_text(info: GameInfo) -> str:
@@ -567,7 +482,7 @@ def _check_format(
 
 
 def _load_sprt(doc: _Located, raw: Any) -> Sprt:
-    from arena.stats import SPRT_MODELS, Sprt
+    from arena.results.stats import SPRT_MODELS, Sprt
 
     if raw is None:
         raise doc.error("format", "format sprt needs `sprt: {elo0: 0, elo1: 5}`")

@@ -7,7 +7,7 @@ Layout of an output folder::
     games/<slug>/stderr-*.txt    each bot's stderr for that game (bounded)
 
 A game is in the database only once it finished, with its identity (everything that
-decided it, see :mod:`arena.identity`), so a stopped tournament resumes by skipping the
+decided it, see :mod:`arena.results.identity`), so a stopped tournament resumes by skipping the
 games already stored under the same key and identity. The ``current_games`` table lists the
 stored games the tournament file defined at its last run (key, place in its schedule,
 identity hash): the leaderboard shows only those, as the file now defines the
@@ -29,8 +29,8 @@ from pathlib import Path
 from typing import Any
 
 from arena.errors import ConfigError
-from arena.identity import canonical, identity_hash
-from arena.referee import GameRecord, SeatRecord
+from arena.records import GameRecord, SeatRecord
+from arena.results.identity import canonical, identity_hash
 
 DB_NAME = "arena.sqlite"
 SCHEMA_VERSION = 3

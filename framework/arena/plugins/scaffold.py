@@ -1,6 +1,6 @@
 """``arena new-game``: a complete game plugin package written from the shipped templates.
 
-The templates (``arena/templates/newgame/``, package data) hold ``{{name}}``-style
+The templates (``arena/plugins/templates/newgame/``, package data) hold ``{{name}}``-style
 placeholders; a ``__name__`` path component becomes the game's name and the ``.tmpl``
 suffix is dropped, so the templates are never mistaken for arena's own modules.
 """
@@ -55,7 +55,7 @@ def write_plugin(name: str, target: Path) -> list[Path]:
         raise ConfigError(f"{target}: already exists and is not an empty folder")
     values = placeholders(name)
     written = []
-    for parts, text in _files(resources.files("arena") / "templates" / TEMPLATE):
+    for parts, text in _files(resources.files("arena.plugins") / "templates" / TEMPLATE):
         for key, value in values.items():
             text = text.replace(key, value)
         path = target.joinpath(*(part.replace("__name__", name) for part in parts))

@@ -18,9 +18,9 @@ from typing import Any, cast
 
 import pluggy
 
-from arena import hookspecs
 from arena.errors import UnknownGame
 from arena.game import Game, GameInfo
+from arena.plugins import hookspecs
 
 ENTRY_POINT_GROUP = "arena"
 ARENA_DIST = "bot-arena"

@@ -42,7 +42,7 @@ from arena.botproc.homes import bot_homes, remove_tree
 from arena.botproc.launcher import PR_SET_PDEATHSIG, become_subreaper, prctl
 from arena.botproc.procinfo import owner_tag
 from arena.botproc.spawn import kill_every_bot, sweep_orphans
-from arena.stopping import note_stop
+from arena.execute.stopping import note_stop
 
 WATCHDOG_GRACE_S = 10.0
 """Seconds a game may run past its current step's clocks before the watchdog abandons it."""

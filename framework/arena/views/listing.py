@@ -13,10 +13,10 @@ from tabulate import tabulate
 
 from arena.errors import ConfigError
 from arena.game import Game
-from arena.rating import variant_label
-from arena.referee import SeatRecord
-from arena.replay import step_views, text_pictures
-from arena.store import StoredGame, open_existing
+from arena.records import SeatRecord
+from arena.results.rating import variant_label
+from arena.results.store import StoredGame, open_existing
+from arena.views.replay import step_views, text_pictures
 
 
 def seat_result(seats: Sequence[SeatRecord], seat: int) -> str:

@@ -5,7 +5,7 @@ drives a referee written for cg-brutaltester - asks the core for an
 :class:`ExternalProcess` and only ever calls its line methods. The core starts the
 program in its own session and a private directory, bounds every read by a timeout,
 keeps its stderr, and kills it with everything it started when the game ends: the
-referee (:class:`arena.referee.Referee`) closes every helper opened while it plays a
+referee (:class:`arena.play.referee.Referee`) closes every helper opened while it plays a
 game, and a helper nobody closes is killed when it is garbage-collected or at exit.
 """
 
@@ -61,7 +61,7 @@ def command_problem(command: str) -> str | None:
 
     File arguments are looked up like bot commands: relative to the current folder.
     """
-    from arena.config import resolve_command
+    from arena.botproc.commands import resolve_command
 
     argv = resolve_command(command, Path.cwd())
     return argv if isinstance(argv, str) else None
@@ -94,7 +94,7 @@ class ExternalProcess:
     def __init__(
         self, command: str | Sequence[str], *, name: str = "helper", timeout_s: float = 30.0
     ) -> None:
-        from arena.config import resolve_command
+        from arena.botproc.commands import resolve_command
 
         if isinstance(command, str):
             argv = resolve_command(command, Path.cwd())

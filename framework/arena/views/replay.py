@@ -16,7 +16,7 @@ from typing import Any
 
 from arena.errors import AnswerError, ConfigError
 from arena.game import Game, Move, standing_moves
-from arena.viewdiff import normalize, patch
+from arena.play.viewdiff import normalize, patch
 
 
 @dataclass(frozen=True)
@@ -121,7 +121,7 @@ def find_replay(game: str, source: Path) -> Path:
         return path / "replay.json"
     if not game.isdigit():
         raise ConfigError(f"{game}: neither a game number nor a replay file")
-    from arena.store import open_existing
+    from arena.results.store import open_existing
 
     store = open_existing(source)
     try:

@@ -19,9 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from arena.game import Game
-from arena.plugins import Registry, load_registry
-from arena.replay import load_replay, step_views, text_pictures
-from arena.viewdiff import diff
+from arena.play.viewdiff import diff
+from arena.plugins.registry import Registry, load_registry
+from arena.views.replay import load_replay, step_views, text_pictures
 
 VIEWER_NAME = "viewer.html"
 """The viewer's file name next to a stored ``replay.json``."""
@@ -29,7 +29,7 @@ VIEWER_NAME = "viewer.html"
 
 def static_text(name: str) -> str:
     """A file of ``arena/static`` (styles, scripts, page templates)."""
-    return (importlib.resources.files("arena") / "static" / name).read_text("utf-8")
+    return (importlib.resources.files("arena.views") / "static" / name).read_text("utf-8")
 
 
 def script_safe(text: str) -> str:

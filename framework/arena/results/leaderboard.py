@@ -13,12 +13,15 @@ import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from tabulate import tabulate
 
-from arena.rating import REASONS, BotStats, Pairwise
-from arena.stats import EloEstimate, SprtResult, mean_interval, percentile
+from arena.results import rating
+from arena.results.rating import REASONS, BotStats, Pairwise
+from arena.results.stats import EloEstimate, Sprt, SprtResult, mean_interval, percentile
+from arena.results.store import Store, open_existing
 
 FORFEIT_KEYS = REASONS
 
@@ -331,3 +334,47 @@ class Leaderboard:
                 }
             )
         return rows
+
+
+def leaderboard_from_store(store: Store) -> Leaderboard:
+    """Recompute ratings and tables from the stored games the tournament file defined at
+    its last run (in the order of its schedule)."""
+    meta = store.meta()
+    games = store.games()
+    bots = list(meta.get("bots", []))
+    stats, pairs = rating.compute(bots, games, meta.get("variant_keys", []))
+    fmt = meta.get("format", "round-robin")
+    shown = "" if fmt == "round-robin" else f"{fmt}, "
+    title = f"{meta.get('name', store.output.name)} ({meta.get('game', '?')}, {shown}"
+    title += f"{len(games)} games)"
+    sprt = None
+    if fmt == "sprt" and meta.get("sprt") and len(bots) == 2:
+        test = Sprt(**meta["sprt"])
+        pw = pairs.get((bots[0], bots[1]), rating.Pairwise())
+        sprt = test.result(bots[0], bots[1], pw.ptnml)
+    late: dict[str, int] = {}
+    for game in games:
+        for seat in game.seats:
+            late[seat.bot] = late.get(seat.bot, 0) + seat.late
+    times = store.response_times()
+    timing = {s.name: Timing.of(times.get(s.name, ()), late.get(s.name, 0)) for s in stats}
+    clock = ClockOptions(meta.get("time_margin_ms", 0), meta.get("clock_scale", 1.0))
+    # Games of other than two players also show each bot's average rank.
+    return Leaderboard(
+        title,
+        stats,
+        pairs,
+        multiplayer=int(meta.get("players", 2)) != 2,
+        sprt=sprt,
+        timing=timing,
+        clock=clock,
+    )
+
+
+def leaderboard_for(output: Path) -> Leaderboard:
+    """The leaderboard of an existing output folder."""
+    store = open_existing(output)
+    try:
+        return leaderboard_from_store(store)
+    finally:
+        store.close()

@@ -1,6 +1,6 @@
 """A scheduled game as a job for a worker process: what it needs, and how it is played.
 
-Kept apart from :mod:`arena.tournament` so that a worker process (of the local pool or a
+Kept apart from :mod:`arena.tournament.run` so that a worker process (of the local pool or a
 Dask worker's game process) imports only the referee and the game plugins, not the
 scheduling, storage, rating and progress-bar modules of the coordinator: a worker starts
 sooner. ``arena match`` plays its games with this module alone, for the same reason: it
@@ -23,13 +23,14 @@ from arena.botproc import (
     resolve_sandbox,
 )
 from arena.errors import ConfigError
+from arena.execute.pool import Failure, WorkerPool
 from arena.game import Game
-from arena.plugins import Registry, load_registry
-from arena.referee import BotSpec, Clock, Heartbeat, Referee, StepObserver
-from arena.workers import Failure, WorkerPool
+from arena.play.referee import Heartbeat, Referee, StepObserver
+from arena.plugins.registry import Registry, load_registry
+from arena.records import BotSpec, Clock
 
 if TYPE_CHECKING:
-    from arena.schedule import GameSpec
+    from arena.records import GameSpec
 
 _REGISTRY: Registry | None = None
 
@@ -122,9 +123,9 @@ def play_games(
     """Play the games of ``todo``, ``workers`` at once, calling ``finished(spec, record or
     Failure)`` in this process as each one ends.
 
-    Every game is played in a worker process (:mod:`arena.workers`), even one at a time:
+    Every game is played in a worker process (:mod:`arena.execute.pool`), even one at a time:
     a bot that kills or stops its parent costs that game, never the run. Raises
-    :class:`~arena.workers.Interrupted` once SIGINT or SIGTERM has stopped everything.
+    :class:`~arena.execute.pool.Interrupted` once SIGINT or SIGTERM has stopped everything.
     """
     pool: WorkerPool[GameSpec] = WorkerPool(max(1, workers), play_job)
     pool.run(((spec, job(spec)) for spec in todo), finished)

@@ -5,7 +5,7 @@ bots are compared on the same deals. Within a round each combination of bots pla
 per seat rotation: seats swapped for two players, every rotation for more, and for
 one-player games each bot plays the seed alone (the round is then ranked by score).
 Round-robin and gauntlet schedules are fixed lists; SPRT and league decide as results
-come in (``arena.formats``), from the same rounds and keys.
+come in (``arena.tournament.formats``), from the same rounds and keys.
 """
 
 from __future__ import annotations
@@ -13,29 +13,11 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Iterator
-from dataclasses import dataclass
+
+from arena.records import GameSpec
 
 MAX_GAMES = 200_000
 """Most games one schedule may hold (it is built in memory, with a row per game in the store)."""
-
-
-@dataclass(frozen=True)
-class GameSpec:
-    """One game to play: its place in the schedule, seed and bots by seat."""
-
-    order: int
-    round: int
-    seed: int
-    seats: tuple[str, ...]
-    group: str
-    variant: int = 0
-    variants: int = 1
-
-    @property
-    def key(self) -> str:
-        """Identifies the game across runs (resume): round, settings variant, bots by seat."""
-        variant = f"v{self.variant}" if self.variants > 1 else ""
-        return f"r{self.round}{variant}:" + ",".join(self.seats)
 
 
 def round_seed(tournament_seed: int, round_index: int) -> int:

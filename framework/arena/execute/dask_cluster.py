@@ -8,7 +8,7 @@ out games and closes the cluster, exactly as with the local executor. The host p
 prints the scheduler's address, then waits for its standard input to close (``arena run``
 closing it, or dying) and closes the cluster.
 
-    python -m arena.dask_cluster WORKERS
+    python -m arena.execute.dask_cluster WORKERS
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ class LocalClusterProcess:
         self.log_dir = Path(tempfile.mkdtemp(prefix="arena-dask-"))
         self.log: IO[bytes] = open(self.log_dir / "cluster.log", "wb")  # noqa: SIM115
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "arena.dask_cluster", str(workers)],
+            [sys.executable, "-m", "arena.execute.dask_cluster", str(workers)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=self.log,

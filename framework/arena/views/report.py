@@ -20,15 +20,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arena import rating
 from arena.errors import ArenaError
-from arena.leaderboard import Leaderboard
-from arena.listing import result_text, seat_result
-from arena.plugins import Registry, load_registry
-from arena.replay import load_replay
-from arena.store import StoredGame, open_existing
-from arena.tournament import leaderboard_from_store
-from arena.viewer import VIEWER_NAME, static_text, viewer_html, viewer_stamp
+from arena.plugins.registry import Registry, load_registry
+from arena.results import rating
+from arena.results.leaderboard import Leaderboard, leaderboard_from_store
+from arena.results.store import StoredGame, open_existing
+from arena.views.listing import result_text, seat_result
+from arena.views.replay import load_replay
+from arena.views.viewer import VIEWER_NAME, static_text, viewer_html, viewer_stamp
 
 REPORT_NAME = "report.html"
 PALETTE = (

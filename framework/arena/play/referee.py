@@ -30,10 +30,11 @@ from arena.botproc import (
     wait_and_read,
 )
 from arena.errors import AnswerError
-from arena.external import helper_scope
-from arena.framing import UnitReader
 from arena.game import FileTransport, Game, Ignore, Incomplete, Move, Reply, standing_moves
-from arena.viewdiff import diff, normalize
+from arena.play.external import helper_scope
+from arena.play.framing import UnitReader
+from arena.play.viewdiff import diff, normalize
+from arena.records import BotSpec, Clock, Forfeit, GameRecord, SeatRecord
 
 MAX_STEPS = 100_000
 """A game still running after this many steps is a broken plugin, not a long game."""
@@ -43,91 +44,6 @@ STEP_LOG_CAP = 8 * 1024
 """Bytes of a per-turn process's stderr kept in its step record (the file keeps more)."""
 REPLAY_FORMAT = 2
 """Version of ``replay.json``: 2 added views, parsed actions, messages, budgets, replies."""
-
-
-@dataclass(frozen=True)
-class Clock:
-    """How turns are timed: every game budget is multiplied by ``scale`` (a slower
-    machine), and an answer up to ``margin_ms`` past its budget is *late*, not a forfeit
-    (cutechess-cli's ``timemargin``)."""
-
-    scale: float = 1.0
-    margin_ms: float = 0.0
-
-    def budget_ms(self, game_ms: float) -> float:
-        """The budget of a turn the game gives ``game_ms``: an int when it is whole."""
-        scaled = game_ms * self.scale
-        return int(scaled) if float(scaled).is_integer() else round(scaled, 3)
-
-    def describe(self) -> str:
-        """``budgets x1.5, margin 50 ms`` (empty for the default clock)."""
-        parts = []
-        if self.scale != 1.0:
-            parts.append(f"budgets x{self.scale:g}")
-        if self.margin_ms:
-            parts.append(f"margin {self.margin_ms:g} ms")
-        return ", ".join(parts)
-
-
-@dataclass(frozen=True)
-class BotSpec:
-    """A bot as the referee runs it: its display name and its argument vector."""
-
-    name: str
-    argv: tuple[str, ...]
-
-
-@dataclass
-class SeatRecord:
-    """How one seat did in one game."""
-
-    bot: str
-    rank: int = 0
-    score: float = 0.0
-    forfeit: str | None = None
-    detail: str = ""
-    raw: str = ""
-    moves: int = 0
-    total_ms: float = 0.0
-    max_ms: float = 0.0
-    stderr: str = ""
-    late: int = 0  # answers over the budget but within the clock's margin
-    turn_ms: list[float] = field(default_factory=list)  # each answered turn's time, in order
-
-
-@dataclass
-class GameRecord:
-    """The result of one game, as the store keeps it."""
-
-    game: str
-    seed: int
-    settings: dict[str, Any]
-    seats: list[SeatRecord]
-    reason: str
-    turns: int
-    steps: int
-    duration_ms: float
-    replay: str = ""
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-able copy (for worker processes and the store)."""
-        return asdict(self)
-
-    @staticmethod
-    def from_dict(data: Mapping[str, Any]) -> GameRecord:
-        """Inverse of :meth:`to_dict`."""
-        fields = dict(data)
-        fields["seats"] = [SeatRecord(**s) for s in data["seats"]]
-        return GameRecord(**fields)
-
-
-@dataclass
-class Forfeit:
-    """Why a seat lost the game on the spot."""
-
-    reason: str
-    detail: str
-    raw: str = ""
 
 
 @dataclass
@@ -355,7 +271,7 @@ class Referee:
             if actions:
                 state = self.game.apply(state, actions)
             if self.replay:
-                # Each step keeps only what changed in the view (see arena.viewdiff).
+                # Each step keeps only what changed in the view (see arena.play.viewdiff).
                 new_view = normalize(self.game.view(state))
                 step["view"] = diff(view, new_view)
                 view = new_view

@@ -5,27 +5,24 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tqdm import tqdm
 
-from arena import rating
 from arena.botproc import Sandbox, remove_leftovers
-from arena.config import TournamentConfig, where
 from arena.errors import ConfigError
-from arena.formats import Scheduler, defined_spec, fixed_plan, make_scheduler
-from arena.identity import FileWatch, Identities, bot_fingerprint, describe_changes
-from arena.jobs import Job, announce_sandbox, choose_sandbox, play_games
-from arena.leaderboard import ClockOptions, Leaderboard, Timing
-from arena.referee import BotSpec, Clock, GameRecord
-from arena.schedule import GameSpec
-from arena.stats import Sprt
-from arena.store import CurrentGame, Store, clear_output, open_existing
-from arena.workers import Failure, Interrupted
+from arena.execute.jobs import Job, announce_sandbox, choose_sandbox, play_games
+from arena.execute.pool import Failure, Interrupted
+from arena.records import BotSpec, Clock, GameRecord, GameSpec
+from arena.results import rating
+from arena.results.identity import FileWatch, Identities, bot_fingerprint, describe_changes
+from arena.results.leaderboard import Leaderboard, leaderboard_from_store
+from arena.results.store import CurrentGame, Store, clear_output
+from arena.tournament.config import TournamentConfig, where
+from arena.tournament.formats import Scheduler, defined_spec, fixed_plan, make_scheduler
 
 if TYPE_CHECKING:
-    from arena.dask_executor import DaskExecutor
+    from arena.execute.dask_executor import DaskExecutor
 
 
 @dataclass
@@ -71,10 +68,10 @@ def run_tournament(
     """Play the games ``config.format`` schedules that are not yet stored in
     ``config.output``, then rate the stored games the file now defines.
 
-    A stored game is reused only when its identity (:mod:`arena.identity`) is the one the
+    A stored game is reused only when its identity (:mod:`arena.results.identity`) is the one the
     file now gives it; when some are not, :class:`ConfigError` says what changed, before
     any game is played, unless ``fresh``: then the folder's stored games are deleted
-    (:func:`arena.store.clear_output`) and every game is played again.
+    (:func:`arena.results.store.clear_output`) and every game is played again.
     """
     say = log or (lambda msg: print(msg, file=sys.stderr))
     line = config.lines.get("sandbox")
@@ -246,7 +243,7 @@ def _while_unchanged(
 
 def _open_dask(config: TournamentConfig, say: Callable[[str], None]) -> DaskExecutor:
     try:
-        from arena.dask_executor import DaskExecutor
+        from arena.execute.dask_executor import DaskExecutor
     except ModuleNotFoundError as exc:
         if exc.name not in ("dask", "distributed"):
             raise
@@ -305,47 +302,3 @@ def _at_most_one_left(scheduler: Scheduler) -> bool:
     """A fixed plan with at most one game to play needs one worker only."""
     planned = scheduler.planned
     return planned is not None and planned - scheduler.stored <= 1
-
-
-def leaderboard_from_store(store: Store) -> Leaderboard:
-    """Recompute ratings and tables from the stored games the tournament file defined at
-    its last run (in the order of its schedule)."""
-    meta = store.meta()
-    games = store.games()
-    bots = list(meta.get("bots", []))
-    stats, pairs = rating.compute(bots, games, meta.get("variant_keys", []))
-    fmt = meta.get("format", "round-robin")
-    shown = "" if fmt == "round-robin" else f"{fmt}, "
-    title = f"{meta.get('name', store.output.name)} ({meta.get('game', '?')}, {shown}"
-    title += f"{len(games)} games)"
-    sprt = None
-    if fmt == "sprt" and meta.get("sprt") and len(bots) == 2:
-        test = Sprt(**meta["sprt"])
-        pw = pairs.get((bots[0], bots[1]), rating.Pairwise())
-        sprt = test.result(bots[0], bots[1], pw.ptnml)
-    late: dict[str, int] = {}
-    for game in games:
-        for seat in game.seats:
-            late[seat.bot] = late.get(seat.bot, 0) + seat.late
-    times = store.response_times()
-    timing = {s.name: Timing.of(times.get(s.name, ()), late.get(s.name, 0)) for s in stats}
-    clock = ClockOptions(meta.get("time_margin_ms", 0), meta.get("clock_scale", 1.0))
-    # Games of other than two players also show each bot's average rank.
-    return Leaderboard(
-        title,
-        stats,
-        pairs,
-        multiplayer=int(meta.get("players", 2)) != 2,
-        sprt=sprt,
-        timing=timing,
-        clock=clock,
-    )
-
-
-def leaderboard_for(output: Path) -> Leaderboard:
-    """The leaderboard of an existing output folder."""
-    store = open_existing(output)
-    try:
-        return leaderboard_from_store(store)
-    finally:
-        store.close()

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from arena import __version__
 from arena.errors import ArenaError, ConfigError
-from arena.stopping import first_stop, note_stop
+from arena.execute.stopping import first_stop, note_stop
 
 if TYPE_CHECKING:
     from arena.game import Game
@@ -229,7 +229,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def _registry() -> Any:
     """The installed games; broken plugins and skipped games are reported once, on stderr."""
-    from arena.plugins import load_registry
+    from arena.plugins.registry import load_registry
 
     registry = load_registry()
     for problem in registry.problems():
@@ -244,7 +244,7 @@ def cmd_games(args: argparse.Namespace, extra: list[str]) -> int:
     """List installed games: id, players, clocks, transport, settings, package."""
     from tabulate import tabulate
 
-    from arena.config import players_text
+    from arena.tournament.config import players_text
 
     registry = _registry()
     rows = []
@@ -288,7 +288,7 @@ def _setting_options(game: type[Game[Any]], extra: list[str]) -> dict[str, Any]:
     if unknown:
         known = ", ".join(f"--{k}" for k in info.settings) or "none"
         raise ConfigError(f"unknown option {unknown[0]!r} for {info.id} (game settings: {known})")
-    from arena.config import compose_yaml, game_settings
+    from arena.tournament.config import compose_yaml, game_settings
 
     given = {}
     for key, text in vars(parsed).items():
@@ -311,11 +311,11 @@ def cmd_match(args: argparse.Namespace, extra: list[str]) -> int:
 
     Each game is played in a worker process, like a tournament's (``-j`` at once).
     """
-    from arena.config import check_clock_scale, check_time_margin, players_text
-    from arena.jobs import Job, announce_sandbox, choose_sandbox, play_games
-    from arena.referee import Clock, GameRecord
-    from arena.schedule import MAX_GAMES, GameSpec, round_robin
-    from arena.workers import Failure, Interrupted
+    from arena.execute.jobs import Job, announce_sandbox, choose_sandbox, play_games
+    from arena.execute.pool import Failure, Interrupted
+    from arena.records import Clock, GameRecord, GameSpec
+    from arena.tournament.config import check_clock_scale, check_time_margin, players_text
+    from arena.tournament.schedule import MAX_GAMES, round_robin
 
     registry = _registry()
     game_cls = registry.get(args.game)
@@ -338,7 +338,7 @@ def cmd_match(args: argparse.Namespace, extra: list[str]) -> int:
     clock = Clock(args.clock_scale, args.time_margin_ms)
     bots = _match_bots(args.bots)
     if args.output is not None:
-        from arena.store import make_output_folder
+        from arena.results.store import make_output_folder
 
         make_output_folder(args.output, "--output")
     _warn_concurrency(args.jobs, "-j")
@@ -425,8 +425,8 @@ def _match_bots(commands: list[str]) -> list[Any]:
     """Bot specs from ``[NAME=]CMD`` arguments; names default to the bot file's stem."""
     import re
 
-    from arena.config import default_name, resolve_command
-    from arena.referee import BotSpec
+    from arena.botproc.commands import default_name, resolve_command
+    from arena.records import BotSpec
 
     parsed = [re.fullmatch(r"([\w.'-]+)=(\S.*)", text, flags=re.DOTALL) for text in commands]
     given = [m.group(1) for m in parsed if m]
@@ -457,7 +457,7 @@ def _progress_wanted(disabled: bool) -> bool:
 def _warn_concurrency(games_at_once: int, option: str) -> None:
     """Warn when more games run at once than there are cores: bots then share cores and
     think slower than their clocks assume."""
-    from arena.config import available_cores
+    from arena.tournament.config import available_cores
 
     cores = available_cores()
     if games_at_once > cores:
@@ -485,7 +485,7 @@ def _result_line(n: int, record: Any) -> str:
 def _match_summary(names: list[str], records: list[Any], late: bool = False) -> str:
     from tabulate import tabulate
 
-    from arena.stats import mean_interval
+    from arena.results.stats import mean_interval
 
     rows = []
     for name in names:
@@ -551,7 +551,7 @@ def _verbose_observer(game: Game[Any], names: Sequence[str]) -> Any:
 
 def cmd_new_game(args: argparse.Namespace, extra: list[str]) -> int:
     """Write a new game plugin package from the templates shipped with arena."""
-    from arena.scaffold import write_plugin
+    from arena.plugins.scaffold import write_plugin
 
     target = args.dir if args.dir is not None else Path(args.name)
     installed = _registry().games
@@ -573,10 +573,10 @@ def cmd_new_game(args: argparse.Namespace, extra: list[str]) -> int:
 
 def cmd_run(args: argparse.Namespace, extra: list[str]) -> int:
     """Run or resume a tournament file and print its leaderboard (only it, on stdout)."""
-    from arena.config import load_tournament, too_many_games, where
-    from arena.schedule import MAX_GAMES, schedule_size
-    from arena.store import make_output_folder
-    from arena.tournament import run_tournament
+    from arena.results.store import make_output_folder
+    from arena.tournament.config import load_tournament, too_many_games, where
+    from arena.tournament.run import run_tournament
+    from arena.tournament.schedule import MAX_GAMES, schedule_size
 
     registry = _registry()
     config = load_tournament(args.file, registry)
@@ -612,7 +612,7 @@ def cmd_run(args: argparse.Namespace, extra: list[str]) -> int:
 
 def _write_report(output: Path) -> None:
     """Write ``OUTPUT/report.html`` after a run; a failure is reported, never fatal."""
-    from arena.report import write_report
+    from arena.views.report import write_report
 
     try:
         result = write_report(output, log=lambda msg: print(msg, file=sys.stderr))
@@ -640,7 +640,7 @@ def _executor_options(config: Any, args: argparse.Namespace) -> None:
 
 def cmd_leaderboard(args: argparse.Namespace, extra: list[str]) -> int:
     """Print the leaderboard of an output folder again, from its database."""
-    from arena.tournament import leaderboard_for
+    from arena.results.leaderboard import leaderboard_for
 
     _print_board(leaderboard_for(args.output).render(args.format))
     return EXIT_OK
@@ -653,7 +653,7 @@ def _print_board(text: str) -> None:
 
 def cmd_export(args: argparse.Namespace, extra: list[str]) -> int:
     """Write one stored game in another tool's format."""
-    from arena.replay import find_replay, load_replay
+    from arena.views.replay import find_replay, load_replay
 
     path = find_replay(args.game_id, args.source)
     replay = load_replay(path)
@@ -681,7 +681,7 @@ def cmd_export(args: argparse.Namespace, extra: list[str]) -> int:
 
 def cmd_list(args: argparse.Namespace, extra: list[str]) -> int:
     """Print the stored games of an output folder, filtered by bot and result."""
-    from arena.listing import list_games
+    from arena.views.listing import list_games
 
     print(list_games(args.output, args.bot, args.result))
     return EXIT_OK
@@ -689,8 +689,8 @@ def cmd_list(args: argparse.Namespace, extra: list[str]) -> int:
 
 def cmd_show(args: argparse.Namespace, extra: list[str]) -> int:
     """Print one stored game turn by turn."""
-    from arena.listing import show_game
-    from arena.replay import find_replay, load_replay
+    from arena.views.listing import show_game
+    from arena.views.replay import find_replay, load_replay
 
     replay = load_replay(find_replay(args.game_id, args.source))
     game = _registry().create(str(replay["game"]))
@@ -701,8 +701,8 @@ def cmd_show(args: argparse.Namespace, extra: list[str]) -> int:
 
 def cmd_view(args: argparse.Namespace, extra: list[str]) -> int:
     """Write one stored game's self-contained HTML viewer and say where."""
-    from arena.replay import find_replay
-    from arena.viewer import write_viewer
+    from arena.views.replay import find_replay
+    from arena.views.viewer import write_viewer
 
     path = write_viewer(find_replay(args.game_id, args.source), args.out)
     print(f"viewer: {path}")
@@ -711,7 +711,7 @@ def cmd_view(args: argparse.Namespace, extra: list[str]) -> int:
 
 def cmd_report(args: argparse.Namespace, extra: list[str]) -> int:
     """Write an output folder's HTML report (and its games' viewers) and say where."""
-    from arena.report import write_report
+    from arena.views.report import write_report
 
     result = write_report(args.output, args.out, log=lambda m: print(m, file=sys.stderr))
     print(f"report: {result.path} ({result.viewers} viewers written)")

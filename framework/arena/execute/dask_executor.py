@@ -6,7 +6,7 @@ the games move: each is a Dask task (:func:`play_remote`) that plays one game on
 in a scratch folder and returns its record with the files the referee wrote (replay and
 stderr); the coordinator writes those into the output folder and stores the game.
 
-- **Bot files** (:mod:`arena.botfiles`): the files the bots' commands name are packed
+- **Bot files** (:mod:`arena.botproc.botfiles`): the files the bots' commands name are packed
   once, registered on the cluster as a worker plugin (:class:`BotFiles`: every worker,
   also one that joins or restarts later, receives them), and unpacked on each worker
   machine into a content-addressed cache; the command is rewritten to the cached copy.
@@ -15,13 +15,13 @@ stderr); the coordinator writes those into the output folder and stores the game
   over; the next game is asked of the format's scheduler only when one ends, so SPRT and
   league decide with every result known, as with the local executor.
 - **Game processes**: a worker thread plays its games in a single-threaded process of its
-  own (:mod:`arena.game_process`), as the local pool's workers do: bots are never started
+  own (:mod:`arena.execute.game_process`), as the local pool's workers do: bots are never started
   from a threaded process, and Dask's event loop never delays the referee's clocks.
 - **Lost workers**: a worker that dies mid-game loses nothing: Dask plays the game again
   on another worker (same seed, same bots: same result); a game that kills
   ``allowed-failures`` workers in a row fails with that reason.
 - Without an address a :class:`distributed.LocalCluster` is started
-  (:mod:`arena.dask_cluster`, in a session of its own so that Ctrl-C reaches only
+  (:mod:`arena.execute.dask_cluster`, in a session of its own so that Ctrl-C reaches only
   ``arena run``): ``concurrency`` worker processes of one thread each (one game per
   process, like the local pool).
 
@@ -46,17 +46,24 @@ from typing import Any
 import distributed
 from distributed import WorkerPlugin
 
-from arena.botfiles import FileRef, Pack, PackError, cache_root, localize, pack_commands, unpack
 from arena.botproc import Sandbox
-from arena.config import TournamentConfig
-from arena.dask_cluster import LocalClusterProcess
+from arena.botproc.botfiles import (
+    FileRef,
+    Pack,
+    PackError,
+    cache_root,
+    localize,
+    pack_commands,
+    unpack,
+)
 from arena.errors import ArenaError, ConfigError
-from arena.game_process import GameProcess, GameProcessDied, GameRequest
-from arena.jobs import Job
-from arena.referee import BotSpec, Clock
-from arena.schedule import GameSpec
-from arena.stopping import note_stop
-from arena.workers import Failure, Interrupted
+from arena.execute.dask_cluster import LocalClusterProcess
+from arena.execute.game_process import GameProcess, GameProcessDied, GameRequest
+from arena.execute.jobs import Job
+from arena.execute.pool import Failure, Interrupted
+from arena.execute.stopping import note_stop
+from arena.records import BotSpec, Clock, GameSpec
+from arena.tournament.config import TournamentConfig
 
 CONNECT_TIMEOUT_S = 10.0
 """Seconds to reach the scheduler before ``arena run`` gives up (exit code 2)."""
@@ -103,7 +110,7 @@ _local = threading.local()
 
 
 def _game_process() -> GameProcess:
-    """This worker thread's game process (see :mod:`arena.game_process`)."""
+    """This worker thread's game process (see :mod:`arena.execute.game_process`)."""
     if not hasattr(_local, "process"):
         _local.process = GameProcess()
     process: GameProcess = _local.process
@@ -251,7 +258,7 @@ class DaskExecutor:
 
         SIGINT and SIGTERM stop it as they stop the local pool: no game starts after the
         signal, a game being stored is stored, the games in flight are cancelled (a local
-        cluster's are stopped with it), and :class:`~arena.workers.Interrupted` says which
+        cluster's are stopped with it), and :class:`~arena.execute.pool.Interrupted` says which
         signal it was. Losing the scheduler raises :class:`ArenaError` (stored games kept).
         """
         running: dict[Any, tuple[GameSpec, Path]] = {}

@@ -7,7 +7,7 @@ of one round (the same seed), whose bots are ranked by score as a free-for-all.
 
 Head to head, every event counts one *encounter* per two bots in it (the better rank
 wins). The two games of one seed and settings between the same two bots, seats swapped,
-form a *pair* (pentanomial statistics, :mod:`arena.stats`).
+form a *pair* (pentanomial statistics, :mod:`arena.results.stats`).
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from typing import Any
 
 import trueskill
 
-from arena import stats as st
-from arena.store import StoredGame
+from arena.results import stats as st
+from arena.results.store import StoredGame
 
 REASONS = ("timeout", "crash", "memory", "invalid", "illegal")
 

@@ -1,12 +1,12 @@
 """Tournament formats: which game to play next, given the results so far.
 
-A :class:`Scheduler` hands the executor a lazy stream of :class:`~arena.schedule.GameSpec`
+A :class:`Scheduler` hands the executor a lazy stream of :class:`~arena.records.GameSpec`
 (:meth:`Scheduler.specs`) and hears about every game that ends (:meth:`Scheduler.record`),
 so a format can decide as results come in while the executor (worker pool, signals,
 storage) stays the same for all of them. Each scheduler is rebuilt from the stored games
 at start, so every format resumes: stored keys are never played again.
 
-- ``round-robin`` and ``gauntlet``: a fixed list (:mod:`arena.schedule`).
+- ``round-robin`` and ``gauntlet``: a fixed list (:mod:`arena.tournament.schedule`).
 - ``sprt``: rounds of two games (seats swapped) between the two bots until the
   log-likelihood ratio of the pairs crosses a bound, or ``games`` are played.
 - ``league``: one round (a seat-swapped pair) at a time, between the two bots where a
@@ -22,19 +22,12 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from arena import rating
-from arena import stats as st
-from arena.config import TournamentConfig
-from arena.referee import SeatRecord
-from arena.schedule import (
-    GameSpec,
-    gauntlet,
-    pair_round,
-    paired_rounds,
-    round_robin,
-    round_seed,
-)
-from arena.store import StoredGame, StoredPlace
+from arena.records import GameSpec, SeatRecord
+from arena.results import rating
+from arena.results import stats as st
+from arena.results.store import StoredGame, StoredPlace
+from arena.tournament.config import TournamentConfig
+from arena.tournament.schedule import gauntlet, pair_round, paired_rounds, round_robin, round_seed
 
 
 class Scheduler(ABC):

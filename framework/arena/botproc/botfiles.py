@@ -2,7 +2,7 @@
 
 A tournament played on other machines must not need the user's checkout there. Every
 file or folder that a bot's command names (the absolute paths
-:func:`arena.config.resolve_command` made), except the system's own (interpreters and
+:func:`arena.tournament.config.resolve_command` made), except the system's own (interpreters and
 what comes with them: see :data:`SYSTEM_DIRS`), is packed with its executable bits and
 named by the SHA-256 of its name and content. A worker unpacks each pack once into
 ``<cache>/<digest>/<name>`` (:func:`unpack`; atomic, so several processes can share the

@@ -1,0 +1,1 @@
+"""The ``arena`` command line: the parser, one module per command group, presentation."""

@@ -1,0 +1,1 @@
+"""Executing games: one executor interface, the local worker pool, Dask, the job a worker plays."""

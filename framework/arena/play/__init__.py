@@ -1,0 +1,1 @@
+"""Playing one game: the referee's step engine, framing of answers, view diffs, helper processes."""

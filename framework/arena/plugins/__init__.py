@@ -1,0 +1,1 @@
+"""Plugins: the hook specifications, the plugin manager that finds games, the game scaffold."""

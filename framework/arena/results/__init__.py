@@ -1,0 +1,1 @@
+"""Results: the store (SQLite), game identities, ratings, statistics, the leaderboard."""
