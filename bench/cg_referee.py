@@ -21,9 +21,9 @@ import time
 from pathlib import Path
 
 from arena.botproc import Sandbox
-from arena.play.referee import Referee
 from arena.plugins.registry import load_registry
 from arena.records import BotSpec
+from arena.referee.engine import Referee
 from cg_relay import relay_game
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "cg-referee"

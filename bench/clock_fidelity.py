@@ -40,8 +40,8 @@ from typing import Any
 from arena import Game, GameInfo, InvalidAnswer, Move, Outcome
 from arena.botproc import resolve_sandbox
 from arena.execute.pool import Failure, WorkerPool
-from arena.play.referee import Referee
 from arena.records import BotSpec, Clock
+from arena.referee.engine import Referee
 from arena.results.stats import percentile
 from arena.tournament.config import available_cores
 

@@ -30,9 +30,9 @@ from functools import partial
 from pathlib import Path
 
 from arena.botproc import Sandbox, bwrap_works
-from arena.play.referee import Referee
 from arena.plugins.registry import load_registry
 from arena.records import BotSpec
+from arena.referee.engine import Referee
 
 # Drops its pair in its lowest column, vertical: answers at once and survives a while.
 INSTANT_BOT = """\

@@ -20,8 +20,8 @@ from typing import Any
 
 from arena.errors import ArenaError
 from arena.game import Game, Move
-from arena.play.viewdiff import diff, normalize
 from arena.plugins.registry import load_registry
+from arena.referee.viewdiff import diff, normalize
 
 
 def random_game(game: Game[Any], seed: int, players: int) -> list[tuple[Any, list[int]]]:

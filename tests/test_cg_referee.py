@@ -17,8 +17,8 @@ import pytest
 
 import arena
 from arena import ExternalProcessError
-from arena.play.referee import Referee
 from arena.records import BotSpec
+from arena.referee.engine import Referee
 from arena_games.cg_referee import protocol
 from arena_games.cg_referee.game import CgRefereeGame
 from conftest import REPO, run_arena

@@ -14,8 +14,8 @@ from pathlib import Path
 
 from arena import resimulate
 from arena.botproc import Sandbox
-from arena.play.referee import Referee
 from arena.records import BotSpec
+from arena.referee.engine import Referee
 from arena_games.cluster.game import ClusterGame
 from arena_games.cluster.rules import ChooseColor, Drop, Rotate
 

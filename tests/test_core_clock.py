@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from arena.botproc import Sandbox
-from arena.play.referee import Referee
 from arena.records import Clock
+from arena.referee.engine import Referee
 from conftest import run_arena
 from toygame import FileToyGame, ToyGame
 

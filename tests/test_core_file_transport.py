@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from arena.botproc import Sandbox, bwrap_works
-from arena.play.referee import Referee
+from arena.referee.engine import Referee
 from toygame import FileToyGame
 
 SANDBOXES = [Sandbox("none")] + ([Sandbox("bwrap")] if bwrap_works() else [])

@@ -15,7 +15,7 @@ from pathlib import Path
 from arena import resimulate
 from arena.botproc import Sandbox
 from arena.game import Outcome, standing_moves
-from arena.play.referee import Referee, _forfeiters_last
+from arena.referee.engine import Referee, _forfeiters_last
 from conftest import loop_bot
 from toygame import KeepingToyGame, TokenToyGame, ToyGame
 

@@ -131,7 +131,7 @@ def test_the_game_process_stops_its_game_when_its_parent_dies(tmp_path):
             from arena.botproc import Sandbox
             from arena.execute.game_process import GameProcess, GameRequest
             from arena.execute.jobs import Job
-            from arena.play.referee import BotSpec
+            from arena.referee.engine import BotSpec
             argv = tuple(json.load(open({str(tmp_path / "request.json")!r})))
             bots = (BotSpec("a", argv), BotSpec("b", argv))
             job = Job("stc", 7, {{"max_turns": 200}}, bots, "", Sandbox())

@@ -75,7 +75,7 @@ def test_match_imports_no_tournament_machinery_in_any_process(tmp_path, sandbox)
     cmd = f"python3 {bot}"
     args = ["match", "stc", cmd, cmd, "--games", "2", "--sandbox", sandbox]
     modules = imported(tmp_path, *args)
-    assert {"arena.play.referee", "arena.execute.pool", "arena_games.stc.game"} <= modules
+    assert {"arena.referee.engine", "arena.execute.pool", "arena_games.stc.game"} <= modules
     # Finding the game and printing the summary table need these; nothing else does (a
     # game setting given as an option, read as YAML, would import yaml).
     assert modules & HEAVY == {"pluggy", "importlib.metadata", "tabulate"}

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from arena.botproc import Sandbox, bwrap_works, cgroups, procinfo
-from arena.play.referee import Referee
+from arena.referee.engine import Referee
 from conftest import loop_bot
 from toygame import ToyGame
 
@@ -264,7 +264,7 @@ def test_the_bot_folders_of_the_last_game_are_removed_when_the_process_exits(tmp
     script = f"""
 from pathlib import Path
 from arena.botproc import Sandbox
-from arena.play.referee import BotSpec, Referee
+from arena.referee.engine import BotSpec, Referee
 from toygame import ToyGame
 bot = BotSpec("where", ({sys.executable!r}, {str(bot)!r}))
 game = ToyGame()

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from arena import ExternalProcess, ExternalProcessError, command_problem
-from arena.play.external import helper_scope
+from arena.referee.external import helper_scope
 
 
 def script(tmp_path: Path, body: str) -> list[str]:

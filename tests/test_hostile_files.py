@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from arena.play.referee import Referee
 from arena.records import BotSpec
+from arena.referee.engine import Referee
 from conftest import REPO
 from hostile import MODES, arena, mode_sandbox, tournament, write_bot
 from toygame import FileToyGame

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from arena.play.referee import Referee
 from arena.records import BotSpec
+from arena.referee.engine import Referee
 from hostile import (
     MODES,
     kill_all,

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from arena.botproc import Sandbox, bwrap_works
-from arena.play.referee import Referee
 from arena.records import BotSpec
+from arena.referee.engine import Referee
 from hostile import arena, marker, stc_bot, tournament, write_bot
 from toygame import ToyGame
 

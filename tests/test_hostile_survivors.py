@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from arena.botproc import BOT_HOMES
-from arena.play.referee import Referee
 from arena.records import BotSpec
+from arena.referee.engine import Referee
 from hostile import (
     MODES,
     PIDS_CGROUP,

@@ -12,8 +12,8 @@ import pytest
 
 from arena import Ignore, IllegalMove, Move
 from arena.botproc import Sandbox
-from arena.play.referee import Referee
 from arena.records import BotSpec
+from arena.referee.engine import Referee
 from arena_games.splitter.game import SplitterGame
 from arena_games.splitter.rules import Placement, SplitterState
 

@@ -16,8 +16,8 @@ import pytest
 from arena import InvalidAnswer, Move
 from arena.botproc import Sandbox
 from arena.game import standing_moves
-from arena.play.referee import Referee
 from arena.records import BotSpec
+from arena.referee.engine import Referee
 from arena_games.stc.game import StcGame
 from arena_games.stc.protocol import ANSWER, parse_answer
 from conftest import run_arena

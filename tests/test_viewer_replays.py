@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from arena.play.viewdiff import diff, normalize, patch
 from arena.plugins.registry import load_registry
+from arena.referee.viewdiff import diff, normalize, patch
 from arena.views.replay import resimulate, step_views
 from arena.views.viewer import viewer_html
 from conftest import REPO, run_arena

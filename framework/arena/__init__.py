@@ -34,8 +34,8 @@ if TYPE_CHECKING:
         Reply,
         check_range,
     )
-    from arena.play.external import ExternalProcess, command_problem
     from arena.plugins.hookspecs import hookimpl
+    from arena.referee.external import ExternalProcess, command_problem
     from arena.views.replay import ReplayedStep, resimulate
 
 _WHERE = {
@@ -48,7 +48,7 @@ _WHERE = {
         "InvalidAnswer",
         "InvalidSetting",
     ),
-    "arena.play.external": ("ExternalProcess", "command_problem"),
+    "arena.referee.external": ("ExternalProcess", "command_problem"),
     "arena.game": (
         "Answer",
         "FileTransport",

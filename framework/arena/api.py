@@ -108,8 +108,8 @@ def play(
     ``bwrap`` or ``none``, as in tournament files.
     """
     from arena.botproc import resolve_sandbox
-    from arena.play.referee import Referee
     from arena.records import BotSpec
+    from arena.referee.engine import Referee
     from arena.tournament.config import SANDBOXES, game_settings
 
     game_cls = _game_class(game)

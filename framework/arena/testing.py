@@ -29,8 +29,8 @@ from typing import Any
 
 from arena.errors import AnswerError, ConfigError
 from arena.game import FileTransport, Game, Ignore, Incomplete, Move, Outcome, Reply
-from arena.play.external import helper_scope
-from arena.play.framing import C_SPACE
+from arena.referee.external import helper_scope
+from arena.referee.framing import C_SPACE
 
 MAX_STEPS = 20_000
 """A random game still running after this many steps fails the check: it may never end."""

@@ -140,7 +140,7 @@ def keep_child(pid: int) -> None:
     """Mark a child this process started on purpose (not a bot): never swept as an orphan.
 
     For processes the core starts outside the bot sandbox, such as a game's helper
-    (:mod:`arena.play.external`); end them with :func:`kill_tree`.
+    (:mod:`arena.referee.external`); end them with :func:`kill_tree`.
     """
     _kept.add(pid)
 

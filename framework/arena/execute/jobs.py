@@ -25,9 +25,9 @@ from arena.botproc import (
 from arena.errors import ConfigError
 from arena.execute.pool import Failure, WorkerPool
 from arena.game import Game
-from arena.play.referee import Heartbeat, Referee, StepObserver
 from arena.plugins.registry import Registry, load_registry
 from arena.records import BotSpec, Clock
+from arena.referee.engine import Heartbeat, Referee, StepObserver
 
 if TYPE_CHECKING:
     from arena.records import GameSpec

@@ -16,7 +16,7 @@ from typing import Any
 
 from arena.errors import AnswerError, ConfigError
 from arena.game import Game, Move, standing_moves
-from arena.play.viewdiff import normalize, patch
+from arena.referee.viewdiff import normalize, patch
 
 
 @dataclass(frozen=True)

@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from arena.game import Game
-from arena.play.viewdiff import diff
 from arena.plugins.registry import Registry, load_registry
+from arena.referee.viewdiff import diff
 from arena.views.replay import load_replay, step_views, text_pictures
 
 VIEWER_NAME = "viewer.html"

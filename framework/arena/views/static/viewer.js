@@ -12,7 +12,7 @@ async function inflate(b64) {
   return await new Response(stream).text();
 }
 
-// The patch format of arena.play.viewdiff: [path, value] sets, [path] deletes a key.
+// The patch format of arena.referee.viewdiff: [path, value] sets, [path] deletes a key.
 function applyPatch(view, ops) {
   for (const op of ops) {
     const path = op[0];

@@ -31,10 +31,10 @@ from arena.botproc import (
 )
 from arena.errors import AnswerError
 from arena.game import FileTransport, Game, Ignore, Incomplete, Move, Reply, standing_moves
-from arena.play.external import helper_scope
-from arena.play.framing import UnitReader
-from arena.play.viewdiff import diff, normalize
 from arena.records import BotSpec, Clock, Forfeit, GameRecord, SeatRecord
+from arena.referee.external import helper_scope
+from arena.referee.framing import UnitReader
+from arena.referee.viewdiff import diff, normalize
 
 MAX_STEPS = 100_000
 """A game still running after this many steps is a broken plugin, not a long game."""
@@ -271,7 +271,7 @@ class Referee:
             if actions:
                 state = self.game.apply(state, actions)
             if self.replay:
-                # Each step keeps only what changed in the view (see arena.play.viewdiff).
+                # Each step keeps only what changed in the view (see arena.referee.viewdiff).
                 new_view = normalize(self.game.view(state))
                 step["view"] = diff(view, new_view)
                 view = new_view

@@ -5,7 +5,7 @@ drives a referee written for cg-brutaltester - asks the core for an
 :class:`ExternalProcess` and only ever calls its line methods. The core starts the
 program in its own session and a private directory, bounds every read by a timeout,
 keeps its stderr, and kills it with everything it started when the game ends: the
-referee (:class:`arena.play.referee.Referee`) closes every helper opened while it plays a
+referee (:class:`arena.referee.engine.Referee`) closes every helper opened while it plays a
 game, and a helper nobody closes is killed when it is garbage-collected or at exit.
 """
 
