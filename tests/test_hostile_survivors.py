@@ -178,7 +178,8 @@ def test_a_signal_stops_the_tournament_no_game_starts_after_it_and_nothing_survi
 # signal stops it (note it), then a second signal while the leaderboard is printed.
 WIND_DOWN = """
 import os, signal, sys, time
-from arena.cli.main import main as cli
+import arena.cli.games as games
+from arena.cli.main import main
 
 def winding_down(args, extra):
     from arena.execute.stopping import note_stop
@@ -205,8 +206,8 @@ def interrupted(args, extra):
     return 128 + signal.SIGINT
 
 modes = {"late": winding_down, "early": before_any_game, "exiting": interrupted}
-cli.cmd_games = modes[sys.argv[1]]
-sys.exit(cli.main(["games"]))
+games.cmd_games = modes[sys.argv[1]]
+sys.exit(main(["games"]))
 """
 
 

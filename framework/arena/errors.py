@@ -69,3 +69,37 @@ class IllegalMove(AnswerError):
     """An answer that parses but breaks the rules in the current position."""
 
     reason = "illegal"
+
+
+# -- exit codes: decided here, for every command -------------------------------------
+
+EXIT_OK = 0
+"""Success."""
+EXIT_FAILED = 1
+"""A game failed in the referee (a plugin or helper broke; the other games went on)."""
+EXIT_USAGE = 2
+"""Bad input: a file, key, option, game, command or sandbox that cannot be used."""
+EXIT_BUG = 70
+"""An unexpected exception: a bug in arena (``EX_SOFTWARE``); the traceback is saved."""
+EXIT_INTERRUPTED = 130
+"""Stopped by SIGINT (Ctrl-C): 128 + 2; SIGTERM gives 143."""
+EXIT_PIPE = 141
+"""Standard output closed early (``arena ... | head``): 128 + SIGPIPE."""
+
+
+def exit_code(exc: BaseException) -> int:
+    """The exit code of a command that ended with ``exc``.
+
+    ``ConfigError`` is bad input (2); any other :class:`ArenaError` a failed game (1); an
+    interruption 128 + its signal; anything else is an arena bug (:data:`EXIT_BUG`).
+    """
+    signum = getattr(exc, "signum", None)
+    if isinstance(signum, int):
+        return 128 + signum
+    if isinstance(exc, BrokenPipeError):
+        return EXIT_PIPE
+    if isinstance(exc, ConfigError):
+        return EXIT_USAGE
+    if isinstance(exc, ArenaError):
+        return EXIT_FAILED
+    return EXIT_BUG

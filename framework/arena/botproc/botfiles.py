@@ -23,6 +23,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from arena.errors import ArenaError
+
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc")
 """Paths under these folders (and under Python's own prefixes) are the machine's, not the
 bot's: a worker is expected to have them at the same place, like the interpreters."""
@@ -33,7 +35,7 @@ CACHE_ENV = "ARENA_BOT_CACHE"
 """Environment variable naming the cache folder (default: ``<tmp>/arena-bot-files``)."""
 
 
-class PackError(Exception):
+class PackError(ArenaError):
     """A named file or folder that cannot be packed (unreadable, too large)."""
 
 

@@ -30,6 +30,7 @@ from typing import IO
 from arena.botproc.procinfo import exit_fd, waiting_on_pipe
 from arena.botproc.sandbox import FILE_SIZE_CAP_BYTES, Sandbox
 from arena.botproc.spawn import BotProcess, out_of_memory, spawn
+from arena.errors import ArenaError
 
 MAX_LINE_BYTES = 64 * 1024
 """A bot line longer than this (no newline yet) is an output flood."""
@@ -143,7 +144,7 @@ class LogSink:
             self.pipe.close()
 
 
-class BotClosed(Exception):
+class BotClosed(ArenaError):
     """The bot's stdout closed (it exited or crashed); ``exit_code`` when known."""
 
     def __init__(self, exit_code: int | None) -> None:
@@ -151,11 +152,11 @@ class BotClosed(Exception):
         self.exit_code = exit_code
 
 
-class InputStalled(Exception):
+class InputStalled(ArenaError):
     """The bot stopped reading: its input could not be written before the deadline."""
 
 
-class OutputFlood(Exception):
+class OutputFlood(ArenaError):
     """The bot wrote more than the referee buffers; ``raw`` is its first bytes."""
 
     def __init__(self, message: str, raw: str) -> None:

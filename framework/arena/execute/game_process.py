@@ -36,6 +36,7 @@ from pathlib import Path
 from types import FrameType
 from typing import IO, Any
 
+from arena.errors import ArenaError
 from arena.execute.jobs import Job
 from arena.execute.pool import WATCHDOG_GRACE_S
 
@@ -53,7 +54,7 @@ class GameRequest:
     max_processes: int
 
 
-class GameProcessDied(RuntimeError):
+class GameProcessDied(ArenaError, RuntimeError):
     """The process playing a game died or was abandoned before answering."""
 
 

@@ -42,6 +42,7 @@ from arena.botproc.homes import bot_homes, remove_tree
 from arena.botproc.launcher import PR_SET_PDEATHSIG, become_subreaper, prctl
 from arena.botproc.procinfo import owner_tag
 from arena.botproc.spawn import kill_every_bot, sweep_orphans
+from arena.errors import ArenaError
 from arena.execute.stopping import note_stop
 
 WATCHDOG_GRACE_S = 10.0
@@ -61,7 +62,7 @@ class Failure:
     reason: str
 
 
-class Interrupted(Exception):
+class Interrupted(ArenaError):
     """SIGINT or SIGTERM stopped the games; ``signum`` says which."""
 
     def __init__(self, signum: int) -> None:

@@ -1,0 +1,66 @@
+"""What every command shares: the installed games, progress bars, warnings, printing."""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any
+
+BOARD_FORMATS = ("table", "markdown", "json", "csv")
+"""How ``arena run`` and ``arena leaderboard`` render the leaderboard (``--format``)."""
+
+
+def installed_games() -> Any:
+    """The installed games; broken plugins and skipped games are reported once, on stderr."""
+    from arena.plugins.registry import load_registry
+
+    registry = load_registry()
+    for problem in registry.problems():
+        print(f"arena: warning: {problem}", file=sys.stderr)
+    return registry
+
+
+def progress_bar(total: int) -> Any:
+    """A tqdm progress bar of ``total`` games on stderr (tqdm is imported only for it)."""
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit="game", file=sys.stderr)
+
+
+class NoProgressBar:
+    """What ``arena match`` writes through when no progress bar is shown."""
+
+    def update(self, n: int = 1) -> None:
+        """Nothing to move."""
+
+    def close(self) -> None:
+        """Nothing to close."""
+
+    @staticmethod
+    def write(text: str, file: Any) -> None:
+        """Print a line (tqdm's ``write`` prints above its bar)."""
+        print(text, file=file)
+
+
+def progress_wanted(disabled: bool) -> bool:
+    """A progress bar on stderr: when it is a terminal (or ARENA_PROGRESS=1) unless disabled."""
+    return (not disabled and sys.stderr.isatty()) or os.environ.get("ARENA_PROGRESS") == "1"
+
+
+def warn_concurrency(games_at_once: int, option: str) -> None:
+    """Warn when more games run at once than there are cores: bots then share cores and
+    think slower than their clocks assume."""
+    from arena.tournament.config import available_cores
+
+    cores = available_cores()
+    if games_at_once > cores:
+        print(
+            f"arena: warning: {option} {games_at_once} is more than the {cores} cores "
+            "available: bots will share cores and may lose games on time",
+            file=sys.stderr,
+        )
+
+
+def print_board(text: str) -> None:
+    """Print a rendered leaderboard, ending in exactly one newline (CSV ends in one)."""
+    print(text, end="" if text.endswith("\n") else "\n")

@@ -1,0 +1,293 @@
+"""``arena match``: games between bot commands given on the command line."""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from arena.cli.common import (
+    NoProgressBar,
+    installed_games,
+    progress_bar,
+    progress_wanted,
+    warn_concurrency,
+)
+from arena.errors import EXIT_FAILED, EXIT_OK, ConfigError
+
+if TYPE_CHECKING:
+    from arena.game import Game
+
+
+def add_parsers(sub: Any) -> None:
+    """The ``match`` command."""
+    p = sub.add_parser(
+        "match",
+        help="play games between bot commands, with a turn-by-turn log",
+        description="Play one game (or --games N) of GAME between the bot commands given in "
+        "seat order. Game settings are options too: e.g. --layout 2 for splitter "
+        "(see `arena games`).",
+    )
+    p.add_argument("game", help="game id (see `arena games`)")
+    p.add_argument(
+        "bots",
+        nargs="+",
+        metavar="[NAME=]CMD",
+        help="bot command lines, one per seat; NAME= sets the name shown (default: the "
+        "stem of the bot's file)",
+    )
+    p.add_argument(
+        "--seed", type=int, default=1, help="seed of the first game; the next seeds follow it"
+    )
+    p.add_argument("--games", type=int, default=1, help="games to play; seats rotate (default 1)")
+    p.add_argument("--jobs", "-j", type=int, default=1, help="games played at once (default 1)")
+    p.add_argument("--verbose", "-v", action="store_true", help="log every turn")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--output", type=Path, help="keep replays and stderr files in this folder")
+    p.add_argument("--sandbox", choices=("auto", "bwrap", "none"), default="auto")
+    p.add_argument(
+        "--time-margin-ms",
+        type=int,
+        default=0,
+        metavar="MS",
+        help="grace past each turn's budget: a later answer is late, not a timeout (default 0)",
+    )
+    p.add_argument(
+        "--clock-scale",
+        type=float,
+        default=1.0,
+        metavar="X",
+        help="multiply every time budget of the game, for slower machines (default 1)",
+    )
+    p.set_defaults(func=cmd_match)
+
+
+def _setting_options(game: type[Game[Any]], extra: list[str]) -> dict[str, Any]:
+    """Parse ``--key value`` options against the game's settings."""
+    info = game.info
+    parser = argparse.ArgumentParser(prog=f"arena match {info.id}", add_help=False)
+    for key in info.settings:
+        parser.add_argument(f"--{key}", f"--{key.replace('_', '-')}", dest=key)
+    parsed, unknown = parser.parse_known_args(extra)
+    if unknown:
+        known = ", ".join(f"--{k}" for k in info.settings) or "none"
+        raise ConfigError(f"unknown option {unknown[0]!r} for {info.id} (game settings: {known})")
+    from arena.tournament.config import compose_yaml, game_settings
+
+    given = {}
+    for key, text in vars(parsed).items():
+        if text is not None:  # a value is read as YAML (yaml is imported only then)
+            import yaml
+
+            node = compose_yaml(text, f"--{key}")
+            given[key] = None if node is None else yaml.SafeLoader(text).construct_document(node)
+
+    def error(key: str, message: str) -> ConfigError:
+        if key.startswith("settings."):
+            return ConfigError(f"{info.id}: --{key.removeprefix('settings.')}: {message}")
+        return ConfigError(f"{info.id}: {message}")
+
+    return game_settings(game, given, error)
+
+
+def cmd_match(args: argparse.Namespace, extra: list[str]) -> int:
+    """Play ``--games`` games between the given commands and summarise them.
+
+    Each game is played in a worker process, like a tournament's (``-j`` at once).
+    """
+    from arena.execute.jobs import Job, announce_sandbox, choose_sandbox, play_games
+    from arena.execute.pool import Failure, Interrupted
+    from arena.records import Clock, GameRecord, GameSpec
+    from arena.tournament.config import check_clock_scale, check_time_margin, players_text
+    from arena.tournament.schedule import MAX_GAMES, round_robin
+
+    registry = installed_games()
+    game_cls = registry.get(args.game)
+    info = game_cls.info
+    settings = _setting_options(game_cls, extra)
+    if not info.min_players <= len(args.bots) <= info.max_players:
+        given = f"{len(args.bots)} command" + ("" if len(args.bots) == 1 else "s")
+        raise ConfigError(f"{info.id} is played by {players_text(info)}; {given} given")
+    for option in ("games", "jobs"):
+        if getattr(args, option) < 1:
+            raise ConfigError(f"--{option} must be at least 1, not {getattr(args, option)}")
+    if args.games > MAX_GAMES:
+        raise ConfigError(f"--games {args.games}: arena plays at most {MAX_GAMES} games at once")
+    if args.verbose and args.jobs > 1:
+        raise ConfigError("--verbose logs one game at a time: leave out -j")
+    if message := check_time_margin(args.time_margin_ms):
+        raise ConfigError(f"--time-margin-ms {message}")
+    if message := check_clock_scale(args.clock_scale):
+        raise ConfigError(f"--clock-scale {message}")
+    clock = Clock(args.clock_scale, args.time_margin_ms)
+    bots = _match_bots(args.bots)
+    if args.output is not None:
+        from arena.results.store import make_output_folder
+
+        make_output_folder(args.output, "--output")
+    warn_concurrency(args.jobs, "-j")
+    say = lambda msg: print(msg, file=sys.stderr, flush=True)  # noqa: E731
+    sandbox = choose_sandbox(args.sandbox, None, [args.output] if args.output else [], 64)
+    keep = args.output is not None
+    root = args.output or Path(tempfile.mkdtemp(prefix="arena-match-"))
+    names = [b.name for b in bots]
+    # Round r plays seed --seed + r, every seat rotation of it before the next seed.
+    specs = round_robin(names, len(names), args.games, args.seed)
+    by_name = {b.name: b for b in bots}
+    records: list[GameRecord] = []
+    failed = 0
+    progress = not args.verbose and args.games > 1 and progress_wanted(args.no_progress)
+    announce_sandbox(args.sandbox, sandbox, say)
+    bar = progress_bar(len(specs)) if progress else NoProgressBar()
+
+    def job(spec: GameSpec) -> Job:
+        seats = tuple(by_name[n] for n in spec.seats)
+        game_dir = str(root / f"game-{spec.order + 1:04d}")
+        # --verbose: the worker builds the observer and prints every step as it is played.
+        observer = _verbose_observer if args.verbose else None
+        # Replays are recorded only when kept (--output): without, they would be deleted.
+        seed = args.seed + spec.round
+        return Job(info.id, seed, settings, seats, game_dir, sandbox, observer, clock, keep)
+
+    def finished(spec: GameSpec, result: dict[str, Any] | Failure) -> None:
+        nonlocal failed
+        bar.update(1)
+        if isinstance(result, Failure):
+            failed += 1
+            why = result.reason
+            bar.write(f"arena: game {spec.order + 1} failed in the referee: {why}", sys.stderr)
+            return
+        records.append(GameRecord.from_dict(result))
+        if args.verbose or args.games <= 20:
+            bar.write(_result_line(spec.order + 1, records[-1]), sys.stdout)
+            sys.stdout.flush()
+
+    stop: Interrupted | None = None
+    try:
+        try:
+            play_games(specs, job, 1 if args.verbose else min(args.jobs, len(specs)), finished)
+        except Interrupted as exc:
+            stop = exc
+            bar.write(f"arena: interrupted ({exc})", sys.stderr)
+        finally:
+            bar.close()
+            if records:
+                print(_match_summary(names, records, late=clock.margin_ms > 0))
+            if keep:
+                print(f"replays and stderr in {root}")
+    finally:
+        if not keep:
+            shutil.rmtree(root, ignore_errors=True)
+    if stop is not None:
+        return 128 + stop.signum
+    return EXIT_FAILED if failed else EXIT_OK
+
+
+def _match_bots(commands: list[str]) -> list[Any]:
+    """Bot specs from ``[NAME=]CMD`` arguments; names default to the bot file's stem."""
+    import re
+
+    from arena.botproc.commands import default_name, resolve_command
+    from arena.records import BotSpec
+
+    parsed = [re.fullmatch(r"([\w.'-]+)=(\S.*)", text, flags=re.DOTALL) for text in commands]
+    given = [m.group(1) for m in parsed if m]
+    for i, name in enumerate(given):
+        if name in given[:i]:
+            raise ConfigError(f"the bot name {name!r} is given twice")
+    bots: list[BotSpec] = []
+    for i, (text, named) in enumerate(zip(commands, parsed, strict=True)):
+        cmd = named.group(2) if named else text
+        argv = resolve_command(cmd, Path.cwd())
+        if isinstance(argv, str):
+            raise ConfigError(f"bot {i + 1} {cmd!r}: {argv}")
+        if named:
+            name = named.group(1)
+        else:
+            name = default_name(argv)
+            while name in given or any(b.name == name for b in bots):
+                name += "'"
+        bots.append(BotSpec(name, argv))
+    return bots
+
+
+def _result_line(n: int, record: Any) -> str:
+    parts = []
+    for s in record.seats:
+        text = f"{s.bot} #{s.rank + 1} ({s.score:g})"
+        if s.forfeit:
+            text += f" {s.forfeit}: {s.detail}"
+            if s.raw:
+                text += f" [{s.raw[:60]!r}]"
+        parts.append(text)
+    return f"game {n} seed {record.seed}, {record.turns} turns, {record.reason}: " + "; ".join(
+        parts
+    )
+
+
+def _match_summary(names: list[str], records: list[Any], late: bool = False) -> str:
+    from tabulate import tabulate
+
+    from arena.results.stats import mean_interval
+
+    rows = []
+    for name in names:
+        seats = [s for r in records for s in r.seats if s.bot == name]
+        scores = [s.score for s in seats]
+        mean, half = mean_interval(scores)
+        row = [name, len(seats)]
+        if len(names) > 1:
+            wins = sum(
+                1
+                for r in records
+                for s in r.seats
+                if s.bot == name and s.rank == 0 and sum(1 for o in r.seats if o.rank == 0) == 1
+            )
+            draws = sum(
+                1
+                for r in records
+                for s in r.seats
+                if s.bot == name and s.rank == 0 and sum(1 for o in r.seats if o.rank == 0) > 1
+            )
+            row.append(f"{wins}/{draws}/{len(seats) - wins - draws}")
+        row += [f"{mean:.2f} ± {half:.2f}", f"{min(scores):g}", f"{max(scores):g}"]
+        forfeits = [s.forfeit for s in seats if s.forfeit]
+        row.append(", ".join(f"{k} {forfeits.count(k)}" for k in sorted(set(forfeits))) or "-")
+        if late:
+            row.append(str(sum(s.late for s in seats)))
+        ms = [s.max_ms for s in seats]
+        row.append(f"{max(ms):.1f}")
+        rows.append(row)
+    headers = ["bot", "games"] + (["W/D/L"] if len(names) > 1 else [])
+    headers += ["mean score ± 95%", "min", "max", "forfeits"]
+    headers += ["late", "max turn ms"] if late else ["max turn ms"]
+    return tabulate(rows, headers=headers, disable_numparse=True)
+
+
+def _verbose_observer(game: Game[Any], names: Sequence[str]) -> Any:
+    """The step observer of ``arena match --verbose`` (built in the worker process)."""
+
+    def observe(index: int, step: dict[str, Any], state: Any) -> None:
+        print(f"--- step {index + 1} (turn {game.turn_number(state)})")
+        for seat_key, io in step["io"].items():
+            seat = int(seat_key)
+            answer = " | ".join(io["lines"]) if io["lines"] else "(no answer)"
+            late = " LATE" if io.get("late") else ""
+            print(f"  seat {seat} {names[seat]}: {io['ms']:.1f} ms{late} > {answer}")
+            if message := step.get("messages", {}).get(seat_key):
+                print(f"    message: {message}")
+            for line in io.get("stderr", "").splitlines():
+                print(f"    stderr: {line}")
+        for seat_key, forfeit in step["forfeits"].items():
+            who = f"seat {seat_key} {names[int(seat_key)]}"
+            print(f"  {who} FORFEITS: {forfeit['reason']}: {forfeit['detail']}")
+        picture = game.render(state)
+        if picture:
+            print("\n".join("    " + line for line in picture.splitlines()))
+        sys.stdout.flush()
+
+    return observe

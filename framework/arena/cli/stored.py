@@ -1,0 +1,110 @@
+"""Stored games: ``arena list``, ``show``, ``view``, ``report`` and ``export``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from arena.cli.common import installed_games
+from arena.errors import EXIT_OK, ConfigError
+
+RESULTS = ("win", "loss", "draw", "forfeit")
+"""What ``arena list --result`` filters on."""
+
+
+def add_parsers(sub: Any) -> None:
+    """The commands that read an output folder."""
+    p = sub.add_parser("export", help="write a stored game in another tool's format")
+    p.add_argument("game_id", help="game id (see the output's games table) or a replay.json path")
+    p.add_argument("--format", required=True, help="e.g. codeclash (chess5)")
+    p.add_argument("--from", dest="source", type=Path, default=Path("."), help="output folder")
+    p.add_argument("--out", type=Path, help="write to this file instead of stdout")
+    p.set_defaults(func=cmd_export)
+    p = sub.add_parser("list", help="list the stored games of an output folder")
+    p.add_argument("output", type=Path, help="the tournament's output folder")
+    p.add_argument("--bot", help="only games of this bot")
+    p.add_argument("--result", choices=RESULTS, help="only games with this result (for --bot)")
+    p.set_defaults(func=cmd_list)
+    p = sub.add_parser("show", help="show a stored game in the terminal, turn by turn")
+    p.add_argument("game_id", help="game number (see `arena list`) or a replay.json path")
+    p.add_argument("--from", dest="source", type=Path, default=Path("."), help="output folder")
+    p.add_argument("--step", type=int, help="only this step (0 = the start)")
+    p.add_argument("--input", action="store_true", help="also show each bot's input")
+    p.set_defaults(func=cmd_show)
+    p = sub.add_parser("view", help="write a stored game's HTML viewer")
+    p.add_argument("game_id", help="game number (see `arena list`) or a replay.json path")
+    p.add_argument("--from", dest="source", type=Path, default=Path("."), help="output folder")
+    p.add_argument(
+        "-o", "--out", type=Path, help="the HTML file (default: viewer.html by the replay)"
+    )
+    p.set_defaults(func=cmd_view)
+    p = sub.add_parser("report", help="write the HTML report of an output folder")
+    p.add_argument("output", type=Path, help="the tournament's output folder")
+    p.add_argument("-o", "--out", type=Path, help="the HTML file (default: OUTPUT/report.html)")
+    p.set_defaults(func=cmd_report)
+
+
+def cmd_export(args: argparse.Namespace, extra: list[str]) -> int:
+    """Write one stored game in another tool's format."""
+    from arena.views.replay import find_replay, load_replay
+
+    path = find_replay(args.game_id, args.source)
+    replay = load_replay(path)
+    game = installed_games().create(replay["game"])
+    if args.format not in game.info.exports:
+        known = ", ".join(game.info.exports) or "none"
+        raise ConfigError(f"{game.info.id} cannot export {args.format!r} (formats: {known})")
+    try:
+        text = game.export(replay, args.format)
+    except Exception as exc:  # a damaged replay: its steps do not replay under the rules
+        why = f"{type(exc).__name__}: {exc}"
+        raise ConfigError(f"{path}: cannot export this replay as {args.format}: {why}") from None
+    if args.out:
+        try:
+            args.out.write_text(text)
+        except OSError as exc:
+            raise ConfigError(f"--out {args.out}: cannot write: {exc.strerror}") from None
+    else:
+        print(text)
+    return EXIT_OK
+
+
+def cmd_list(args: argparse.Namespace, extra: list[str]) -> int:
+    """Print the stored games of an output folder, filtered by bot and result."""
+    from arena.views.listing import list_games
+
+    print(list_games(args.output, args.bot, args.result))
+    return EXIT_OK
+
+
+def cmd_show(args: argparse.Namespace, extra: list[str]) -> int:
+    """Print one stored game turn by turn."""
+    from arena.views.listing import show_game
+    from arena.views.replay import find_replay, load_replay
+
+    replay = load_replay(find_replay(args.game_id, args.source))
+    game = installed_games().create(str(replay["game"]))
+    for line in show_game(game, replay, args.step, args.input):
+        print(line)
+    return EXIT_OK
+
+
+def cmd_view(args: argparse.Namespace, extra: list[str]) -> int:
+    """Write one stored game's self-contained HTML viewer and say where."""
+    from arena.views.replay import find_replay
+    from arena.views.viewer import write_viewer
+
+    path = write_viewer(find_replay(args.game_id, args.source), args.out)
+    print(f"viewer: {path}")
+    return EXIT_OK
+
+
+def cmd_report(args: argparse.Namespace, extra: list[str]) -> int:
+    """Write an output folder's HTML report (and its games' viewers) and say where."""
+    from arena.views.report import write_report
+
+    result = write_report(args.output, args.out, log=lambda m: print(m, file=sys.stderr))
+    print(f"report: {result.path} ({result.viewers} viewers written)")
+    return EXIT_OK

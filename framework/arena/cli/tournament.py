@@ -1,0 +1,125 @@
+"""``arena run`` (a tournament file, resumed) and ``arena leaderboard``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from arena.cli.common import (
+    BOARD_FORMATS,
+    installed_games,
+    print_board,
+    progress_wanted,
+    warn_concurrency,
+)
+from arena.errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, ArenaError, ConfigError
+
+
+def add_parsers(sub: Any) -> None:
+    """The ``run`` and ``leaderboard`` commands."""
+    p = sub.add_parser("run", help="run (or resume) a tournament file")
+    p.add_argument("file", type=Path, help="tournament YAML file")
+    p.add_argument("--games", type=int, help="override `games`")
+    p.add_argument("--concurrency", "-j", type=int, help="override `concurrency`")
+    p.add_argument("--seed", type=int, help="override `seed`")
+    p.add_argument("--output", type=Path, help="override `output`")
+    p.add_argument("--executor", choices=("local", "dask"), help="override `executor`")
+    p.add_argument(
+        "--dask",
+        metavar="ADDRESS",
+        help="play the games on the Dask scheduler at ADDRESS (implies --executor dask)",
+    )
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument(
+        "--format",
+        choices=BOARD_FORMATS,
+        default="table",
+        help="leaderboard format; stdout holds only the leaderboard, the rest goes to stderr",
+    )
+    p.add_argument(
+        "--fresh",
+        action="store_true",
+        help="start over: delete the output folder's arena.sqlite and games/ first",
+    )
+    p.set_defaults(func=cmd_run)
+    p = sub.add_parser("leaderboard", help="print the leaderboard of an output folder")
+    p.add_argument("output", type=Path, help="the tournament's output folder")
+    p.add_argument("--format", choices=BOARD_FORMATS, default="table")
+    p.set_defaults(func=cmd_leaderboard)
+
+
+def cmd_run(args: argparse.Namespace, extra: list[str]) -> int:
+    """Run or resume a tournament file and print its leaderboard (only it, on stdout)."""
+    from arena.results.store import make_output_folder
+    from arena.tournament.config import load_tournament, too_many_games, where
+    from arena.tournament.run import run_tournament
+    from arena.tournament.schedule import MAX_GAMES, schedule_size
+
+    registry = installed_games()
+    config = load_tournament(args.file, registry)
+    for key in ("games", "concurrency"):
+        value = getattr(args, key)
+        if value is not None:
+            if value < 1:
+                raise ConfigError(f"--{key} must be at least 1, not {value}")
+            setattr(config, key, value)
+    fmt, bots, variants = config.format, len(config.bots), len(config.variants)
+    total = schedule_size(fmt, bots, config.players, config.games, variants)
+    if args.games is not None and total > MAX_GAMES:
+        raise ConfigError(f"--games {args.games}: {too_many_games(fmt, args.games, total)}")
+    if args.seed is not None:
+        config.seed = args.seed
+    if args.output is not None:
+        config.output = args.output
+    _executor_options(config, args)
+    make_output_folder(config.output, "--output" if args.output else where(config, "output"))
+    warn_concurrency(config.concurrency, "concurrency")
+    summary = run_tournament(config, progress=progress_wanted(args.no_progress), fresh=args.fresh)
+    print_board(summary.leaderboard.render(args.format))
+    done = f"{summary.played} games played now, {summary.resumed} resumed"
+    print(f"{done}, results in {config.output}", file=sys.stderr)
+    _write_report(config.output)
+    if summary.interrupted:
+        return 128 + summary.stop_signal if summary.stop_signal else EXIT_INTERRUPTED
+    if summary.changed:
+        print(f"arena: {summary.changed}", file=sys.stderr)
+        return EXIT_USAGE
+    return EXIT_FAILED if summary.failed else EXIT_OK
+
+
+def _write_report(output: Path) -> None:
+    """Write ``OUTPUT/report.html`` after a run; a failure is reported, never fatal."""
+    from arena.views.report import write_report
+
+    try:
+        result = write_report(output, log=lambda msg: print(msg, file=sys.stderr))
+    except (ArenaError, OSError) as exc:
+        print(f"arena: could not write the report: {exc}", file=sys.stderr)
+        return
+    print(f"report: {result.path}", file=sys.stderr)  # stdout holds only the leaderboard
+
+
+def _executor_options(config: Any, args: argparse.Namespace) -> None:
+    """Apply ``--executor`` and ``--dask`` over the file's ``executor`` and ``dask``."""
+    if args.executor is not None:
+        config.executor = args.executor
+        config.given_by["executor"] = "--executor"
+        if args.executor == "local":
+            config.dask = None
+    if args.dask is not None:
+        if args.executor == "local":
+            raise ConfigError("--dask: only used with the dask executor (--executor is local)")
+        if not args.dask.strip():
+            raise ConfigError("--dask: needs the scheduler's address, e.g. tcp://host:8786")
+        config.executor, config.dask = "dask", args.dask.strip()
+        config.given_by.update(executor="--dask", dask="--dask")
+
+
+def cmd_leaderboard(args: argparse.Namespace, extra: list[str]) -> int:
+    """Print the leaderboard of an output folder again, from its database."""
+    from arena.results.leaderboard import leaderboard_for
+
+    print_board(leaderboard_for(args.output).render(args.format))
+    return EXIT_OK
