@@ -16,7 +16,11 @@ from arena_games.chess5.rules import BLACK, WHITE, Action, board_from_rows
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures" / "chess5"
 BOTS = ["random_bot", "greedy", "tactician", "tactician2"]
-STATE_FILES = ["server-state-play.json", "server-state-play-turn23.json"]
+STATE_FILES = [
+    "server-state-play.json",
+    "server-state-play-turn23.json",
+    "server-state-setup-blocked.json",
+]
 
 
 def run_bot(bot: str, state_text: str, folder: Path) -> str:

@@ -53,18 +53,23 @@ def replay_of(answers: list[str], seed: int, forfeit: int | None = None) -> dict
     return {"game": "chess5", "seed": seed, "settings": {}, "players": ["a", "b"], "steps": steps}
 
 
-# Setups that build the starting positions of the two other real logs. Both were played
-# on the server by a white bot that sent `from: [0, 3]` in setup step 1 (the server placed
-# its king: `from` is read only in step 4) and whose step-2 block the server accepted; here
-# it blocks the square of the black king, which arena refused before the rulings.
+# Setups that build the starting positions of the other real logs. Their white bot is a real
+# contest bot (Kyaw-Thiha/CodeClash, chess_package/bot/starter_code/python/bot.py): it sends
+# `from: [0, 3]` in setup step 1 (the server placed its king: `from` is read only in step 4),
+# blocks the square in row 3 of the black king's column, puts its first rook in row 1 of
+# that column (the second one at random), then fills rows 0-1, columns 0-3, in reading
+# order with two bishops and three pawns, never looking at `blockedTiles`. The server
+# accepted it all: in log 2 its block lands on the black king, in log 3 on (3, 2), where
+# black's bishop then stands. Black's answers are those that build black's side of each
+# log's starting position.
 LOG2_SETUP = [
     '{"move": {"from": [0, 3], "to": [0, 2]}}',
     '{"move": {"from": [0, 0], "to": [3, 4]}}',
-    '{"move": {"from": [0, 3], "to": [3, 4]}}',
+    '{"move": {"to": [3, 4]}}',  # white's block, on the black king
     '{"move": {"to": [1, 3]}}',
-    '{"move": {"from": [0, 3], "to": [1, 2]}}',
+    '{"move": {"to": [1, 4]}}',
     '{"move": {"to": [3, 0]}}',
-    '{"move": {"from": [0, 3], "to": [1, 4]}}',
+    '{"move": {"to": [1, 2]}}',
     '{"move": {"to": [4, 4]}}',
     '{"move": {"from": [0, 3], "to": [0, 0]}}',
     '{"move": {"from": [0, 3], "to": [3, 2]}}',
@@ -80,11 +85,11 @@ LOG2_SETUP = [
 LOG3_SETUP = [
     '{"move": {"from": [0, 3], "to": [0, 2]}}',
     '{"move": {"to": [4, 2]}}',
-    '{"move": {"from": [0, 3], "to": [4, 2]}}',
+    '{"move": {"to": [3, 2]}}',  # white's block: black's bishop goes there in step 4
     '{"move": {"to": [1, 4]}}',
-    '{"move": {"from": [0, 3], "to": [1, 0]}}',
+    '{"move": {"to": [1, 2]}}',
     '{"move": {"to": [3, 3]}}',
-    '{"move": {"from": [0, 3], "to": [1, 2]}}',
+    '{"move": {"to": [1, 0]}}',
     '{"move": {"to": [4, 4]}}',
     '{"move": {"from": [0, 3], "to": [0, 0]}}',
     '{"move": {"from": [0, 3], "to": [3, 1]}}',
@@ -97,12 +102,38 @@ LOG3_SETUP = [
     '{"move": {"from": [0, 4], "to": [1, 3]}}',
     '{"move": {"from": [0, 4], "to": [4, 3]}}',
 ]
+# Log 4: the same white bot (its second rook on (1, 0)) blocks (3, 3), the black king's
+# square. Black's bot is not known; its answers here build black's side of the starting
+# position, with its block on (1, 2), the square in front of the white king, where white's
+# last pawn then goes (the white bot ignores `blockedTiles`; arena refused it before the
+# 2026-11-26 ruling).
+LOG4_SETUP = [
+    '{"move": {"from": [0, 3], "to": [0, 2]}}',
+    '{"move": {"from": [0, 0], "to": [3, 3]}}',
+    '{"move": {"to": [3, 3]}}',
+    '{"move": {"to": [1, 2]}}',
+    '{"move": {"to": [1, 3]}}',
+    '{"move": {"from": [0, 2], "to": [3, 1]}}',
+    '{"move": {"to": [1, 0]}}',
+    '{"move": {"from": [0, 2], "to": [4, 3]}}',
+    '{"move": {"from": [0, 3], "to": [0, 0]}}',
+    '{"move": {"from": [0, 3], "to": [3, 0]}}',
+    '{"move": {"from": [0, 3], "to": [0, 1]}}',
+    '{"move": {"from": [0, 4], "to": [3, 2]}}',
+    '{"move": {"from": [0, 4], "to": [0, 3]}}',
+    '{"move": {"from": [0, 3], "to": [4, 1]}}',
+    '{"move": {"from": [0, 4], "to": [1, 1]}}',
+    '{"move": {"from": [0, 4], "to": [4, 0]}}',
+    '{"move": {"from": [0, 4], "to": [1, 2]}}',  # on black's block
+    '{"move": {"from": [0, 4], "to": [4, 2]}}',
+]
 # name -> (setup, seed). Log 3's pawn reset (black, move 6) takes the pawns in a random
 # order: seed 2 takes them in the server's order; the other logs use no randomness.
 REAL_LOGS = {
     "server-match-log.json": (FIXTURE_SETUP, 7),
     "server-match-log-2.json": (LOG2_SETUP, 7),
     "server-match-log-3.json": (LOG3_SETUP, 2),
+    "server-match-log-4.json": (LOG4_SETUP, 7),
 }
 
 

@@ -144,7 +144,7 @@ def test_from_is_read_only_in_step_4() -> None:
 
 def test_step2_blocks_are_accepted_anywhere_on_the_board() -> None:
     # The server accepted every block of its logged setups; arena accepts any square of
-    # the board. A block binds every setup placement that follows, the blocker's too.
+    # the board, and lists it in blockedTiles until play starts.
     kings = place(rules.new_game(1), Action((0, 2)), Action((4, 2)))
     assert kings.setup_step == 2
     for square in [(3, 2), (4, 2), (1, 1), (2, 4), (0, 2)]:  # free, the king, own rows, ...
@@ -157,9 +157,8 @@ def test_step2_blocks_are_accepted_anywhere_on_the_board() -> None:
     assert state.blocked == ((4, 2), (3, 3))
     assert (state.to_move, state.setup_step) == (WHITE, 3)
     state = rules.apply(state, Action((0, 0)))
-    with pytest.raises(RuleError):
-        rules.check(state, Action((3, 3)))  # its own block binds black
-    assert (3, 3) not in rules.setup_targets(state)
+    state = rules.apply(state, Action((3, 3)))  # its own block does not bind black either
+    assert rules.at(state.board, (3, 3)) == "BR"
 
 
 def test_step2_blocks_offered_to_bots_are_the_opponents_free_squares() -> None:
@@ -169,24 +168,99 @@ def test_step2_blocks_offered_to_bots_are_the_opponents_free_squares() -> None:
     ]
     state = rules.apply(state, Action((3, 2)))
     assert state.blocked == ((3, 2),)
+    assert (3, 2) not in rules.setup_targets(state)  # not offered twice
     state = rules.apply(state, Action((1, 2)))
     assert state.blocked == ((3, 2), (1, 2))
     assert (state.to_move, state.setup_step) == (WHITE, 3)
 
 
-def test_step3_rooks_one_per_call_alternating_not_on_blocked() -> None:
+def test_step3_rooks_one_per_call_alternating() -> None:
     state = place(rules.new_game(1), Action((0, 2)), Action((4, 2)), Action((3, 2)), Action((1, 2)))
     with pytest.raises(RuleError):
-        rules.check(state, Action((1, 2)))  # blocked by black
-    with pytest.raises(RuleError):
         rules.check(state, Action((0, 2)))  # own king there
+    with pytest.raises(RuleError):
+        rules.check(state, Action((3, 0)))  # not white's rows
     state = rules.apply(state, Action((0, 0), (0, 2)))
     assert rules.at(state.board, (0, 0)) == "WR"
     assert (state.to_move, state.setup_step) == (BLACK, 3)
     with pytest.raises(RuleError):
-        rules.check(state, Action((3, 2)))  # blocked by white
+        rules.check(state, Action((0, 1)))  # not black's rows
     state = place(state, Action((4, 0)), Action((0, 4)), Action((4, 4)))
     assert (state.to_move, state.setup_step) == (WHITE, 4)
+
+
+# RULINGS, chess5, blocked squares (corrected 2026-11-26): the real server reports the
+# blocks in blockedTiles during setup but refuses no placement on a blocked square
+# (fixtures: server-match-log-3.json, server-state-setup-blocked.json).
+BLOCKS = [Action((0, 2)), Action((4, 2)), Action((3, 2)), Action((1, 2))]  # kings, blocks
+
+
+def test_a_rook_may_be_placed_on_a_blocked_square() -> None:
+    state = place(rules.new_game(1), *BLOCKS)
+    assert state.blocked == ((3, 2), (1, 2))
+    state = rules.apply(state, Action((1, 2)))  # white's rook on black's block
+    assert rules.at(state.board, (1, 2)) == "WR"
+    state = rules.apply(state, Action((3, 2)))  # black's rook on white's block
+    assert rules.at(state.board, (3, 2)) == "BR"
+    assert state.blocked == ((3, 2), (1, 2))  # still reported until play starts
+
+
+@pytest.mark.parametrize("code, piece", [((0, 3), "B"), ((0, 4), "P")])
+def test_a_bishop_or_pawn_may_be_placed_on_a_blocked_square(
+    code: tuple[int, int], piece: str
+) -> None:
+    rooks = [Action((0, 0)), Action((4, 0)), Action((0, 4)), Action((4, 4))]
+    state = place(rules.new_game(1), *BLOCKS, *rooks)
+    assert state.setup_step == 4
+    state = rules.apply(state, Action((1, 2), code))
+    assert rules.at(state.board, (1, 2)) == "W" + piece
+    state = rules.apply(state, Action((3, 2), code))
+    assert rules.at(state.board, (3, 2)) == "B" + piece
+    if piece == "P":
+        assert state.pawn_homes == (((1, 2),), ((3, 2),))
+
+
+def test_blocked_squares_are_among_the_legal_setup_actions() -> None:
+    state = place(rules.new_game(1), *BLOCKS)
+    assert Action((1, 2)) in rules.legal_actions(state)
+    assert (1, 2) in rules.setup_targets(state)
+
+
+def test_a_game_goes_on_with_pieces_standing_on_blocks() -> None:
+    # A white pawn stands on black's block (1, 2), a black bishop on white's block (3, 2);
+    # play starts, and pieces move off and onto the squares that were blocked.
+    setup = [
+        *BLOCKS,
+        Action((0, 0)),
+        Action((4, 0)),
+        Action((0, 4)),
+        Action((4, 4)),
+        Action((1, 2), (0, 4)),  # white pawn on black's block
+        Action((3, 2), (0, 3)),  # black bishop on white's block
+        Action((0, 1), (0, 3)),
+        Action((4, 1), (0, 3)),
+        Action((0, 3), (0, 3)),
+        Action((3, 0), (0, 4)),
+        Action((1, 0), (0, 4)),
+        Action((3, 1), (0, 4)),
+        Action((1, 1), (0, 4)),
+        Action((3, 3), (0, 4)),
+    ]
+    state = place(rules.new_game(1), *setup)
+    assert not state.in_setup and not state.over
+    assert state.blocked == ()  # blocks only bind setup
+    assert rules.board_rows(state.board)[1][2] == "WP"
+    assert rules.board_rows(state.board)[3][2] == "BB"
+    state = rules.apply(state, Action((2, 2), (1, 2)))  # the pawn leaves the block
+    state = rules.apply(state, Action((2, 2), (3, 3)))  # a black pawn takes it
+    state = rules.apply(state, Action((1, 2), (0, 2)))  # the king steps onto the block
+    state = rules.apply(state, Action((2, 3), (3, 2)))  # the bishop leaves white's block
+    assert rules.board_rows(state.board)[1:4] == [
+        ["WP", "WP", "WK", "F", "F"],
+        ["F", "F", "BP", "BB", "F"],
+        ["BP", "BP", "F", "F", "F"],
+    ]
+    assert (state.ply, state.over) == (4, False)
 
 
 def test_step4_bishops_and_pawns_by_type_code() -> None:

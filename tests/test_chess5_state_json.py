@@ -17,7 +17,11 @@ from conftest import json_shape
 
 # Real files written by the original Code Clash server (copied from the shared fixtures).
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "chess5"
-STATE_FILES = ["server-state-play.json", "server-state-play-turn23.json"]
+STATE_FILES = [
+    "server-state-play.json",
+    "server-state-play-turn23.json",
+    "server-state-setup-blocked.json",
+]
 KEYS = [
     "phase",
     "playerColor",
@@ -113,6 +117,50 @@ def test_setup_state_json() -> None:
     assert data["blockedTiles"] == [[3, 2]]
     assert grid(data) == ["..K..", ".....", ".....", ".....", "..k.."]
     assert data["abilitiesRemaining"] == {"fog": True, "pawnReset": True, "shield": True}
+
+
+# The setup of server-state-setup-blocked.json. White is the real bot of the match logs
+# (see test_chess5_export.py): king on (0, 2), block on (3, 0) in the black king's column,
+# rooks, then bishops and pawns in reading order, blind to `blockedTiles`. Black's bot is
+# not known: its answers build its side of the position, its block in front of the white
+# king, and its first pawn goes on white's block (3, 0), as in the real game.
+BLOCKED_SETUP = [
+    '{"move": {"from": [0, 3], "to": [0, 2]}}',
+    '{"move": {"from": [0, 0], "to": [4, 0]}}',
+    '{"move": {"to": [3, 0]}}',
+    '{"move": {"to": [1, 2]}}',
+    '{"move": {"to": [1, 0]}}',
+    '{"move": {"from": [0, 2], "to": [3, 1]}}',
+    '{"move": {"to": [1, 3]}}',
+    '{"move": {"from": [0, 2], "to": [4, 3]}}',
+    '{"move": {"from": [0, 3], "to": [0, 0]}}',
+    '{"move": {"from": [0, 4], "to": [3, 0]}}',
+    '{"move": {"from": [0, 3], "to": [0, 1]}}',
+    '{"move": {"from": [0, 3], "to": [3, 3]}}',
+    '{"move": {"from": [0, 4], "to": [0, 3]}}',
+    '{"move": {"from": [0, 3], "to": [4, 1]}}',
+    '{"move": {"from": [0, 4], "to": [1, 1]}}',
+    '{"move": {"from": [0, 4], "to": [4, 2]}}',
+    '{"move": {"from": [0, 4], "to": [1, 2]}}',
+    '{"move": {"from": [0, 4], "to": [4, 4]}}',
+]
+
+
+def test_setup_on_blocked_squares_gives_the_servers_turn_1_state_json() -> None:
+    # server-state-setup-blocked.json: white blocked (3, 0), a black pawn stands there.
+    game = Chess5Game()
+    state = game.start(1, 2, {})
+    prompts = []
+    for text in BLOCKED_SETUP:
+        seat = state.to_move
+        prompts.append(json.loads(game.prompt(state, seat)))
+        state = game.apply(state, {seat: game.interpret(state, seat, text).action})
+    # During setup blockedTiles lists the blocks, a piece on a block or not.
+    assert [p["blockedTiles"] for p in prompts[:3]] == [[], [], []]
+    assert all(p["blockedTiles"] == [[3, 0], [1, 2]] for p in prompts[4:])
+    assert prompts[9]["setupStep"] == 4 and prompts[9]["playerColor"] == "black"
+    assert game.prompt(state, WHITE) == (FIXTURES / "server-state-setup-blocked.json").read_text()
+    assert json.loads(game.prompt(state, BLACK))["blockedTiles"] == []
 
 
 def test_fog_as_the_fogged_player_sees_it() -> None:

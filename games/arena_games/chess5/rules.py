@@ -258,17 +258,21 @@ def _owned(board: Board, sq: Square, color: int) -> bool:
 
 
 def setup_targets(state: State) -> list[Square]:
-    """The squares the current setup call is meant to choose, in reading order.
+    """The squares the current setup call may choose, in reading order.
 
-    Pieces go on free, unblocked squares of their side's rows; a step-2 block on a free,
-    unblocked square of the opponent's rows. (The server accepted blocks anywhere on the
-    board: see :func:`check`. These are the squares bots are offered.)
+    A piece goes on any free square of its side's rows, blocked or not: the real server
+    reports blocks in ``blockedTiles`` but refuses no placement on one (RULINGS, chess5,
+    blocked squares; ``server-state-setup-blocked.json``). A step-2 block is offered the
+    free, not yet blocked squares of the opponent's rows (the server accepted blocks
+    anywhere on the board: see :func:`check`).
     """
     color, step = SETUP_ORDER[state.setup_index]
-    rows = OWN_ROWS[1 - color] if step == 2 else OWN_ROWS[color]
+    if step != 2:
+        rows = OWN_ROWS[color]
+        return [(r, c) for r in rows for c in range(SIZE) if at(state.board, (r, c)) is None]
     return [
         (r, c)
-        for r in rows
+        for r in OWN_ROWS[1 - color]
         for c in range(SIZE)
         if at(state.board, (r, c)) is None and (r, c) not in state.blocked
     ]
@@ -313,7 +317,7 @@ def check(state: State, action: Action) -> None:
         if setup_piece(state, action.frm) is None:
             return  # a step-2 block: the server accepted any square of the board
         if action.to not in setup_targets(state):
-            raise RuleError(f"{list(action.to)} is not a free, unblocked square of your rows")
+            raise RuleError(f"{list(action.to)} is not a free square of your rows")
         return
     color = state.to_move
     if action.frm is None:
