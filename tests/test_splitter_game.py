@@ -123,6 +123,7 @@ def test_info_is_one_player_with_one_second_turns() -> None:
     info = SplitterGame.info
     assert (info.id, info.min_players, info.max_players) == ("splitter", 1, 1)
     assert (info.first_turn_ms, info.turn_ms) == (2000, 1000)
+    assert info.version == 2  # 2: the Tester's dice and line reading
     assert dict(info.settings) == {"layout": 1}
     assert info.transport is None
 

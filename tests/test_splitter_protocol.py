@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from arena import Ignore, IllegalMove, Move
+from arena import Ignore, IllegalMove, InvalidAnswer, Move
 from arena.botproc import Sandbox
 from arena.records import BotSpec
 from arena.referee.engine import Referee
@@ -69,9 +69,11 @@ def test_first_prompt_layout_2() -> None:
 
 
 def test_prompt_dice_are_the_seeded_roll_in_order() -> None:
-    rng = random.Random(77)
-    a, b = rng.randint(1, 6), rng.randint(1, 6)
-    assert GAME.prompt(start(1, seed=77), 0).endswith(f"\n{a} {b}\n")
+    # .NET's new Random(0).Next(1, 7) twice: 5 then 5; round 2 is 5 4 (see
+    # test_splitter_dotnet_random.py for where these come from).
+    state = start(1, seed=0)
+    assert GAME.prompt(state, 0).endswith("\n5 5\n")
+    assert GAME.prompt(play(state, "5 2 1"), 0) == "5 4\n"
 
 
 def test_later_prompts_are_the_dice_line_only() -> None:
@@ -102,14 +104,22 @@ def test_nothing_is_sent_after_the_last_round() -> None:
     [
         "4 2 1",
         "4 2,1",
-        "4,2,1",  # the Tester splits on spaces and commas (RULINGS.md)
+        "4,2,1",  # the Tester replaces commas with spaces (RULINGS.md)
         "4 2 1 extra",  # fields after the third are ignored
         "4 2 1 0",
         "4 2 1 #",
         "4,2,1,",
-        "+4 2 1",  # what .NET's int.TryParse reads
+        "4 2 1 ",
+        "4 2 1  x",
+        "+4 2 1",  # what .NET's int.TryParse / int.Parse read
         "04 2 01",
-        "\t4 2 1",
+        "\t4 2 1",  # blanks around a field's number are part of the field
+        "4 \t2 1",
+        "4 2\t 1",
+        "4\x0b 2 1\x0c",
+        "4\x00 2 1",  # .NET ignores NUL characters after a number
+        "4 2\t\x00\x00 1",
+        "4 +2 +1",
     ],
 )
 def test_answer_forms_accepted(text: str) -> None:
@@ -129,24 +139,53 @@ def test_answer_naming_the_second_die_on_the_right_half() -> None:
         "# note",
         "Placing 4",
         " 4 2 1",
+        "-1 0 0",  # the Tester's "not a number": a debug line, not a move
+        "-1 x y",
+        "-1",
+        "-01 2 1",
+        "\t-1 9 9",
         "#",
         "#4 2 1",
         "   ",
         "hello",
-        "4 2",
-        "4 2, 1",  # an empty field between ',' and ' '
-        "4  2 1",
-        "4\t2\t1",  # tabs do not split
-        "p 4 2,1",
-        "4 2;1",
+        "4\t2\t1",  # tabs do not split: the first field is "4\t2\t1"
+        "p 4 2,1",  # the old form: the current Tester skips it
         "4.0 2 1",
         "x 4 2 1",
-        "4 two 1",
-        "99999999999 2 1",  # not a 32-bit integer
+        "4x 2 1",
+        "- 4 2 1",
+        "99999999999 2 1",  # not a 32-bit integer: int.TryParse fails
+        "\u0664 2 1",  # an Arabic-Indic 4: .NET reads ASCII digits only
+        "\x00 4 2 1",
     ],
 )
 def test_lines_that_are_not_answers_are_skipped(text: str) -> None:
     assert GAME.interpret(start(1, [(4, 1)]), 0, text) == Ignore()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "4",  # the Tester reads items[1] and items[2]: a missing field crashes it
+        "4 2",
+        "4 2,",  # "4 2 " splits into "4", "2", ""
+        "4  2 1",  # two spaces make an empty x
+        "4 2, 1",  # an empty field between ',' and ' '
+        "4 2  1",
+        "4 x y",
+        "4 two 1",
+        "4 2;1",
+        "4 2 1.0",
+        "4 2 99999999999",  # int.Parse overflows
+        "4 2\t1",  # the second field "2\t1" is not a number, the third is missing
+        "-2 2",  # any first integer but -1 makes the line an answer
+    ],
+)
+def test_an_answer_whose_cell_does_not_parse_is_invalid(text: str) -> None:
+    with pytest.raises(InvalidAnswer) as info:
+        GAME.interpret(start(1, [(4, 1)]), 0, text)
+    assert info.value.raw == text
+    assert info.value.reason == "invalid"
 
 
 @pytest.mark.parametrize(
@@ -159,6 +198,8 @@ def test_lines_that_are_not_answers_are_skipped(text: str) -> None:
         ("4 8 1", "(8,1) is off the 8x7 sheet"),
         ("4 -1 1", "(-1,1) is off the 8x7 sheet"),
         ("4 2 7", "(2,7) is off the 8x7 sheet"),
+        ("-2 2 1", "die -2 was not rolled (dice 4 1)"),
+        ("0 2 1", "die 0 was not rolled (dice 4 1)"),
     ],
 )
 def test_illegal_answers_say_why_and_keep_the_raw_text(text: str, message: str) -> None:
@@ -186,6 +227,7 @@ for _ in range(rounds):
     a, b = sys.stdin.readline().split()
     x, y = free.pop(0)
     print("", flush=True)                      # skipped by the Tester
+    print("-1 0 0", flush=True)                # skipped: -1 is the Tester's "no number"
     print(f"Placing {a}", flush=True)          # skipped: the first field is a word
     print(f" {a} {x} {y}", flush=True)         # skipped: the first field is empty
     print(f"{a},{x},{y} extra", flush=True)    # the answer: extra fields ignored
@@ -201,6 +243,16 @@ def test_a_bot_writing_lines_the_tester_skips_plays_the_whole_game(tmp_path: Pat
     replay = json.loads((tmp_path / "game" / "replay.json").read_text())
     assert len(replay["steps"]) == 22
     for step in replay["steps"]:
-        blank, placing, spaced, answer = step["io"]["0"]["lines"]
-        assert (blank, placing[:8], spaced[0]) == ("", "Placing ", " ")
+        blank, debug, placing, spaced, answer = step["io"]["0"]["lines"]
+        assert (blank, debug, placing[:8], spaced[0]) == ("", "-1 0 0", "Placing ", " ")
         assert step["moves"]["0"] == answer and answer.endswith(" extra")
+
+
+def test_a_bot_whose_answer_does_not_parse_forfeits_as_invalid(tmp_path: Path) -> None:
+    path = tmp_path / "double_space.py"
+    path.write_text("import sys\nfor _ in range(9):\n    sys.stdin.readline()\nprint('4  2 1')\n")
+    bot = BotSpec("double", (sys.executable, str(path)))
+    record = Referee(GAME, [bot], tmp_path / "game", Sandbox("none")).play(3, {"layout": 1})
+    assert record.seats[0].forfeit == "invalid"
+    assert record.seats[0].score == 0.0
+    assert record.seats[0].raw == "4  2 1"

@@ -7,6 +7,7 @@ from dataclasses import replace
 
 import pytest
 
+from arena_games.splitter.dotnet_random import DotNetRandom
 from arena_games.splitter.rules import (
     LAYOUTS,
     Placement,
@@ -91,12 +92,15 @@ def test_unknown_layout_is_refused() -> None:
         new_game(1, 3)
 
 
-def test_dice_come_from_random_seed_two_per_round() -> None:
-    rng = random.Random(42)
-    expected = tuple((rng.randint(1, 6), rng.randint(1, 6)) for _ in range(22))
+def test_dice_are_the_testers_two_per_round() -> None:
+    # .NET new Random(42).Next(1, 7), 44 times in pairs (the port is checked against
+    # .NET's own numbers in test_splitter_dotnet_random.py).
+    rng = DotNetRandom(42)
+    expected = tuple((rng.next(1, 7), rng.next(1, 7)) for _ in range(22))
     assert new_game(42, 1).dice == expected
     assert new_game(42, 2).dice == expected
     assert new_game(43, 1).dice != expected
+    assert all(1 <= d <= 6 for roll in expected for d in roll)
 
 
 def test_dice_do_not_depend_on_the_answers() -> None:

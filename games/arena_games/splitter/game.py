@@ -45,6 +45,8 @@ class SplitterGame(Game[SplitterState]):
             "a group of exactly v equal v's scores v (doubled on a star), equal hearts add 5."
         ),
         renderer="viewer.js",
+        # 2: the Tester's own dice for a seed (.NET System.Random), its line reading.
+        version=2,
     )
 
     def check_settings(self, settings: Mapping[str, Any]) -> None:
@@ -54,7 +56,10 @@ class SplitterGame(Game[SplitterState]):
             raise InvalidSetting("layout", f"must be {known}, not {settings['layout']!r}")
 
     def start(self, seed: int, players: int, settings: Mapping[str, Any]) -> SplitterState:
-        """A fresh sheet (``settings['layout']``: 1 or 2) and every round's dice from ``seed``."""
+        """A fresh sheet (``settings['layout']``: 1 or 2) and the Tester's dice for ``seed``.
+
+        ``seed`` is the Tester's .NET ``Random`` seed, wrapped to 32 bits.
+        """
         if players != 1:
             raise ValueError(f"splitter is a one-player game, not {players} players")
         return new_game(seed, int(settings.get("layout", 1)))
@@ -68,9 +73,10 @@ class SplitterGame(Game[SplitterState]):
         return protocol.prompt(state)
 
     def interpret(self, state: SplitterState, seat: int, text: str) -> Answer:
-        """A placement (``n x y`` / ``n x,y``), or Ignore for a line that is not an answer.
+        """A placement (``n x y`` / ``n x,y``), or Ignore for a line the Tester skips.
 
-        Only an answer can be illegal; other lines are skipped, as the original Tester does.
+        A line whose first field is an integer other than -1 is an answer: InvalidAnswer
+        if its cell does not parse, IllegalMove if the rules refuse it.
         """
         p = protocol.parse_line(text)
         if p is None:

@@ -2,21 +2,27 @@
 
 First prompt: ``W H R``, then H rows of W space-separated cell kinds, then the dice
 line ``a b``. Every later prompt is the next dice line only; nothing follows the last
-round. Answer ``n x y`` or ``n x,y``; lines that are not an answer are skipped, as the
-original Tester skips them.
+round. Answer ``n x y`` or ``n x,y``. A line is read as the original Tester reads it
+(Source/Tester/Program.cs of Lucrasoft/Splitter): commas become spaces, the line is cut
+at every single space (.NET's ``Split(" ")``), a first field that is not an integer or
+is ``-1`` skips the line, and any other first field makes the line an answer whose
+second and third fields must be integers.
 """
 
 from __future__ import annotations
 
 import re
 
+from arena import InvalidAnswer
 from arena_games.splitter.rules import Placement, SplitterState, current_dice
 
-FIELD_SEPARATOR = re.compile("[ ,]")
-"""The Tester splits a line on every space and every comma (empty fields kept)."""
-DOTNET_INT = re.compile(r"[\t\n\x0b\f\r ]*[+-]?[0-9]+[\t\n\x0b\f\r ]*")
-"""A field .NET's ``int.TryParse`` reads: optional blanks, an optional sign, ASCII digits."""
+DOTNET_INT = re.compile(r"[\t\n\x0b\f\r ]*([+-]?[0-9]+)[\t\n\x0b\f\r ]*\x00*")
+"""A field .NET's ``int.Parse`` / ``int.TryParse`` reads (``NumberStyles.Integer``):
+blanks (U+0009-U+000D, space), an optional sign, ASCII digits, blanks, then any number of
+NUL characters (which .NET ignores at the end of a number)."""
 INT32 = range(-(2**31), 2**31)
+SKIP_CHOICE = -1
+"""The Tester's stand-in for "not a number": a first field of ``-1`` is skipped too."""
 
 
 def header(state: SplitterState) -> str:
@@ -34,27 +40,34 @@ def prompt(state: SplitterState) -> str:
     return header(state) + line if state.round == 0 else line
 
 
-def _integer(field: str) -> int | None:
-    """The field as .NET's ``int.TryParse`` reads it, or None."""
-    if not DOTNET_INT.fullmatch(field):
+def dotnet_int(field: str) -> int | None:
+    """The field as .NET's ``int.TryParse`` reads it (invariant signs), or None."""
+    match = DOTNET_INT.fullmatch(field)
+    if match is None:
         return None
-    value = int(field.strip(" \t\n\x0b\f\r"))
+    value = int(match.group(1))
     return value if value in INT32 else None
 
 
 def parse_line(text: str) -> Placement | None:
-    """The answer on a line, or None for a line the original Tester skips.
+    """The answer on a line, None for a line the Tester skips; InvalidAnswer if it dies on it.
 
-    A line is an answer when its first three fields, split on every space and comma, are
-    integers ``n x y``; further fields are ignored (``4 2 1 extra``, ``4,2,1``). An empty
-    line, ``# note``, ``Placing 4`` and `` 4 2 1`` (a leading space: an empty first
-    field) are not answers.
+    As the Tester: every comma becomes a space and the line is split at each single
+    space (two spaces make an empty field, tabs do not split). If the first field is not
+    an integer, or is ``-1``, the line is skipped (`` 4 2 1``, ``# note``, ``-1 0 0``).
+    Otherwise the line is an answer ``n x y``: its second and third fields must be
+    integers (further fields are ignored), else the Tester crashes (``int.Parse`` or a
+    missing field) and arena raises :class:`InvalidAnswer` (``4  2 1``, ``4 x y``, ``4``).
     """
-    fields = FIELD_SEPARATOR.split(text)[:3]
-    numbers = [_integer(field) for field in fields]
-    if len(numbers) < 3 or None in numbers:
+    fields = text.replace(",", " ").split(" ")
+    n = dotnet_int(fields[0])
+    if n is None or n == SKIP_CHOICE:
         return None
-    n, x, y = (v for v in numbers if v is not None)
+    if len(fields) < 3:
+        raise InvalidAnswer(f"answer {n} needs a cell: 'n x y'", text)
+    x, y = dotnet_int(fields[1]), dotnet_int(fields[2])
+    if x is None or y is None:
+        raise InvalidAnswer("x and y must be 32-bit integers, one space apart: 'n x y'", text)
     return Placement(n, x, y)
 
 

@@ -1,15 +1,17 @@
 """Splitter rules: the two sheets, the dice, mirrored placement and scoring.
 
-Pure rules: no I/O, no clocks; the dice of every round are drawn from
-``random.Random(seed)`` when the game starts and kept in the state, so every player of
-the same seed sees the same dice whatever it answers.
+Pure rules: no I/O, no clocks; the dice of every round are drawn when the game starts,
+as the original Tester draws them (.NET's ``new Random(seed).Next(1, 7)``, two a round),
+and kept in the state, so every player of the same seed sees the same dice whatever it
+answers.
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+
+from arena_games.splitter.dotnet_random import DotNetRandom, to_int32
 
 NONE, EMPTY, STAR, HEART = 0, 1, 2, 3
 """Cell kinds of a sheet, as the protocol sends them (0 not fillable, 1 empty, 2 star, 3 heart)."""
@@ -110,14 +112,39 @@ def fillable_count(cells: Grid) -> int:
     return sum(1 for row in cells for kind in row if kind != NONE)
 
 
+def custom_hash(text: str) -> int:
+    """The Tester's ``CustomHash``: the Int32 seed its ``--seed text`` gives its first game.
+
+    The Tester seeds game i (from 0) with ``new Random(CustomHash(text) + i)``, where
+    ``CustomHash`` is ``hash = hash * 31 + c`` over the UTF-16 code units of ``text``
+    in C#'s wrapping 32-bit arithmetic; ``--seed 1`` gives 49, ``--seed 42`` 1662.
+    """
+    data = text.encode("utf-16-le")
+    h = 0
+    for i in range(0, len(data), 2):
+        h = to_int32(h * 31 + int.from_bytes(data[i : i + 2], "little"))
+    return h
+
+
+def roll_dice(seed: int, rounds: int) -> tuple[tuple[int, int], ...]:
+    """The Tester's dice of a game seeded ``seed``: ``(Next(1, 7), Next(1, 7))`` a round.
+
+    The Tester rolls round 0 when the game is created and each later round after an
+    answer, all from one ``new Random(seed)`` and nothing else, so the rolls do not
+    depend on the answers. ``seed`` is wrapped to 32 bits (C#'s unchecked ``int``).
+    """
+    rng = DotNetRandom(to_int32(seed))
+    # A tuple's items are evaluated left to right: the first die is drawn first.
+    return tuple((rng.next(1, 7), rng.next(1, 7)) for _ in range(rounds))
+
+
 def new_game(seed: int, layout: int) -> SplitterState:
-    """A fresh game on sheet ``layout`` (1 or 2) with every round's dice drawn from ``seed``."""
+    """A fresh game on sheet ``layout`` (1 or 2) with the Tester's dice for ``seed``."""
     if layout not in LAYOUTS:
         raise ValueError(f"splitter: layout must be one of {sorted(LAYOUTS)}, not {layout!r}")
     cells = LAYOUTS[layout]
-    rng = random.Random(seed)
     rounds = fillable_count(cells) // 2
-    dice = tuple((rng.randint(1, 6), rng.randint(1, 6)) for _ in range(rounds))
+    dice = roll_dice(seed, rounds)
     values = (0,) * (len(cells) * len(cells[0]))
     return SplitterState(layout=layout, cells=cells, values=values, dice=dice)
 
