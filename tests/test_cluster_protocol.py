@@ -8,7 +8,9 @@ from dataclasses import replace
 import pytest
 
 from arena import Ignore, IllegalMove, Incomplete, InvalidAnswer, Move, Reply
+from arena_games.cluster import rules
 from arena_games.cluster.game import ClusterGame
+from arena_games.cluster.protocol import Trailing
 from arena_games.cluster.rules import EMPTY, ChooseColor, Drop, Rotate, State
 
 GAME = ClusterGame()
@@ -60,7 +62,7 @@ def test_color_answers(line: str) -> None:
     assert answer(state, 0, line).action == ChooseColor(int(line.split()[1]))
 
 
-@pytest.mark.parametrize("line", ["color x", "color 1.5", "drop 0 1", "rotate 1", "colour 1"])
+@pytest.mark.parametrize("line", ["color x", "color .5", "drop 0 1", "rotate 1", "colour 1"])
 def test_bad_color_answers_are_invalid(line: str) -> None:
     state = GAME.start(1, 2, DEFAULTS)
     with pytest.raises(InvalidAnswer):
@@ -140,7 +142,8 @@ def test_fetch_answers_follow_rotation() -> None:
 
 
 @pytest.mark.parametrize(
-    "line", ["fetch board", "fetch cells now", "dropp 0 1", "drop a", "drop 0 1.5", "rotate +"]
+    "line",
+    ["fetch board", "fetch cells now", "dropp 0 1", "drop a", "drop 0x 1", "drop 0 x1", "rotate +"],
 )
 def test_garbage_is_invalid(line: str) -> None:
     with pytest.raises(InvalidAnswer) as err:
@@ -179,6 +182,49 @@ def test_moves_carry_where_the_chip_lands() -> None:
     state = replace(started(), drawn=(0, 1))
     assert answer(state, 0, "drop 0 1") == Move(Drop(0, 1), "lands on 0 5 -5")
     assert answer(state, 0, " rotate  2 ") == Move(Rotate(2), "gravity -> bottom-right")
+
+
+@pytest.mark.parametrize(
+    ("line", "action", "rest"),
+    [
+        ("drop 0 1x", Drop(0, 1), "x"),
+        ("drop 0 1;", Drop(0, 1), ";"),
+        ("drop 0 1.0", Drop(0, 1), ".0"),
+        ("rotate 2;", Rotate(2), ";"),
+        ("drop -1 +0drop", Drop(-1, 0), "drop"),
+    ],
+)
+def test_a_last_number_is_read_as_far_as_its_digits_go(
+    line: str, action: Drop | Rotate, rest: str
+) -> None:
+    # RULINGS (cluster, original): %d reads the digits; the action is played, and what
+    # follows them is read as the seat's next command, on its next turn.
+    state = replace(started(), drawn=(0, 1))
+    move = answer(state, 0, line)
+    assert move.action == Trailing(action, rest)
+    assert f"{rest!r} left unread" in move.message
+    assert GAME.action_view(move.action) == {**GAME.action_view(action), "rest": rest}
+    after = GAME.apply(state, {0: move.action})
+    assert after.last_action == rules.action_line(action)  # what the opponent is sent
+    assert after.turn == 1 and GAME.prompt(after, 1).startswith(rules.action_line(action))
+    mine = GAME.apply(
+        after, {1: answer(after, 1, GAME.random_answer(after, 1, random.Random(1))).action}
+    )
+    with pytest.raises(InvalidAnswer) as err:
+        GAME.interpret(mine, 0, "fetch")
+    if rest == "drop":  # a command name left over starts the next command: "drop fetch"
+        assert err.value.raw == "drop fetch"
+    else:
+        assert err.value.raw == rest
+
+
+def test_color_with_characters_after_its_number() -> None:
+    state = GAME.start(1, 2, DEFAULTS)
+    move = answer(state, 1, "color 1.5")
+    assert move.action == Trailing(ChooseColor(1), ".5")
+    after = GAME.apply(state, {0: ChooseColor(0), 1: move.action})
+    assert after.chosen == (0, 1) and after.leftover == ("", ".5")
+    assert GAME.interpret(after, 0, "fetch gravity") == Reply("gravity 3\n")  # seat 0 plays on
 
 
 def test_clock_uses_the_timeout_setting() -> None:

@@ -171,3 +171,53 @@ def test_messages_are_stored_per_turn_and_shown_by_verbose(tmp_path: Path) -> No
         {"0": "4"},
         {"0": "01"},
     ]
+
+
+def test_a_turn_both_players_forfeit_counts_as_played(tmp_path: Path) -> None:
+    # Three turns played, then both answer garbage on the fourth: CodinGame's Java referee
+    # reports 4 turns (the forfeit turn counts), and both out in one turn is a draw.
+    good = ["0 1", "1 1", "2 1"]
+    record, replay = referee_game(tmp_path, 0, [*good, "oops"], [*good, "nope"])
+    assert [s.forfeit for s in record.seats] == ["invalid", "invalid"]
+    assert [s.rank for s in record.seats] == [0, 0]
+    assert record.turns == 4
+    assert replay["steps"][-1]["turn"] == 4
+    assert replay["final"]["turn"] == 4
+
+
+def test_one_seat_forfeiting_counts_its_turn_too() -> None:
+    game = StcGame()
+    state = game.eliminate(game.start(0, 2, {}), 1)
+    state = game.apply(state, standing_moves(game, state, {0: (0, 1)}, forfeited=True))
+    assert game.turn_number(state) == 1
+    both = game.eliminate(game.eliminate(game.start(0, 2, {}), 0), 1)
+    assert game.turn_number(both) == 1
+    assert game.to_act(both) == ()
+
+
+@pytest.mark.parametrize("seed", [2**63, 2**64, -(2**63) - 1])
+def test_a_seed_outside_javas_long_is_refused(seed: int) -> None:
+    # CodinGame's referee reads the seed as a Java long: 2^63 is refused there, while
+    # java.util.Random's 48-bit state would play it as seed 0.
+    with pytest.raises(
+        ValueError,
+        match=r"seed -?\d+ is not a Java long \(-9223372036854775808 to 9223372036854775807\)",
+    ):
+        StcGame().start(seed, 2, {"max_turns": 200})
+
+
+@pytest.mark.parametrize("seed", [2**63 - 1, -(2**63), -1, 0])
+def test_every_java_long_is_a_seed(seed: int) -> None:
+    state = StcGame().start(seed, 2, {"max_turns": 200})
+    assert len(state.pairs) == 207
+
+
+def test_arena_match_refuses_a_seed_outside_javas_long(tmp_path: Path) -> None:
+    (tmp_path / "bot.py").write_text(SCRIPTED.format(answers=["0 1"] * 3))
+    bot = f"python3 {tmp_path / 'bot.py'}"
+    result = run_arena(
+        "match", "stc", bot, bot, "--seed", str(2**63), "--games", "1", "--sandbox", "none",
+    )  # fmt: skip
+    assert result.returncode != 0
+    assert "seed 9223372036854775808 is not a Java long" in result.stderr
+    assert "turns" not in result.stdout  # no game was played (as seed 0 or any other)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from arena import (
@@ -46,6 +47,7 @@ class ClusterGame(Game[State]):
         settings=dict(rules.DEFAULT_SETTINGS),
         description="Hex connect-four with a bag of chips and rotatable gravity (42 cluster).",
         renderer="viewer.js",
+        version=2,  # 2: a number with characters after it is read as C's %d reads it
     )
 
     def check_settings(self, settings: Mapping[str, Any]) -> None:
@@ -91,36 +93,53 @@ class ClusterGame(Game[State]):
 
         ``text`` holds the words of one command (token framing: the core feeds them one
         by one, :class:`Incomplete` asks for the next); blank text is skipped, as
-        ``scanf`` skips blanks.
+        ``scanf`` skips blanks. As ``%d`` does, the last number may have characters right
+        after it (``drop 0 2x``): the command is played and those characters are read as
+        the start of the seat's next command (on its next turn, where ``x`` is invalid).
         """
         if not text.strip():
             return Ignore()
-        parsed = protocol.parse_command(text, state.phase)
+        leftover = state.leftover[seat] if state.phase == "play" else ""
+        parsed = protocol.parse_command(text, state.phase, leftover)
         if parsed is None:
             return Incomplete()
         if isinstance(parsed, protocol.Fetch):
             return Reply(protocol.fetch_reply(state, parsed.kind))
-        if isinstance(parsed, ChooseColor):
-            return Move(parsed)
-        problem = rules.why_illegal(state, parsed)
+        command, rest = _unread(parsed)
+        unread = f"{rest!r} left unread, read as its next command" if rest else ""
+        if isinstance(command, ChooseColor):
+            return Move(parsed, unread)
+        problem = rules.why_illegal(state, command)
         if problem is not None:
-            raise IllegalMove(problem, text)
-        if isinstance(parsed, Rotate):
-            if parsed.gravity == state.gravity:
-                return Move(parsed, f"gravity stays {GRAVITY_NAMES[parsed.gravity]} (a pass)")
-            return Move(parsed, f"gravity -> {GRAVITY_NAMES[parsed.gravity]}")
-        cell = state.grid.cells[rules.drop_target(state, parsed.pos)]
-        return Move(parsed, "lands on {} {} {}".format(*cell))
+            raise IllegalMove(problem, f"{leftover} {text}" if leftover else text)
+        if isinstance(command, Rotate):
+            if command.gravity == state.gravity:
+                note = f"gravity stays {GRAVITY_NAMES[command.gravity]} (a pass)"
+            else:
+                note = f"gravity -> {GRAVITY_NAMES[command.gravity]}"
+        else:
+            note = "lands on {} {} {}".format(
+                *state.grid.cells[rules.drop_target(state, command.pos)]
+            )
+        return Move(parsed, f"{note}; {unread}" if unread else note)
 
     def apply(self, state: State, moves: Mapping[int, Any]) -> State:
-        """Record the colours (step 1) or play the action of the seat to move."""
+        """Record the colours (step 1) or play the action of the seat to move.
+
+        What a command left unread after its last number is kept for the seat's next turn.
+        """
+        split = {seat: _unread(move) for seat, move in moves.items()}
+        leftover = list(state.leftover)
+        for seat, (_, rest) in split.items():
+            leftover[seat] = rest
         if state.phase == "color":
-            return rules.choose_colors(
-                state, {seat: m.color for seat, m in moves.items() if isinstance(m, ChooseColor)}
-            )
-        action = moves[state.turn]
-        assert isinstance(action, Drop | Rotate)
-        return rules.apply_action(state, action)
+            colors = {s: c.color for s, (c, _) in split.items() if isinstance(c, ChooseColor)}
+            after = rules.choose_colors(state, colors)
+        else:
+            action = split[state.turn][0]
+            assert isinstance(action, Drop | Rotate)
+            after = rules.apply_action(state, action)
+        return replace(after, leftover=(leftover[0], leftover[1]))
 
     def eliminate(self, state: State, seat: int) -> State:
         """The seat loses and the game is over."""
@@ -132,6 +151,13 @@ class ClusterGame(Game[State]):
         if state.winner is not None:
             scores[state.winner] = 1.0
         return Outcome.from_scores(scores, state.reason)
+
+    def action_view(self, action: Any) -> Any:
+        """``{"Drop": {...}}`` and the like; a command with characters left after its last
+        number adds ``"rest"``."""
+        command, rest = _unread(action)
+        view = super().action_view(command)
+        return {**view, "rest": rest} if rest else view
 
     def random_answer(self, state: State, seat: int, rng: random.Random) -> str:
         """``color N`` at init; later a uniformly random legal action."""
@@ -184,3 +210,10 @@ class ClusterGame(Game[State]):
             head += f", player {state.winner} wins: {state.reason}"
         body = ["".join(row).rstrip() for row in rows]
         return "\n".join([head, *body]) + "\n"
+
+
+def _unread(move: Any) -> tuple[Any, str]:
+    """A move's command and what it left unread after its last number ("" for none)."""
+    if isinstance(move, protocol.Trailing):
+        return move.command, move.rest
+    return move, ""

@@ -29,6 +29,18 @@ class Fetch:
     kind: str
 
 
+@dataclass(frozen=True)
+class Trailing:
+    """A command whose last number has characters right after it (``drop 0 2x``).
+
+    C's ``%d`` reads ``2`` and stops: the original plays ``command`` and leaves ``rest`` in
+    the stream, read as the start of the bot's next command (on its next turn).
+    """
+
+    command: ChooseColor | Drop | Rotate
+    rest: str
+
+
 def init_line(settings: Settings, seat: int) -> str:
     """``init <colors> <chips_per_color> <grid_size> <win_length> <timeout> <id>``.
 
@@ -64,7 +76,7 @@ def fetch_reply(state: State, kind: str) -> str:
 
 
 INTEGER = re.compile(r"[+-]?[0-9]+")
-"""A word C's ``%d`` reads whole: an optional sign and decimal digits."""
+"""What C's ``%d`` reads: an optional sign and decimal digits (it stops at anything else)."""
 ARGUMENTS = {"color": 1, "fetch": 1, "drop": 2, "rotate": 1}
 """How many words follow each command."""
 COMMANDS = {"color": ("color", "fetch"), "play": ("fetch", "drop", "rotate")}
@@ -74,14 +86,25 @@ COMMANDS = {"color": ("color", "fetch"), "play": ("fetch", "drop", "rotate")}
 Command = ChooseColor | Drop | Rotate | Fetch
 
 
-def parse_command(raw: str, phase: str) -> Command | None:
+def parse_command(raw: str, phase: str, leftover: str = "") -> Command | Trailing | None:
     """Read one command from its words so far, as the original's ``scanf`` does.
 
     Returns None while words are missing (``drop 3`` before its chip); raises
     :class:`InvalidAnswer` as soon as a word cannot be right (an unknown command, a
     number that is not an integer, an unknown ``fetch`` target) or when words follow a
-    whole command. ``color`` takes any integer, as the original does.
+    whole command. ``color`` takes any integer, as the original does. The last number may
+    have characters right after it (``drop 0 2x``), which ``%d`` leaves unread: the command
+    comes back as :class:`Trailing`. ``leftover``, what the seat's previous command left
+    unread, is read first, as the start of this command.
     """
+    if leftover:
+        if leftover not in COMMANDS["color" if phase == "color" else "play"]:
+            raise InvalidAnswer(
+                "the characters after the last number of the previous command are "
+                "read as this command, and are none",
+                leftover,
+            )
+        raw = f"{leftover} {raw}"
     words = raw.split()
     if not words:
         raise InvalidAnswer("empty command", raw)
@@ -93,20 +116,32 @@ def parse_command(raw: str, phase: str) -> Command | None:
         raise InvalidAnswer(
             "expected 'drop <pos> <chip>', 'rotate <gravity>' or 'fetch <what>'", raw
         )
+    last = ARGUMENTS[command] - 1
     if command == "fetch":
         if args and args[0] not in FETCH_KINDS:
             raise InvalidAnswer(f"fetch needs one of {', '.join(FETCH_KINDS)}", raw)
-    elif any(not INTEGER.fullmatch(word) for word in args):
+    # Every number but the last must be whole (the next %d would fail on what follows it);
+    # the last only has to start with one.
+    elif any(
+        not (INTEGER.match(word) if i == last else INTEGER.fullmatch(word))
+        for i, word in enumerate(args)
+    ):
         raise InvalidAnswer("arguments must be integers", raw)
-    if len(args) < ARGUMENTS[command]:
+    if len(args) <= last:
         return None
-    if len(args) > ARGUMENTS[command]:
-        raise InvalidAnswer(f"'{command}' takes {ARGUMENTS[command]} argument(s)", raw)
+    if len(args) > last + 1:
+        raise InvalidAnswer(f"'{command}' takes {last + 1} argument(s)", raw)
     if command == "fetch":
         return Fetch(args[0])
-    numbers = [int(word) for word in args]
+    final = INTEGER.match(args[last])
+    assert final is not None  # checked above
+    rest = args[last][final.end() :]
+    numbers = [int(word) for word in args[:last]] + [int(final.group())]
+    parsed: ChooseColor | Drop | Rotate
     if command == "color":
-        return ChooseColor(numbers[0])
-    if command == "drop":
-        return Drop(numbers[0], numbers[1])
-    return Rotate(numbers[0])
+        parsed = ChooseColor(numbers[0])
+    elif command == "drop":
+        parsed = Drop(numbers[0], numbers[1])
+    else:
+        parsed = Rotate(numbers[0])
+    return Trailing(parsed, rest) if rest else parsed

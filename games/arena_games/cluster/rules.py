@@ -111,6 +111,9 @@ class State:
     holds (second -1 when its bag had only one). ``phase`` is ``"color"`` (both seats answer
     ``init``), ``"play"`` or ``"over"``. ``last_action`` is the previous action line, echoed
     to the seat to move. ``rng_state`` is the state of the game's ``random.Random``.
+    ``leftover[s]`` is what seat s's last command left unread after its last number (C's
+    ``%d`` stops at the first non-digit: ``drop 0 2x`` leaves ``x``); the original reads it
+    as the start of the seat's next command.
     """
 
     settings: Settings
@@ -128,6 +131,7 @@ class State:
     winner: int | None = None
     loser: int | None = None
     reason: str = ""
+    leftover: tuple[str, str] = ("", "")
 
     @property
     def grid(self) -> HexGrid:

@@ -14,6 +14,9 @@ from arena_games.stc.rules import StcState
 
 MAX_TURNS_LIMIT = 10_000
 """Longest game a tournament may ask for (the original plays 200 turns)."""
+SEEDS = range(-(2**63), 2**63)
+"""The seeds CodinGame's referee accepts: a Java ``long`` (``java.util.Random``'s 48-bit
+state would silently play 2^63 as seed 0)."""
 
 
 class StcGame(Game[StcState]):
@@ -36,7 +39,15 @@ class StcGame(Game[StcState]):
         check_range(settings, "max_turns", 1, MAX_TURNS_LIMIT)
 
     def start(self, seed: int, players: int, settings: Mapping[str, Any]) -> StcState:
-        """Empty grids; the pair queue is ``java.util.Random(seed)``, as on CodinGame."""
+        """Empty grids; the pair queue is ``java.util.Random(seed)``, as on CodinGame.
+
+        A seed outside a Java ``long`` is refused (ValueError), as CodinGame refuses it.
+        """
+        if seed not in SEEDS:
+            raise ValueError(
+                f"stc: seed {seed} is not a Java long "
+                f"({SEEDS.start} to {SEEDS.stop - 1}), which CodinGame's referee requires"
+            )
         if players != 2:
             raise ValueError(f"stc is a two-player game, not {players}")
         max_turns = settings.get("max_turns", 200)
@@ -62,9 +73,14 @@ class StcGame(Game[StcState]):
         return rules.apply_turn(state, moves)
 
     def eliminate(self, state: StcState, seat: int) -> StcState:
-        """``seat`` forfeited: the game ends after this turn (a draw if both forfeit)."""
+        """``seat`` forfeited: the game ends after this turn (a draw if both forfeit).
+
+        When both seats forfeit the same turn no move is left to :meth:`apply`, yet the
+        turn counts as played, as CodinGame's referee counts it: it is counted here.
+        """
         forfeited = (state.forfeited[0] or seat == 0, state.forfeited[1] or seat == 1)
-        return replace(state, forfeited=forfeited)
+        turn = state.turn + 1 if all(forfeited) and not all(state.forfeited) else state.turn
+        return replace(state, forfeited=forfeited, turn=turn)
 
     def moves_after_forfeit(self, state: StcState, moves: Mapping[int, Any]) -> Mapping[int, Any]:
         """The other seat's answer of a forfeit turn is still played and scored (CodinGame)."""
