@@ -3,18 +3,15 @@
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from arena.records import BotSpec
-
-REPO = Path(__file__).resolve().parent.parent
+from support import run_arena
 
 
 @pytest.fixture
@@ -30,50 +27,6 @@ def make_bot(tmp_path: Path) -> Callable[[str, str], BotSpec]:
     return make
 
 
-ANSWER_LOOP = """
-import sys, time
-SLEEP = {sleep!r}
-n = 0
-for line in sys.stdin:
-    if n and SLEEP:
-        time.sleep(SLEEP)
-    n += 1
-    print({answer!r}, flush=True)
-"""
-
-
-def loop_bot(answer: str = "1", sleep: float = 0.0) -> str:
-    """Source of a bot answering ``answer`` to every line, sleeping after the first turn."""
-    return ANSWER_LOOP.format(answer=answer, sleep=sleep)
-
-
-def run_arena(*args: str, timeout: float = 900) -> subprocess.CompletedProcess[str]:
-    """Run the real ``arena`` command (``python -m arena``) from the repository root."""
-    return subprocess.run(
-        [sys.executable, "-m", "arena", *args],
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-        timeout=timeout,
-    )
-
-
-def json_shape(value: Any) -> Any:
-    """Keys and value types, recursively; lists become the set of their items' shapes."""
-    if isinstance(value, dict):
-        return {key: json_shape(item) for key, item in value.items()}
-    if isinstance(value, list):
-        shapes: list[Any] = []
-        for item in value:
-            if json_shape(item) not in shapes:
-                shapes.append(json_shape(item))
-        return ("list", sorted(shapes, key=repr))
-    return type(value).__name__
-
-
-# One real game of each shipped game, played by shipped bots through `arena match` (the
-# longest of two, so a game cut short by a slow start on a loaded machine is not the one
-# used). Shared by the replay, CLI and browser tests of the viewer.
 SHIPPED_MATCHES: dict[str, tuple[str, ...]] = {
     "stc": ("python3 bots/stc/greedy.py", "python3 bots/stc/random_bot.py", "--max_turns", "40"),
     "splitter": ("python3 bots/splitter/greedy.py", "--layout", "2"),
@@ -122,25 +75,3 @@ def tournament(tmp_path_factory: pytest.TempPathFactory) -> Path:
     assert result.returncode == 0, result.stderr
     assert f"report: {root / 'out' / 'report.html'}" in result.stderr
     return root / "out"
-
-
-def beyond_the_sandbox_line(stderr: str) -> str:
-    """``arena run``/``match`` standard error without the line saying which sandbox is in
-    use (nor ``auto``'s warning that bots are not isolated), for tests about the rest."""
-    return "".join(
-        line
-        for line in stderr.splitlines(keepends=True)
-        if not line.startswith("arena: sandbox ") and "bots are not isolated" not in line
-    )
-
-
-MEASURED_KEYS = ("p50_ms", "p99_ms", "max_ms")
-"""Leaderboard keys measured on the clock: they differ from one run to the next."""
-
-
-def unmeasured(board: dict[str, Any]) -> dict[str, Any]:
-    """A JSON leaderboard without its measured response times, to compare two runs."""
-    rows = [
-        {k: v for k, v in row.items() if k not in MEASURED_KEYS} for row in board["leaderboard"]
-    ]
-    return {**board, "leaderboard": rows}

@@ -6,7 +6,7 @@ import ast
 import inspect
 
 from arena.plugins import hookspecs
-from conftest import REPO
+from support import REPO
 
 
 def test_every_hook_has_a_docstring_and_is_described_in_the_architecture_doc():

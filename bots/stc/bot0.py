@@ -25,7 +25,7 @@ candidate first moves with their values, the chain being built, the opponent's t
 and the time used. Single file, stdlib only; runs unchanged on CodinGame (Python 3.10+:
 int.bit_count). Grids are bitboards (one int per colour, see "the board" below): the
 rules and the search's hot paths run on them, about twice as fast as on a list of
-cells, with the same decisions (and the referee's rules: tests/test_stc_bots.py).
+cells, with the same decisions (and the referee's rules: tests/games/stc/test_bots.py).
 Optional `key=value` arguments override the tuning constants in PARAMS (for tuning runs).
 """
 

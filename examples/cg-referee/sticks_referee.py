@@ -4,7 +4,7 @@
 cg-brutaltester and arena's ``cg-referee`` game drive referees written for CodinGame's
 original engine (``AbstractReferee`` / ``MultiReferee``) through stdin and stdout. This
 file is such a referee, for a small game, written to follow that engine's protocol
-exactly so arena's side can be tested against it (``tests/test_cg_referee.py``).
+exactly so arena's side can be tested against it (``tests/games/cg_referee/test_cg_referee.py``).
 
 The protocol. Every message is a header ``[[COMMAND] n]`` followed by n lines.
 The arena writes:

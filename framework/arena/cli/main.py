@@ -27,7 +27,7 @@ from arena.execute.stopping import first_stop, note_stop
 
 # Only the standard library and arena's light modules are imported up here: each command
 # imports what it needs (yaml, tabulate, trueskill, sqlite3, pluggy...) when it runs, so
-# `arena --version` and `arena match` start fast (tests/test_core_imports.py).
+# `arena --version` and `arena match` start fast (tests/core/test_imports.py).
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,0 +1,143 @@
+"""Third-party plugins, installed for real (a distribution with an ``arena`` entry point on
+the path): duplicate ids, broken plugins and bad settings never take arena down."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+from support import REPO, beyond_the_sandbox_line
+
+TOY = '''
+import random
+from arena import Game, GameInfo, InvalidAnswer, Move, Outcome, hookimpl
+
+class Count(Game):
+    """Say a digit; the sum scores."""
+    info = GameInfo(id="{id}", title="Count", min_players=2, max_players=2,
+                    first_turn_ms=2000, turn_ms=500, settings={{"turns": 2}})
+    def start(self, seed, players, settings):
+        {start}
+        return (settings["turns"], (0, 0))
+    def to_act(self, state):
+        return (0, 1) if state[0] else ()
+    def prompt(self, state, seat):
+        return "go\\n"
+    def interpret(self, state, seat, text):
+        if not text.isascii() or not text.isdigit():
+            raise InvalidAnswer("a digit", text)
+        return Move(int(text))
+    def apply(self, state, moves):
+        return (state[0] - 1, (state[1][0] + moves[0], state[1][1] + moves[1]))
+    def eliminate(self, state, seat):
+        return (0, state[1])
+    def outcome(self, state):
+        return Outcome.from_scores(state[1])
+    def random_answer(self, state, seat, rng):
+        return str(rng.randint(0, 9))
+
+@hookimpl
+def arena_register_games():
+    {register}
+'''
+
+
+def install(site: Path, dist: str, module: str, source: str) -> None:
+    """What pip leaves behind: the module and a dist-info naming it in the entry points."""
+    (site / f"{module}.py").write_text(textwrap.dedent(source))
+    info = site / f"{dist.replace('-', '_')}-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist}\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text(f"[arena]\n{module} = {module}\n")
+
+
+def toy(game_id: str, start: str = "pass", register: str = "return [Count]") -> str:
+    return TOY.format(id=game_id, start=start, register=register)
+
+
+def arena_with(site: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(site)}
+    return subprocess.run(
+        [sys.executable, "-m", "arena", *args],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env=env,
+        timeout=600,
+    )
+
+
+def test_a_duplicate_id_is_reported_once_the_first_kept_and_other_commands_work(tmp_path):
+    install(tmp_path, "buggy-dup", "buggy_dup", toy("stc"))
+    install(tmp_path, "count-game", "count_game", toy("count"))
+    listed = arena_with(tmp_path, "games")
+    assert listed.returncode == 0
+    warning = (
+        "arena: warning: game id 'stc' registered by 'stc' (bot-arena) and "
+        "'buggy_dup' (buggy-dup): keeping 'stc'\n"
+    )
+    assert listed.stderr == warning
+    rows = [line.split() for line in listed.stdout.splitlines()[2:]]
+    assert [r[-1] for r in rows if r[0] == "stc"] == ["bot-arena"]
+    assert [r[-1] for r in rows if r[0] == "count"] == ["count-game"]
+    bot = "python3 bots/stc/random_bot.py"
+    played = arena_with(tmp_path, "match", "stc", bot, bot, "--max_turns", "3")
+    assert played.returncode == 0, played.stderr
+    assert beyond_the_sandbox_line(played.stderr) == warning
+    assert "game 1 seed 1, " in played.stdout
+
+
+def test_broken_plugins_are_reported_and_every_other_game_still_plays(tmp_path):
+    install(tmp_path, "broken-import", "broken_import", "import no_such_module_anywhere\n")
+    install(tmp_path, "broken-hook", "broken_hook", toy("hooky", register="raise KeyError(1)"))
+    install(tmp_path, "not-a-game", "not_a_game", toy("nag", register="return [dict, Count]"))
+    install(tmp_path, "count-game", "count_game", toy("count"))
+    listed = arena_with(tmp_path, "games")
+    assert listed.returncode == 0
+    assert listed.stderr.splitlines() == [
+        "arena: warning: plugin 'broken_import' failed to load: ModuleNotFoundError: "
+        "No module named 'no_such_module_anywhere'",
+        "arena: warning: plugin 'broken_hook' failed to load: arena_register_games raised "
+        "KeyError: 1",
+        "arena: warning: plugin 'not_a_game' (not-a-game): <class 'dict'> is not a subclass of "
+        "arena.Game; skipped",
+    ]
+    ids = {line.split()[0] for line in listed.stdout.splitlines()[2:]}
+    assert {"stc", "count", "nag"} <= ids and "hooky" not in ids
+    bot = f'{sys.executable} -c "while True: input(); print(7, flush=True)"'
+    played = arena_with(tmp_path, "match", "count", bot, bot)
+    assert played.returncode == 0, played.stderr
+    assert "game 1 seed 1, 0 turns" in played.stdout and "(14)" in played.stdout
+
+
+def test_a_plugin_failing_on_its_settings_gets_one_line_and_no_traceback(tmp_path):
+    # The plugin checks nothing before the game and raises in start(): the game fails
+    # in the referee, reported in one line (exit 1).
+    install(
+        tmp_path,
+        "strict-game",
+        "strict_game",
+        toy("strict", start='raise ValueError("turns must be even")'),
+    )
+    bot = f'{sys.executable} -c "while True: input(); print(1, flush=True)"'
+    played = arena_with(tmp_path, "match", "strict", bot, bot)
+    assert played.returncode == 1
+    assert beyond_the_sandbox_line(played.stderr) == (
+        "arena: game 1 failed in the referee: ValueError: turns must be even\n"
+    )
+
+
+def test_a_check_settings_that_crashes_is_still_one_clear_message(tmp_path):
+    source = toy("crashy").replace(
+        "    def start(", "    def check_settings(self, settings):\n        1 / 0\n    def start("
+    )
+    install(tmp_path, "crashy-game", "crashy_game", source)
+    bot = "python3 bots/stc/random_bot.py"
+    played = arena_with(tmp_path, "match", "crashy", bot, bot)
+    assert played.returncode == 2
+    assert played.stderr == (
+        "arena: crashy: crashy could not check its settings: ZeroDivisionError: division by zero\n"
+    )

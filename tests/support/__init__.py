@@ -1,0 +1,73 @@
+"""Helpers the tests share: paths, bots written on the fly, running the real CLI."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+ANSWER_LOOP = """
+import sys, time
+SLEEP = {sleep!r}
+n = 0
+for line in sys.stdin:
+    if n and SLEEP:
+        time.sleep(SLEEP)
+    n += 1
+    print({answer!r}, flush=True)
+"""
+
+
+def loop_bot(answer: str = "1", sleep: float = 0.0) -> str:
+    """Source of a bot answering ``answer`` to every line, sleeping after the first turn."""
+    return ANSWER_LOOP.format(answer=answer, sleep=sleep)
+
+
+def run_arena(*args: str, timeout: float = 900) -> subprocess.CompletedProcess[str]:
+    """Run the real ``arena`` command (``python -m arena``) from the repository root."""
+    return subprocess.run(
+        [sys.executable, "-m", "arena", *args],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=timeout,
+    )
+
+
+def json_shape(value: Any) -> Any:
+    """Keys and value types, recursively; lists become the set of their items' shapes."""
+    if isinstance(value, dict):
+        return {key: json_shape(item) for key, item in value.items()}
+    if isinstance(value, list):
+        shapes: list[Any] = []
+        for item in value:
+            if json_shape(item) not in shapes:
+                shapes.append(json_shape(item))
+        return ("list", sorted(shapes, key=repr))
+    return type(value).__name__
+
+
+def beyond_the_sandbox_line(stderr: str) -> str:
+    """``arena run``/``match`` standard error without the line saying which sandbox is in
+    use (nor ``auto``'s warning that bots are not isolated), for tests about the rest."""
+    return "".join(
+        line
+        for line in stderr.splitlines(keepends=True)
+        if not line.startswith("arena: sandbox ") and "bots are not isolated" not in line
+    )
+
+
+MEASURED_KEYS = ("p50_ms", "p99_ms", "max_ms")
+"""Leaderboard keys measured on the clock: they differ from one run to the next."""
+
+
+def unmeasured(board: dict[str, Any]) -> dict[str, Any]:
+    """A JSON leaderboard without its measured response times, to compare two runs."""
+    rows = [
+        {k: v for k, v in row.items() if k not in MEASURED_KEYS} for row in board["leaderboard"]
+    ]
+    return {**board, "leaderboard": rows}
