@@ -99,8 +99,10 @@ def cmd_match(args: argparse.Namespace, extra: list[str]) -> int:
 
     Each game is played in a worker process, like a tournament's (``-j`` at once).
     """
-    from arena.execute.jobs import Job, announce_sandbox, choose_sandbox, play_games
-    from arena.execute.pool import Failure, Interrupted
+    from arena.execute.executor import LocalExecutor
+    from arena.execute.jobs import Job, announce_sandbox, choose_sandbox
+    from arena.execute.pool import Failure
+    from arena.execute.stopping import Interrupted
     from arena.records import Clock, GameRecord, GameSpec
     from arena.tournament.config import check_clock_scale, check_time_margin, players_text
     from arena.tournament.schedule import MAX_GAMES, round_robin
@@ -169,7 +171,8 @@ def cmd_match(args: argparse.Namespace, extra: list[str]) -> int:
     stop: Interrupted | None = None
     try:
         try:
-            play_games(specs, job, 1 if args.verbose else min(args.jobs, len(specs)), finished)
+            workers = 1 if args.verbose else min(args.jobs, len(specs))
+            LocalExecutor(workers).run(iter(specs), job, finished)
         except Interrupted as exc:
             stop = exc
             bar.write(f"arena: interrupted ({exc})", sys.stderr)

@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import signal
 import threading
 import time
 import uuid
@@ -40,7 +39,6 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import CancelledError
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import FrameType
 from typing import Any
 
 import distributed
@@ -58,19 +56,36 @@ from arena.botproc.botfiles import (
 )
 from arena.errors import ArenaError, ConfigError
 from arena.execute.dask_cluster import LocalClusterProcess
+from arena.execute.executor import Finished
 from arena.execute.game_process import GameProcess, GameProcessDied, GameRequest
 from arena.execute.jobs import Job
-from arena.execute.pool import Failure, Interrupted
-from arena.execute.stopping import note_stop
+from arena.execute.pool import Failure
+from arena.execute.stopping import StopSignals
 from arena.records import BotSpec, Clock, GameSpec
-from arena.tournament.config import TournamentConfig
 
 CONNECT_TIMEOUT_S = 10.0
 """Seconds to reach the scheduler before ``arena run`` gives up (exit code 2)."""
 _QUIET = logging.CRITICAL + 1  # not even critical messages
 _LOGGERS = ("distributed", "asyncio", "tornado")
 
-Finished = Callable[[GameSpec, "dict[str, Any] | Failure"], None]
+
+@dataclass(frozen=True)
+class DaskOptions:
+    """What the Dask executor needs of a tournament, as plain values.
+
+    ``address``: the scheduler's (None: start a local cluster of ``workers``); ``bots``:
+    each bot's argument vector; the sandbox as configured (``auto`` is decided by each
+    worker); ``where_bots`` and ``where_dask`` name the file, key and line for messages.
+    """
+
+    address: str | None
+    workers: int
+    bots: dict[str, tuple[str, ...]]
+    sandbox: str
+    memory_mb: int | None
+    max_processes: int
+    where_bots: str = "bots"
+    where_dask: str = "dask"
 
 
 @dataclass(frozen=True)
@@ -150,42 +165,41 @@ class DaskExecutor:
         self,
         client: Any,
         cluster: LocalClusterProcess | None,
-        config: TournamentConfig,
+        options: DaskOptions,
         say: Callable[[str], None],
     ) -> None:
         self.client = client
         self.cluster = cluster
-        self.config = config
+        self.options = options
         self.say = say
-        self.address = config.dask or "a local cluster"
+        self.address = options.address or "a local cluster"
         self.commands: dict[str, tuple[str | FileRef, ...]] = {}
         self.plugin = ""
         self._threads = (0, 0.0)
         self._levels: dict[str, int] = {}
-        self._signal: int | None = None
-        self._waiting = False
+        self._stop = StopSignals()
 
     # -- opening and closing -----------------------------------------------------------
 
     @classmethod
-    def open(cls, config: TournamentConfig, say: Callable[[str], None]) -> DaskExecutor:
-        """Connect to ``config.dask`` (else start a LocalCluster) and ship the bot files.
+    def open(cls, options: DaskOptions, say: Callable[[str], None]) -> DaskExecutor:
+        """Connect to ``options.address`` (else start a LocalCluster) and ship the bot files.
 
         Raises :class:`ConfigError` (before any game) when the scheduler cannot be reached
         or a bot's files cannot be packed.
         """
         try:
-            commands, packs = pack_commands({b.name: b.argv for b in config.bots})
+            commands, packs = pack_commands(options.bots)
         except PackError as exc:
-            raise ConfigError(f"{config.where('bots')}: {exc}") from None
+            raise ConfigError(f"{options.where_bots}: {exc}") from None
         levels = _quiet_logs(_QUIET)
         cluster: LocalClusterProcess | None = None
         try:
-            if config.dask:
-                client = _connect(config)
+            if options.address:
+                client = _connect(options)
             else:
-                say(f"dask: starting a local cluster of {config.concurrency} workers")
-                cluster = LocalClusterProcess(config.concurrency)
+                say(f"dask: starting a local cluster of {options.workers} workers")
+                cluster = LocalClusterProcess(options.workers)
                 address = cluster.wait_address()
                 client = distributed.Client(address, timeout=CONNECT_TIMEOUT_S)
         except BaseException:
@@ -193,7 +207,7 @@ class DaskExecutor:
             if cluster is not None:
                 cluster.close()
             raise
-        executor = cls(client, cluster, config, say)
+        executor = cls(client, cluster, options, say)
         executor._levels = levels
         executor.commands = commands
         executor.plugin = f"arena-bot-files-{uuid.uuid4().hex[:12]}"  # one per run
@@ -213,13 +227,13 @@ class DaskExecutor:
         except Exception as exc:  # a worker could not unpack them (disk full...)
             why = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
             raise ArenaError(f"the Dask workers could not take the bots' files: {why}") from None
-        if not self.config.dask:
+        if not self.options.address:
             return
         nthreads = self._call(self.client.nthreads)
         workers, threads = len(nthreads), sum(nthreads.values())
         state = f"{_plural(workers, 'worker')}, {_plural(threads, 'thread')}"
         state = state if workers else "no workers yet (the games wait for one)"
-        self.say(f"dask: {state} at {self.config.dask}")
+        self.say(f"dask: {state} at {self.options.address}")
         if shared := sum(1 for n in nthreads.values() if n > 1):
             self.say(
                 f"dask: warning: {shared} of the workers play several games at once in one"
@@ -258,76 +272,47 @@ class DaskExecutor:
 
         SIGINT and SIGTERM stop it as they stop the local pool: no game starts after the
         signal, a game being stored is stored, the games in flight are cancelled (a local
-        cluster's are stopped with it), and :class:`~arena.execute.pool.Interrupted` says which
+        cluster's are stopped with it), and :class:`~arena.execute.stopping.Interrupted` says which
         signal it was. Losing the scheduler raises :class:`ArenaError` (stored games kept).
         """
         running: dict[Any, tuple[GameSpec, Path]] = {}
         exhausted = False
-        restore = self._install_signals()
         try:
-            while True:
-                if self._signal is not None:
-                    raise Interrupted(self._signal)
-                # Twice the threads: each worker has its next game waiting (as locally).
-                while not exhausted and len(running) < 2 * max(1, self._call(self.threads)):
-                    spec = next(todo, None)
-                    if spec is None:
-                        exhausted = True
-                        break
-                    local = job(spec)
-                    future = self._call(
-                        self.client.submit,
-                        play_remote,
-                        self._remote(local),
-                        key=f"arena-game-{spec.key}-{uuid.uuid4().hex[:8]}",
-                        pure=False,
-                    )
-                    running[future] = (spec, Path(local.game_dir))
-                if not running:
-                    return
-                for future in self._call(self._first_done, list(running)):
-                    spec, game_dir = running.pop(future)
-                    finished(spec, self._outcome(future, game_dir))
+            with self._stop:
+                while True:
+                    self._stop.check()
+                    # Twice the threads: each worker has its next game waiting (as locally).
+                    while not exhausted and len(running) < 2 * max(1, self._call(self.threads)):
+                        spec = next(todo, None)
+                        if spec is None:
+                            exhausted = True
+                            break
+                        local = job(spec)
+                        future = self._call(
+                            self.client.submit,
+                            play_remote,
+                            self._remote(local),
+                            key=f"arena-game-{spec.key}-{uuid.uuid4().hex[:8]}",
+                            pure=False,
+                        )
+                        running[future] = (spec, Path(local.game_dir))
+                    if not running:
+                        return
+                    for future in self._call(self._first_done, list(running)):
+                        spec, game_dir = running.pop(future)
+                        finished(spec, self._outcome(future, game_dir))
         finally:
-            restore()
             if running:
                 with contextlib.suppress(Exception):
                     self.client.cancel(list(running))
 
     def _first_done(self, futures: list[Any]) -> list[Any]:
-        self._waiting = True
         try:
-            if self._signal is not None:
-                raise Interrupted(self._signal)
-            done, _ = distributed.wait(futures, timeout=1.0, return_when="FIRST_COMPLETED")
+            with self._stop.waiting():
+                done, _ = distributed.wait(futures, timeout=1.0, return_when="FIRST_COMPLETED")
         except TimeoutError:  # nothing ended within a second: look for room again
             return []
-        finally:
-            self._waiting = False
         return list(done)
-
-    def _install_signals(self) -> Callable[[], None]:
-        """SIGINT and SIGTERM set the stop flag (and break a wait); returns the undo."""
-        if threading.current_thread() is not threading.main_thread():
-            return lambda: None
-        previous = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
-
-        def handler(signum: int, frame: FrameType | None) -> None:
-            note_stop(signum)
-            if self._signal is None:
-                self._signal = signum
-            # Only a wait is interrupted: a game being stored is never cut in half.
-            if self._waiting:
-                raise Interrupted(self._signal)
-
-        for s in previous:
-            signal.signal(s, handler)
-
-        def restore() -> None:
-            for s, h in previous.items():
-                signal.signal(s, h)
-
-        return restore
 
     def _call(self, function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """A call to the cluster; a lost connection becomes one clear :class:`ArenaError`."""
@@ -349,9 +334,9 @@ class DaskExecutor:
             local.seed,
             local.settings,
             tuple((b.name, self.commands[b.name]) for b in local.bots),
-            self.config.sandbox,
-            self.config.memory_mb,
-            self.config.max_processes,
+            self.options.sandbox,
+            self.options.memory_mb,
+            self.options.max_processes,
             self.plugin,
             local.clock,
         )
@@ -374,13 +359,13 @@ class DaskExecutor:
         return dict(result["record"])
 
 
-def _connect(config: TournamentConfig) -> Any:
+def _connect(options: DaskOptions) -> Any:
     try:
-        return distributed.Client(config.dask, timeout=CONNECT_TIMEOUT_S)
+        return distributed.Client(options.address, timeout=CONNECT_TIMEOUT_S)
     except Exception as exc:
         why = str(exc).split("\n")[0] or type(exc).__name__
         raise ConfigError(
-            f"{config.where('dask')}: cannot reach the Dask scheduler at {config.dask!r}: {why}"
+            f"{options.where_dask}: cannot reach the Dask scheduler at {options.address!r}: {why}"
         ) from None
 
 

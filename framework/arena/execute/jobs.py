@@ -125,7 +125,7 @@ def play_games(
 
     Every game is played in a worker process (:mod:`arena.execute.pool`), even one at a time:
     a bot that kills or stops its parent costs that game, never the run. Raises
-    :class:`~arena.execute.pool.Interrupted` once SIGINT or SIGTERM has stopped everything.
+    :class:`~arena.execute.stopping.Interrupted` once SIGINT or SIGTERM has stopped everything.
     """
     pool: WorkerPool[GameSpec] = WorkerPool(max(1, workers), play_job)
     pool.run(((spec, job(spec)) for spec in todo), finished)

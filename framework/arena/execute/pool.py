@@ -28,7 +28,6 @@ import os
 import signal
 import struct
 import tempfile
-import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -42,8 +41,7 @@ from arena.botproc.homes import bot_homes, remove_tree
 from arena.botproc.launcher import PR_SET_PDEATHSIG, become_subreaper, prctl
 from arena.botproc.procinfo import owner_tag
 from arena.botproc.spawn import kill_every_bot, sweep_orphans
-from arena.errors import ArenaError
-from arena.execute.stopping import note_stop
+from arena.execute.stopping import Interrupted, StopSignals
 
 WATCHDOG_GRACE_S = 10.0
 """Seconds a game may run past its current step's clocks before the watchdog abandons it."""
@@ -60,14 +58,6 @@ class Failure:
     """A game the referee could not finish, and why."""
 
     reason: str
-
-
-class Interrupted(ArenaError):
-    """SIGINT or SIGTERM stopped the games; ``signum`` says which."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signal.Signals(signum).name)
-        self.signum = signum
 
 
 class _WorkerStop(BaseException):
@@ -143,8 +133,7 @@ class WorkerPool(Generic[K]):
     size: int
     play: PlayFunction
     workers: list[_Worker[K]] = field(default_factory=list)
-    _signal: int | None = None
-    _waiting: bool = False
+    _stop: StopSignals = field(default_factory=StopSignals)
     _dir: Path | None = None
 
     def run(self, jobs: Iterable[tuple[K, Any]], done: Callable[[K, Any], None]) -> None:
@@ -154,25 +143,22 @@ class WorkerPool(Generic[K]):
         """
         become_subreaper()
         self._dir = Path(tempfile.mkdtemp(prefix=f"pool-{owner_tag()}-", dir=bot_homes()))
-        restore = self._install_signals()
-        try:
-            self._loop(iter(jobs), done)
-        except Interrupted:
-            self._stop_all()
-            raise
-        finally:
-            self._close()
-            restore()
-        if self._signal is not None:
-            raise Interrupted(self._signal)
+        with self._stop:
+            try:
+                self._loop(iter(jobs), done)
+            except Interrupted:
+                self._stop_all()
+                raise
+            finally:
+                self._close()
+        self._stop.check()
 
     # -- the main loop ----------------------------------------------------------------
 
     def _loop(self, jobs: Any, done: Callable[[K, Any], None]) -> None:
         exhausted = False
         while True:
-            if self._signal is not None:
-                raise Interrupted(self._signal)
+            self._stop.check()
             while not exhausted and len([w for w in self.workers if w.busy]) < self.size:
                 item = next(jobs, None)
                 if item is None:
@@ -184,13 +170,8 @@ class WorkerPool(Generic[K]):
                 return
             now = time.monotonic()
             timeout = min(1.0, max(0.0, min(w.deadline() for w in busy) - now))
-            self._waiting = True
-            try:
-                if self._signal is not None:
-                    raise Interrupted(self._signal)
+            with self._stop.waiting():
                 ready = wait([w.conn for w in busy] + [w.proc.sentinel for w in busy], timeout)
-            finally:
-                self._waiting = False
             for w in busy:
                 self._check(w, ready, done)
 
@@ -285,11 +266,9 @@ class WorkerPool(Generic[K]):
             while (alive := [w for w in self.workers if w.proc.exitcode is None]) and (
                 remaining := deadline - time.monotonic()
             ) > 0:
-                self._waiting = True
-                try:
+                # The first signal is in already: only a second one cuts this wait short.
+                with self._stop.waiting(check=False):
                     wait([w.proc.sentinel for w in alive], remaining)
-                finally:
-                    self._waiting = False
         except Interrupted:
             pass  # a second signal: no more waiting
         for w in self.workers:
@@ -315,31 +294,6 @@ class WorkerPool(Generic[K]):
         remove_leftovers()
         if self._dir is not None:
             remove_tree(self._dir)
-
-    # -- signals ----------------------------------------------------------------------
-
-    def _install_signals(self) -> Callable[[], None]:
-        """SIGINT and SIGTERM set the stop flag (and break the wait); returns the undo."""
-        if threading.current_thread() is not threading.main_thread():
-            return lambda: None
-        previous = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
-
-        def handler(signum: int, frame: FrameType | None) -> None:
-            note_stop(signum)
-            if self._signal is None:
-                self._signal = signum
-            # Only a wait is interrupted: a game being stored is never cut in half.
-            if self._waiting:
-                raise Interrupted(self._signal)
-
-        for s in previous:
-            signal.signal(s, handler)
-
-        def restore() -> None:
-            for s, h in previous.items():
-                signal.signal(s, h)
-
-        return restore
 
 
 def _death(exitcode: int | None) -> str:

@@ -5,14 +5,16 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from tqdm import tqdm
 
 from arena.botproc import Sandbox, remove_leftovers
 from arena.errors import ConfigError
-from arena.execute.jobs import Job, announce_sandbox, choose_sandbox, play_games
-from arena.execute.pool import Failure, Interrupted
+from arena.execute.executor import Executor, LocalExecutor
+from arena.execute.jobs import Job, announce_sandbox, choose_sandbox
+from arena.execute.pool import Failure
+from arena.execute.stopping import Interrupted
 from arena.records import BotSpec, Clock, GameRecord, GameSpec
 from arena.results import rating
 from arena.results.identity import FileWatch, Identities, bot_fingerprint, describe_changes
@@ -20,9 +22,6 @@ from arena.results.leaderboard import Leaderboard, leaderboard_from_store
 from arena.results.store import CurrentGame, Store, clear_output
 from arena.tournament.config import TournamentConfig, where
 from arena.tournament.formats import Scheduler, defined_spec, fixed_plan, make_scheduler
-
-if TYPE_CHECKING:
-    from arena.execute.dask_executor import DaskExecutor
 
 
 @dataclass
@@ -96,6 +95,7 @@ def run_tournament(
         if dask is not None:
             dask.close()
         raise
+    executor: Executor = dask or LocalExecutor(config.concurrency)
     try:
         variants = config.variants or [config.settings]
         skip = [str(config.output)]  # output folders inside a bot's folder argument change
@@ -193,12 +193,10 @@ def run_tournament(
         # Lazy: a worker asks for the next game when it is free. No game starts once a
         # bot's file has changed: the games stored so far all ran the files as they were.
         todo = _while_unchanged(scheduler.specs(), watch, config, changed)
-        workers = 1 if _at_most_one_left(scheduler) else config.concurrency
+        if _at_most_one_left(scheduler):
+            executor = LocalExecutor(1) if dask is None else executor
         try:
-            if dask is not None:
-                dask.run(todo, job, finished)
-            else:
-                play_games(todo, job, workers, finished)
+            executor.run(todo, job, finished)
         except Interrupted as stop:
             stop_signal = stop.signum
             say(f"\ninterrupted ({stop}): {played} games stored; run the same command to resume")
@@ -216,8 +214,7 @@ def run_tournament(
         )
     finally:
         store.close()
-        if dask is not None:
-            dask.close()
+        executor.close()
 
 
 def _while_unchanged(
@@ -241,9 +238,10 @@ def _while_unchanged(
         yield spec
 
 
-def _open_dask(config: TournamentConfig, say: Callable[[str], None]) -> DaskExecutor:
+def _open_dask(config: TournamentConfig, say: Callable[[str], None]) -> Executor:
+    """The Dask executor for ``config``, connected (dask is imported only here: it is slow)."""
     try:
-        from arena.execute.dask_executor import DaskExecutor
+        from arena.execute.dask_executor import DaskExecutor, DaskOptions
     except ModuleNotFoundError as exc:
         if exc.name not in ("dask", "distributed"):
             raise
@@ -251,7 +249,17 @@ def _open_dask(config: TournamentConfig, say: Callable[[str], None]) -> DaskExec
             f"{config.where('executor')}: executor dask needs the `distributed` package"
             " (pip install 'bot-arena[dask]')"
         ) from None
-    return DaskExecutor.open(config, say)
+    options = DaskOptions(
+        config.dask,
+        config.concurrency,
+        {b.name: b.argv for b in config.bots},
+        config.sandbox,
+        config.memory_mb,
+        config.max_processes,
+        config.where("bots"),
+        config.where("dask"),
+    )
+    return DaskExecutor.open(options, say)
 
 
 def _current_games(

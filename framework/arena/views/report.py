@@ -24,6 +24,7 @@ from arena.errors import ArenaError
 from arena.plugins.registry import Registry, load_registry
 from arena.results import rating
 from arena.results.leaderboard import Leaderboard, leaderboard_from_store
+from arena.results.stats import percentile
 from arena.results.store import StoredGame, open_existing
 from arena.views.listing import result_text, seat_result
 from arena.views.replay import load_replay
@@ -58,14 +59,6 @@ class ReportResult:
 def esc(value: Any) -> str:
     """HTML-escaped text of any value."""
     return html.escape(str(value))
-
-
-def percentile(values: Sequence[float], q: float) -> float:
-    """The ``q`` quantile (0-1) of ``values``, nearest rank (0 when empty)."""
-    if not values:
-        return 0.0
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
 
 
 def _fresh(viewer: Path, replay: Path, stamp: str) -> bool:
@@ -328,7 +321,9 @@ def _times_section(times: dict[str, TurnTimes], board: Leaderboard) -> str:
     for i, bot in enumerate(order):
         t = times[bot]
         used = t.used
-        p50, p90, p99, top = (percentile(used, q) for q in (0.5, 0.9, 0.99, 1.0))
+        # The leaderboard's percentiles (nearest rank), so one report shows one median.
+        by_use, by_ms = sorted(used) or [0.0], sorted(t.ms) or [0.0]
+        p50, p90, p99, top = (percentile(by_use, q) for q in (0.5, 0.9, 0.99, 1.0))
 
         def x(frac: float) -> float:
             return left + frac / scale * (width - 2 * left)
@@ -348,8 +343,8 @@ def _times_section(times: dict[str, TurnTimes], board: Leaderboard) -> str:
         slow = sum(1 for u in used if u > 0.5)
         rows.append(
             f'<tr><td class="l">{esc(bot)}</td><td>{len(t.ms)}</td>'
-            f"<td>{percentile(t.ms, 0.5):.1f}</td><td>{percentile(t.ms, 0.9):.1f}</td>"
-            f"<td>{percentile(t.ms, 0.99):.1f}</td><td>{max(t.ms, default=0.0):.1f}</td>"
+            f"<td>{percentile(by_ms, 0.5):.1f}</td><td>{percentile(by_ms, 0.9):.1f}</td>"
+            f"<td>{percentile(by_ms, 0.99):.1f}</td><td>{by_ms[-1]:.1f}</td>"
             f"<td>{100 * top:.0f}%</td><td>{slow}</td><td>{svg}</td></tr>"
         )
     return (
