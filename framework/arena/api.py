@@ -56,7 +56,9 @@ class PlayResult:
     @property
     def winners(self) -> list[str]:
         """The bots ranked first (several for a draw)."""
-        return [bot for bot, rank in zip(self.bots, self.ranks, strict=True) if rank == 0]
+        from arena.records import first_places
+
+        return [self.bots[i] for i in first_places(self.ranks)]
 
 
 def _game_class(game: str | type[Game[Any]]) -> type[Game[Any]]:

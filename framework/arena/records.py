@@ -6,7 +6,7 @@ dicts, the store keeps them, ratings and views read them. Nothing here does any 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -113,3 +113,29 @@ class Forfeit:
     reason: str
     detail: str
     raw: str = ""
+
+
+# -- who won: the one place results are read from ranks ---------------------------------
+
+
+def first_places(ranks: Sequence[int]) -> list[int]:
+    """The seats in first place (the lowest rank): one winner, or several sharing a draw."""
+    best = min(ranks)
+    return [i for i, r in enumerate(ranks) if r == best]
+
+
+def result_of(ranks: Sequence[int], seat: int) -> str:
+    """``win`` (alone in first place), ``draw`` (first place shared) or ``loss`` for
+    ``seat``; ``-`` in a one-player game (its results are scores, ranked across games)."""
+    if len(ranks) < 2:
+        return "-"
+    first = first_places(ranks)
+    if seat not in first:
+        return "loss"
+    return "draw" if len(first) > 1 else "win"
+
+
+def pair_points(rank: int, other: int) -> float:
+    """Points of a seat against one other seat of the same game: 1 for the better rank,
+    1/2 for an equal one, 0 for a worse one."""
+    return 1.0 if rank < other else 0.5 if rank == other else 0.0

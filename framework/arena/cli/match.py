@@ -235,6 +235,7 @@ def _result_line(n: int, record: Any) -> str:
 def _match_summary(names: list[str], records: list[Any], late: bool = False) -> str:
     from tabulate import tabulate
 
+    from arena.records import result_of
     from arena.results.stats import mean_interval
 
     rows = []
@@ -244,18 +245,13 @@ def _match_summary(names: list[str], records: list[Any], late: bool = False) -> 
         mean, half = mean_interval(scores)
         row = [name, len(seats)]
         if len(names) > 1:
-            wins = sum(
-                1
+            results = [
+                result_of([o.rank for o in r.seats], i)
                 for r in records
-                for s in r.seats
-                if s.bot == name and s.rank == 0 and sum(1 for o in r.seats if o.rank == 0) == 1
-            )
-            draws = sum(
-                1
-                for r in records
-                for s in r.seats
-                if s.bot == name and s.rank == 0 and sum(1 for o in r.seats if o.rank == 0) > 1
-            )
+                for i, s in enumerate(r.seats)
+                if s.bot == name
+            ]
+            wins, draws = results.count("win"), results.count("draw")
             row.append(f"{wins}/{draws}/{len(seats) - wins - draws}")
         row += [f"{mean:.2f} ± {half:.2f}", f"{min(scores):g}", f"{max(scores):g}"]
         forfeits = [s.forfeit for s in seats if s.forfeit]

@@ -19,6 +19,8 @@ from typing import Any
 
 import trueskill
 
+from arena.records import pair_points as pair_points_of
+from arena.records import result_of
 from arena.results import stats as st
 from arena.results.store import StoredGame
 
@@ -172,15 +174,14 @@ def compute(
         if len(event) >= 3:
             multi.append(
                 [
-                    (e.bot, o.bot, 1.0 if e.rank < o.rank else 0.5 if e.rank == o.rank else 0.0)
+                    (e.bot, o.bot, pair_points_of(e.rank, o.rank))
                     for k, e in enumerate(event)
                     for o in event[k + 1 :]
                     if e.bot != o.bot
                 ]
             )
-        best = min(e.rank for e in event)
-        shared = sum(1 for e in event if e.rank == best) > 1
-        for e in event:
+        ranks = [e.rank for e in event]
+        for k, e in enumerate(event):
             bs = stats[e.bot]
             bs.games += 1
             bs.rank_sum += e.rank
@@ -188,23 +189,18 @@ def compute(
             bs.variant_scores.setdefault(e.variant, []).append(e.score)
             if e.forfeit in bs.forfeits:
                 bs.forfeits[e.forfeit] += 1
-            if len(event) >= 2:
-                if e.rank == best and not shared:
-                    bs.wins += 1
-                elif e.rank == best:
-                    bs.draws += 1
-                else:
-                    bs.losses += 1
+            result = result_of(ranks, k)
+            bs.wins += result == "win"
+            bs.draws += result == "draw"
+            bs.losses += result == "loss"
             for o in event:
                 if o.bot == e.bot:
                     continue
                 pw = pairs.setdefault((e.bot, o.bot), Pairwise())
-                if e.rank < o.rank:
-                    pw.wins += 1
-                elif e.rank == o.rank:
-                    pw.draws += 1
-                else:
-                    pw.losses += 1
+                points = pair_points_of(e.rank, o.rank)
+                pw.wins += points == 1.0
+                pw.draws += points == 0.5
+                pw.losses += points == 0.0
     for (a, b), ptnml in pentanomials(games).items():
         pairs.setdefault((a, b), Pairwise()).ptnml = ptnml
         pairs.setdefault((b, a), Pairwise()).ptnml = ptnml.reversed()
@@ -231,7 +227,7 @@ def pair_points(seats: Sequence[Any], bot: str) -> float:
     """Points of ``bot`` in a two-player game: 1 for the better rank, 1/2 for equal, 0."""
     mine = next(s.rank for s in seats if s.bot == bot)
     other = next(s.rank for s in seats if s.bot != bot)
-    return 1.0 if mine < other else 0.5 if mine == other else 0.0
+    return pair_points_of(mine, other)
 
 
 def pair_id(round_index: int, settings: Mapping[str, Any], bots: Iterable[str]) -> tuple[Any, ...]:

@@ -13,21 +13,15 @@ from tabulate import tabulate
 
 from arena.errors import ConfigError
 from arena.game import Game
-from arena.records import SeatRecord
+from arena.records import SeatRecord, first_places, result_of
 from arena.results.rating import variant_label
 from arena.results.store import StoredGame, open_existing
 from arena.views.replay import step_views, text_pictures
 
 
 def seat_result(seats: Sequence[SeatRecord], seat: int) -> str:
-    """``win`` (alone in first place), ``draw`` (first place shared) or ``loss``; ``-`` when
-    the game has one player (its results are scores, ranked across the round's games)."""
-    if len(seats) < 2:
-        return "-"
-    best = min(s.rank for s in seats)
-    if seats[seat].rank != best:
-        return "loss"
-    return "draw" if sum(1 for s in seats if s.rank == best) > 1 else "win"
+    """``win``, ``draw``, ``loss`` or ``-`` of one seat (:func:`arena.records.result_of`)."""
+    return result_of([s.rank for s in seats], seat)
 
 
 def game_matches(game: StoredGame, bot: str | None, result: str | None) -> bool:
@@ -52,8 +46,7 @@ def result_text(seats: Sequence[SeatRecord]) -> str:
     """``enemy wins``, ``draw: a, b`` or, for one player, its score."""
     if len(seats) == 1:
         return f"score {seats[0].score:g}"
-    best = min(s.rank for s in seats)
-    first = [s.bot for s in seats if s.rank == best]
+    first = [seats[i].bot for i in first_places([s.rank for s in seats])]
     return f"{first[0]} wins" if len(first) == 1 else "draw: " + ", ".join(first)
 
 
