@@ -348,7 +348,7 @@ def leaderboard_from_store(store: Store) -> Leaderboard:
     title = f"{meta.get('name', store.output.name)} ({meta.get('game', '?')}, {shown}"
     title += f"{len(games)} games)"
     sprt = None
-    if fmt == "sprt" and meta.get("sprt") and len(bots) == 2:
+    if meta.get("sprt") and len(bots) == 2:  # only format sprt stores its test
         test = Sprt(**meta["sprt"])
         pw = pairs.get((bots[0], bots[1]), rating.Pairwise())
         sprt = test.result(bots[0], bots[1], pw.ptnml)

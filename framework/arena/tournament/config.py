@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from arena.botproc.commands import default_name, named_files, resolve_command
 from arena.errors import ConfigError, InvalidSetting, UnknownGame
 from arena.game import Game, GameInfo
-from arena.tournament.schedule import MAX_GAMES, schedule_size
+from arena.tournament.schedule import FORMATS, MAX_GAMES, schedule_size
 
 if TYPE_CHECKING:  # yaml and stats are imported where used: `arena match` needs neither
     import yaml
@@ -24,7 +24,6 @@ if TYPE_CHECKING:  # yaml and stats are imported where used: `arena match` needs
     from arena.plugins.registry import Registry
     from arena.results.stats import Sprt
 
-FORMATS = ("round-robin", "gauntlet", "sprt", "league")
 SANDBOXES = ("auto", "bwrap", "none")
 EXECUTORS = ("local", "dask")
 SPRT_KEYS = ("elo0", "elo1", "alpha", "beta", "model")
@@ -182,7 +181,7 @@ def available_cores() -> int:
 
 def too_many_games(fmt: str, games: int, total: int) -> str:
     """The message refusing a schedule of more than :data:`MAX_GAMES` games."""
-    if fmt in ("sprt", "league"):
+    if FORMATS[fmt].open_ended:
         return f"arena plays at most {MAX_GAMES} games in one tournament, not {games}"
     return (
         f"{games} games per combination make {total} games in all; "
@@ -434,7 +433,7 @@ def check_clock_scale(value: Any) -> str | None:
 
 
 def _games(doc: _Located, data: dict[str, Any], fmt: str) -> int | None:
-    if fmt in ("sprt", "league") and data.get("games") is None:
+    if FORMATS[fmt].open_ended and data.get("games") is None:
         return None  # sprt: until a bound is crossed; league: until Ctrl-C
     return _positive_int(doc, data, "games", 2)
 
@@ -459,10 +458,10 @@ def _check_format(
     doc: _Located, data: dict[str, Any], fmt: str, players: int, bots: list[BotEntry]
 ) -> tuple[str | None, Sprt | None]:
     """The format's own keys (``champion``, ``sprt``) and what it needs of the bots."""
-    for key, owner in (("champion", "gauntlet"), ("sprt", "sprt")):
-        if key in data and fmt != owner:
-            raise doc.error(key, f"only used with `format: {owner}` (format is {fmt})")
-    if fmt in ("sprt", "league") and players != 2:
+    for owner, rules in FORMATS.items():
+        if rules.own_key in data and fmt != owner:
+            raise doc.error(rules.own_key, f"only used with `format: {owner}` (format is {fmt})")
+    if FORMATS[fmt].pairs and players != 2:
         raise doc.error("players", f"format {fmt} plays two-player games, not {players}")
     if fmt == "gauntlet":
         if players == 1:

@@ -52,6 +52,25 @@ class Scheduler(ABC):
         """A short state for the progress bar (``None``: nothing of its own)."""
         return None
 
+    @classmethod
+    @abstractmethod
+    def create(
+        cls, config: TournamentConfig, stored: list[StoredGame], plan: list[GameSpec] | None
+    ) -> Scheduler:
+        """The scheduler of ``config``, aware of the games already ``stored`` (``plan``:
+        :meth:`full_plan`, when already built)."""
+
+    @classmethod
+    def full_plan(cls, config: TournamentConfig) -> list[GameSpec] | None:
+        """Every game the file can ever schedule when that is a fixed list, else ``None``."""
+        return None
+
+    @classmethod
+    def defines(cls, config: TournamentConfig, seats: tuple[str, ...]) -> bool:
+        """Whether an open-ended format still plays this line-up (for stored games)."""
+        names = [b.name for b in config.bots]
+        return len(seats) == 2 and all(b in names for b in seats)
+
 
 class FixedScheduler(Scheduler):
     """A fixed list of games (round-robin, gauntlet): those not stored yet, in order."""
@@ -65,6 +84,40 @@ class FixedScheduler(Scheduler):
     def specs(self) -> Iterator[GameSpec]:
         """Every planned game whose key is not stored."""
         return (s for s in self.plan if s.key not in self.done)
+
+    @classmethod
+    def create(
+        cls, config: TournamentConfig, stored: list[StoredGame], plan: list[GameSpec] | None
+    ) -> Scheduler:
+        """The plan, less the games stored."""
+        return cls(
+            plan if plan is not None else cls.full_plan(config) or [], {g.key for g in stored}
+        )
+
+
+class RoundRobinScheduler(FixedScheduler):
+    """``round-robin``: every combination of ``players`` bots, through its seat rotations."""
+
+    @classmethod
+    def full_plan(cls, config: TournamentConfig) -> list[GameSpec] | None:
+        """:func:`~arena.tournament.schedule.round_robin` of the file's bots."""
+        names = [b.name for b in config.bots]
+        games = config.games if config.games is not None else 2
+        variants = max(1, len(config.variants))
+        return round_robin(names, config.players, games, config.seed, variants)
+
+
+class GauntletScheduler(FixedScheduler):
+    """``gauntlet``: the champion against every combination of the others."""
+
+    @classmethod
+    def full_plan(cls, config: TournamentConfig) -> list[GameSpec] | None:
+        """:func:`~arena.tournament.schedule.gauntlet` of the file's bots."""
+        assert config.champion is not None
+        names = [b.name for b in config.bots]
+        games = config.games if config.games is not None else 2
+        variants = max(1, len(config.variants))
+        return gauntlet(names, config.champion, config.players, games, config.seed, variants)
 
 
 class _Pairs:
@@ -126,6 +179,27 @@ class SprtScheduler(Scheduler):
         plan = paired_rounds(self.candidate, self.baseline, self.seed, self.variants)
         self.plan = itertools.islice(plan, self.limit) if self.limit is not None else plan
         self.stored = len(self.done)
+
+    @classmethod
+    def create(
+        cls, config: TournamentConfig, stored: list[StoredGame], plan: list[GameSpec] | None
+    ) -> Scheduler:
+        """Pairs until the test decides (the stored pairs counted)."""
+        return cls(config, stored)
+
+    @classmethod
+    def full_plan(cls, config: TournamentConfig) -> list[GameSpec] | None:
+        """The first ``games`` of the paired rounds, when ``games`` is set."""
+        if config.games is None:
+            return None
+        names = [b.name for b in config.bots]
+        rounds = paired_rounds(names[0], names[1], config.seed, max(1, len(config.variants)))
+        return list(itertools.islice(rounds, config.games))
+
+    @classmethod
+    def defines(cls, config: TournamentConfig, seats: tuple[str, ...]) -> bool:
+        """Only the two bots under test."""
+        return super().defines(config, seats) and set(seats) == {b.name for b in config.bots[:2]}
 
     def result(self) -> st.SprtResult:
         """The test on the pairs completed so far."""
@@ -241,34 +315,34 @@ class LeagueScheduler(Scheduler):
         """Count the result (ratings for the next choices)."""
         self.pairs.add(spec.round, seats, settings)
 
+    @classmethod
+    def create(
+        cls, config: TournamentConfig, stored: list[StoredGame], plan: list[GameSpec] | None
+    ) -> Scheduler:
+        """Rounds chosen one at a time (the stored games counted)."""
+        return cls(config, stored)
+
+
+SCHEDULERS: dict[str, type[Scheduler]] = {
+    "round-robin": RoundRobinScheduler,
+    "gauntlet": GauntletScheduler,
+    "sprt": SprtScheduler,
+    "league": LeagueScheduler,
+}
+"""The scheduler of each format (:data:`arena.tournament.schedule.FORMATS` has its rules)."""
+
 
 def fixed_plan(config: TournamentConfig) -> list[GameSpec] | None:
     """Every game the file can ever schedule, when that is a fixed list: round-robin,
     gauntlet, and sprt with a ``games`` limit; ``None`` for league and unlimited sprt."""
-    variants = max(1, len(config.variants))
-    names = [b.name for b in config.bots]
-    if config.format == "sprt":
-        if config.games is None:
-            return None
-        rounds = paired_rounds(names[0], names[1], config.seed, variants)
-        return list(itertools.islice(rounds, config.games))
-    if config.format == "league":
-        return None
-    games = config.games if config.games is not None else 2
-    if config.format == "gauntlet":
-        assert config.champion is not None
-        return gauntlet(names, config.champion, config.players, games, config.seed, variants)
-    return round_robin(names, config.players, games, config.seed, variants)
+    return SCHEDULERS[config.format].full_plan(config)
 
 
 def defined_spec(config: TournamentConfig, stored: StoredPlace) -> GameSpec | None:
     """The spec an open-ended format (league, unlimited sprt) gives a stored game's key now,
     or ``None`` when the file no longer defines it (another line-up, other variants)."""
-    names = [b.name for b in config.bots]
     seats = stored.seats
-    if len(seats) != 2 or any(b not in names for b in seats):
-        return None
-    if config.format == "sprt" and set(seats) != set(names[:2]):
+    if not SCHEDULERS[config.format].defines(config, seats):
         return None
     variants = max(1, len(config.variants))
     seed = round_seed(config.seed, stored.round)
@@ -284,10 +358,4 @@ def make_scheduler(
 ) -> Scheduler:
     """The scheduler of ``config.format``, aware of the games already ``stored``
     (``plan``: :func:`fixed_plan`, when already built)."""
-    if config.format == "sprt":
-        return SprtScheduler(config, stored)
-    if config.format == "league":
-        return LeagueScheduler(config, stored)
-    return FixedScheduler(
-        plan if plan is not None else fixed_plan(config) or [], {g.key for g in stored}
-    )
+    return SCHEDULERS[config.format].create(config, stored, plan)

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 
 from arena.records import GameSpec
 
@@ -33,20 +34,44 @@ def rotations(seats: tuple[str, ...]) -> list[tuple[str, ...]]:
     return [seats[i:] + seats[:i] for i in range(len(seats))]
 
 
+@dataclass(frozen=True)
+class FormatRules:
+    """What the checks and the schedule need of a tournament format, before any game.
+
+    ``open_ended``: ``games`` counts all the games and may be left out (play until the
+    format decides, or Ctrl-C); else ``games`` is per line-up, 2 by default.
+    ``pairs``: two-player games between pairs of bots. ``own_key``: the key only this
+    format reads. ``lineups``: how many line-ups a fixed format plays, from the number of
+    bots and of players per game.
+    """
+
+    open_ended: bool = False
+    pairs: bool = False
+    own_key: str | None = None
+    lineups: Callable[[int, int], int] | None = None
+
+
+FORMATS: dict[str, FormatRules] = {
+    "round-robin": FormatRules(lineups=lambda bots, players: math.comb(bots, players)),
+    "gauntlet": FormatRules(
+        own_key="champion", lineups=lambda bots, players: math.comb(bots - 1, players - 1)
+    ),
+    "sprt": FormatRules(open_ended=True, pairs=True, own_key="sprt"),
+    "league": FormatRules(open_ended=True, pairs=True),
+}
+"""Every tournament format by name; :mod:`arena.tournament.formats` has their schedulers."""
+
+
 def schedule_size(fmt: str, bots: int, players: int, games: int | None, variants: int = 1) -> int:
     """How many games a format plays at most, computed without building its schedule:
     :func:`round_robin` and :func:`gauntlet` per combination, ``games`` in all for sprt
     and league (0 when ``games`` is None: no limit)."""
     if games is None:
         return 0
-    if fmt in ("sprt", "league"):
+    rules = FORMATS[fmt]
+    if rules.lineups is None:
         return games
-    if players == 1:
-        lineups = bots
-    elif fmt == "gauntlet":
-        lineups = math.comb(bots - 1, players - 1)
-    else:
-        lineups = math.comb(bots, players)
+    lineups = bots if players == 1 else rules.lineups(bots, players)
     return lineups * games * variants
 
 
