@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 
 @dataclass(frozen=True)
@@ -139,3 +139,68 @@ def pair_points(rank: int, other: int) -> float:
     """Points of a seat against one other seat of the same game: 1 for the better rank,
     1/2 for an equal one, 0 for a worse one."""
     return 1.0 if rank < other else 0.5 if rank == other else 0.0
+
+
+# -- the replay file (``replay.json``): one schema, read by the views and viewer.js --------
+
+
+class SeatIO(TypedDict):
+    """One seat's exchange in one step: what it was sent, what it answered, and when."""
+
+    input: str  # the text written to the bot for this turn
+    lines: list[str]  # what it answered (lines or words, as the game frames them)
+    ms: float  # the turn's time as measured (see the fair-time notes in docs/)
+    budget_ms: float  # the turn's budget after the clock's scale
+    stderr: str  # what the bot logged for this turn (capped)
+    late: NotRequired[bool]  # over the budget, within the clock's margin
+    exit_code: NotRequired[int | None]  # per-turn (file) bots: the process's exit code
+    replies: NotRequired[dict[str, str]]  # answers to a bot's queries, by line index
+
+
+class ForfeitEntry(TypedDict):
+    """Why a seat lost on the spot (:class:`Forfeit` as stored)."""
+
+    reason: str
+    detail: str
+    raw: str
+
+
+class ReplayStep(TypedDict):
+    """One step of a game. Seats are keyed by their index as a string (JSON objects)."""
+
+    to_act: list[int]  # the seats asked to answer in this step
+    moves: dict[str, str]  # each answering seat's raw answer
+    messages: dict[str, str]  # each seat's message (CodinGame's text after the move)
+    forfeits: dict[str, ForfeitEntry]
+    io: dict[str, SeatIO]
+    actions: NotRequired[dict[str, Any]]  # each move as the game parsed it
+    view: NotRequired[list[Any]]  # what changed in the game's view (arena.referee.viewdiff)
+    turn: NotRequired[int]  # the game's turn number after this step
+
+
+class ReplayOutcome(TypedDict):
+    """How the game ended: each seat's rank (0 is first) and score, and why it ended."""
+
+    ranks: list[int]
+    scores: list[float]
+    reason: str
+
+
+class Replay(TypedDict):
+    """A whole ``replay.json`` (format :data:`REPLAY_FORMAT`)."""
+
+    format: int
+    game: str
+    version: int
+    seed: int
+    settings: dict[str, Any]
+    players: list[str]
+    start_view: Any
+    steps: list[ReplayStep]
+    outcome: ReplayOutcome
+    seats: list[dict[str, Any]]  # each seat's record (SeatRecord's fields but turn_ms)
+    final: Any  # the game's full view at the end
+
+
+REPLAY_FORMAT = 2
+"""Version of ``replay.json``: 2 added views, parsed actions, messages, budgets, replies."""

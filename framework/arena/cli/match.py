@@ -21,6 +21,7 @@ from arena.errors import EXIT_FAILED, EXIT_OK, ConfigError
 
 if TYPE_CHECKING:
     from arena.game import Game
+    from arena.records import ReplayStep
 
 
 def add_parsers(sub: Any) -> None:
@@ -270,7 +271,7 @@ def _match_summary(names: list[str], records: list[Any], late: bool = False) -> 
 def _verbose_observer(game: Game[Any], names: Sequence[str]) -> Any:
     """The step observer of ``arena match --verbose`` (built in the worker process)."""
 
-    def observe(index: int, step: dict[str, Any], state: Any) -> None:
+    def observe(index: int, step: ReplayStep, state: Any) -> None:
         print(f"--- step {index + 1} (turn {game.turn_number(state)})")
         for seat_key, io in step["io"].items():
             seat = int(seat_key)

@@ -10,7 +10,7 @@ import json
 import time
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from dataclasses import fields as dataclass_fields
 from pathlib import Path
 from typing import Any
@@ -31,7 +31,18 @@ from arena.botproc import (
 )
 from arena.errors import AnswerError
 from arena.game import FileTransport, Game, Ignore, Incomplete, Move, Reply, standing_moves
-from arena.records import BotSpec, Clock, Forfeit, GameRecord, SeatRecord
+from arena.records import (
+    REPLAY_FORMAT,
+    BotSpec,
+    Clock,
+    Forfeit,
+    ForfeitEntry,
+    GameRecord,
+    Replay,
+    ReplayStep,
+    SeatIO,
+    SeatRecord,
+)
 from arena.referee.external import helper_scope
 from arena.referee.framing import UnitReader
 from arena.referee.viewdiff import diff, normalize
@@ -42,8 +53,6 @@ RAW_CAP = 500
 """Characters of offending output kept with a forfeit."""
 STEP_LOG_CAP = 8 * 1024
 """Bytes of a per-turn process's stderr kept in its step record (the file keeps more)."""
-REPLAY_FORMAT = 2
-"""Version of ``replay.json``: 2 added views, parsed actions, messages, budgets, replies."""
 
 
 @dataclass
@@ -62,8 +71,8 @@ class _TurnLogs:
     (a bot's log written after its answer, before it reads its next input, is the
     previous turn's; see :class:`~arena.botproc.LineBot`)."""
 
-    current: list[dict[str, Any] | None]
-    previous: list[dict[str, Any] | None]
+    current: list[SeatIO | None]
+    previous: list[SeatIO | None]
 
     @staticmethod
     def of(n: int) -> _TurnLogs:
@@ -75,20 +84,20 @@ class _TurnLogs:
         _append_log(self.previous[seat], previous)
         _append_log(self.current[seat], current)
 
-    def begin(self, seat: int, io: dict[str, Any]) -> None:
+    def begin(self, seat: int, io: SeatIO) -> None:
         """Seat's new turn is ``io`` (call once :meth:`settle` filed the old ones: the
         end of each step settles every seat)."""
         self.previous[seat], self.current[seat] = self.current[seat], io
 
 
-def _append_log(io: dict[str, Any] | None, text: str) -> None:
+def _append_log(io: SeatIO | None, text: str) -> None:
     if io is not None and text:
         room = STEP_LOG_CAP - len(io["stderr"])
         if room > 0:
             io["stderr"] += text[:room]
 
 
-StepObserver = Callable[[int, dict[str, Any], Any], None]
+StepObserver = Callable[[int, ReplayStep, Any], None]
 """Called for every step, in order, with (step index, step record, state after the step),
 once the record is whole: when the step after it was played and the game goes on (each
 seat's stderr then holds what it wrote after answering), or at the end of the game."""
@@ -156,7 +165,7 @@ class Referee:
         workdirs = home.workdirs
         line_bots: list[LineBot] = []
         readers = [UnitReader(self.info.framing) for _ in range(n)]
-        steps: list[dict[str, Any]] = []
+        steps: list[ReplayStep] = []
         state = self.game.start(seed, n, dict(settings))
         start_view = normalize(self.game.view(state)) if self.replay else None
         try:
@@ -204,12 +213,12 @@ class Referee:
         line_bots: list[LineBot],
         readers: list[UnitReader],
         workdirs: list[Path],
-        steps: list[dict[str, Any]],
+        steps: list[ReplayStep],
         view: Any,
     ) -> Any:
         prompted = [False] * len(seats)
         logs = _TurnLogs.of(len(seats))
-        unobserved: deque[tuple[int, dict[str, Any], Any]] = deque()
+        unobserved: deque[tuple[int, ReplayStep, Any]] = deque()
         margin_s = self.clock.margin_ms / 1000.0
         while to_act := list(self.game.to_act(state)):
             # The game goes on: the step before the last one is whole now (its seats' logs
@@ -225,7 +234,7 @@ class Referee:
                 prompted[seat] = True
             if self.heartbeat is not None:
                 self.heartbeat(sum(budgets.values()) / 1000.0 + len(budgets) * margin_s)
-            step: dict[str, Any] = {
+            step: ReplayStep = {
                 "to_act": to_act,
                 "moves": {},
                 "messages": {},
@@ -248,7 +257,9 @@ class Referee:
                 seats[seat].forfeit = forfeit.reason
                 seats[seat].detail = forfeit.detail
                 seats[seat].raw = forfeit.raw[:RAW_CAP]
-                step["forfeits"][str(seat)] = asdict(forfeit)
+                step["forfeits"][str(seat)] = ForfeitEntry(
+                    reason=forfeit.reason, detail=forfeit.detail, raw=forfeit.raw
+                )
                 if line_bots:
                     line_bots[seat].stop()
                     logs.settle(seat, line_bots[seat])
@@ -289,7 +300,7 @@ class Referee:
             self._observe(*unobserved.popleft())
         return state
 
-    def _observe(self, index: int, step: dict[str, Any], state: Any) -> None:
+    def _observe(self, index: int, step: ReplayStep, state: Any) -> None:
         if self.observer is not None:
             self.observer(index, step, state)
 
@@ -300,7 +311,7 @@ class Referee:
         budgets: dict[int, float],
         bots: list[LineBot],
         readers: list[UnitReader],
-        step: dict[str, Any],
+        step: ReplayStep,
         logs: _TurnLogs,
     ) -> tuple[dict[int, Move], dict[int, Forfeit]]:
         moves: dict[int, Move] = {}
@@ -309,13 +320,14 @@ class Referee:
         margin_ms = self.clock.margin_ms
         for seat in to_act:
             prompt = self.game.prompt(state, seat)
-            io = step["io"][str(seat)] = {
+            io: SeatIO = {
                 "input": prompt,
                 "lines": [],
                 "ms": 0.0,
                 "budget_ms": budgets[seat],
                 "stderr": "",
             }
+            step["io"][str(seat)] = io
             # Its log was filed as the last step ended (every seat's is); what it wrote
             # since is drained by send() below and filed, as its previous turn's, with the
             # log it writes before reading this input. (Nothing is held back here: the
@@ -367,7 +379,7 @@ class Referee:
         bot: LineBot,
         reader: UnitReader,
         p: _Pending,
-        step: dict[str, Any],
+        step: ReplayStep,
         gather: Callable[[], None],
     ) -> Move | Forfeit | None:
         """Consume what seat has sent; a Move or Forfeit ends its turn, None waits for more.
@@ -442,7 +454,7 @@ class Referee:
         to_act: list[int],
         budgets: dict[int, float],
         workdirs: list[Path],
-        step: dict[str, Any],
+        step: ReplayStep,
     ) -> tuple[dict[int, Move], dict[int, Forfeit]]:
         transport = self.info.transport
         assert isinstance(transport, FileTransport)
@@ -466,7 +478,7 @@ class Referee:
                 self._home.fds[seat] if self._home is not None else None,
             )
             output = result.output or ""
-            io = step["io"][str(seat)] = {
+            io: SeatIO = {
                 "input": prompt,
                 "lines": [output] if result.output is not None else [],
                 "ms": result.elapsed_ms,
@@ -474,6 +486,7 @@ class Referee:
                 "exit_code": result.exit_code,
                 "stderr": _read_from(log_path, log_start, STEP_LOG_CAP),
             }
+            step["io"][str(seat)] = io
             verdict = self._judge_file_turn(state, seat, transport, result, budgets[seat])
             if isinstance(verdict, Move):
                 moves[seat] = verdict
@@ -524,9 +537,9 @@ class Referee:
     # -- replay --------------------------------------------------------------------
 
     def _write_replay(
-        self, record: GameRecord, steps: list[dict[str, Any]], state: Any, start_view: Any
+        self, record: GameRecord, steps: list[ReplayStep], state: Any, start_view: Any
     ) -> None:
-        replay = {
+        replay: Replay = {
             "format": REPLAY_FORMAT,
             "game": self.info.id,
             "version": self.info.version,

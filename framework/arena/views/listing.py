@@ -5,7 +5,7 @@ turn by turn: each bot's answer, message, time against its budget and stderr, an
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +13,7 @@ from tabulate import tabulate
 
 from arena.errors import ConfigError
 from arena.game import Game
-from arena.records import SeatRecord, first_places, result_of
+from arena.records import Replay, ReplayStep, SeatRecord, first_places, result_of
 from arena.results.rating import variant_label
 from arena.results.store import StoredGame, open_existing
 from arena.views.replay import step_views, text_pictures
@@ -89,7 +89,7 @@ def list_games(output: Path, bot: str | None = None, result: str | None = None) 
 
 
 def show_game(
-    game: Game[Any], replay: Mapping[str, Any], step: int | None = None, inputs: bool = False
+    game: Game[Any], replay: Replay, step: int | None = None, inputs: bool = False
 ) -> Iterator[str]:
     """The lines of ``arena show``: a header, then every step (or only ``step``, 0 = start)."""
     steps = replay["steps"]
@@ -120,7 +120,7 @@ def show_game(
 
 
 def _step_lines(
-    index: int, step: Mapping[str, Any], players: Sequence[str], inputs: bool
+    index: int, step: ReplayStep, players: Sequence[str], inputs: bool
 ) -> Iterator[str]:
     turn = f" (turn {step['turn']})" if "turn" in step else ""
     yield f"--- step {index}{turn}"

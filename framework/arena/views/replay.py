@@ -12,10 +12,11 @@ import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from arena.errors import AnswerError, ConfigError
 from arena.game import Game, Move, standing_moves
+from arena.records import Replay
 from arena.referee.viewdiff import normalize, patch
 
 
@@ -85,7 +86,7 @@ def text_pictures(game: Game[Any], replay: Mapping[str, Any]) -> list[str] | Non
     return pictures if any(pictures) else None
 
 
-def load_replay(path: Path) -> dict[str, Any]:
+def load_replay(path: Path) -> Replay:
     """Read a ``replay.json``; a missing, unreadable or other file is a :class:`ConfigError`
     naming it (and the line, for text that is not UTF-8 or not JSON)."""
     try:
@@ -109,7 +110,7 @@ def load_replay(path: Path) -> dict[str, Any]:
         or not isinstance(replay["steps"], list)
     ):
         raise ConfigError(f"{path}: not a replay file (no game, seed, players and steps)")
-    return replay
+    return cast(Replay, replay)  # the keys above are checked; the rest as the referee wrote
 
 
 def find_replay(game: str, source: Path) -> Path:

@@ -22,6 +22,7 @@ from typing import Any
 
 from arena.errors import ArenaError
 from arena.plugins.registry import Registry, load_registry
+from arena.records import Replay
 from arena.results import rating
 from arena.results.leaderboard import Leaderboard, leaderboard_from_store
 from arena.results.stats import percentile
@@ -92,7 +93,7 @@ def rating_history(
     return history
 
 
-def collect_times(replay: Mapping[str, Any], times: dict[str, TurnTimes]) -> None:
+def collect_times(replay: Replay, times: dict[str, TurnTimes]) -> None:
     """Add every answer time of a replay to its bot's :class:`TurnTimes`."""
     players = replay["players"]
     for step in replay["steps"]:

@@ -14,12 +14,12 @@ import hashlib
 import html
 import importlib.resources
 import json
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from arena.game import Game
 from arena.plugins.registry import Registry, load_registry
+from arena.records import Replay
 from arena.referee.viewdiff import diff
 from arena.views.replay import load_replay, step_views, text_pictures
 
@@ -51,7 +51,7 @@ def viewer_stamp(game: Game[Any]) -> str:
     return hashlib.sha1(text.encode()).hexdigest()[:12]
 
 
-def with_views(game: Game[Any], replay: Mapping[str, Any]) -> dict[str, Any]:
+def with_views(game: Game[Any], replay: Replay) -> dict[str, Any]:
     """The replay with its per-step view patches (older replays get them by re-simulation)."""
     out = dict(replay)
     if "start_view" in replay:
@@ -64,7 +64,7 @@ def with_views(game: Game[Any], replay: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def viewer_html(game: Game[Any], replay: Mapping[str, Any], subtitle: str = "") -> str:
+def viewer_html(game: Game[Any], replay: Replay, subtitle: str = "") -> str:
     """The whole viewer page for one stored game."""
     renderer = _renderer(game)
     data = {

@@ -4,6 +4,21 @@
 // ever inserted as text, never as HTML.
 "use strict";
 
+// The replay's schema, as arena.records defines it (Replay, ReplayStep, SeatIO, ForfeitEntry);
+// the page receives it with each step's full view added (views[i]).
+/**
+ * @typedef {{input: string, lines: string[], ms: number, budget_ms: number, stderr: string,
+ *            late?: boolean, exit_code?: (number|null), replies?: Object<string, string>}} SeatIO
+ * @typedef {{reason: string, detail: string, raw: string}} ForfeitEntry
+ * @typedef {{to_act: number[], moves: Object<string, string>, messages: Object<string, string>,
+ *            forfeits: Object<string, ForfeitEntry>, io: Object<string, SeatIO>,
+ *            actions?: Object<string, *>, view?: Array, turn?: number}} ReplayStep
+ * @typedef {{format: number, game: string, version: number, seed: number, settings: Object,
+ *            players: string[], start_view: *, steps: ReplayStep[],
+ *            outcome: {ranks: number[], scores: number[], reason: string},
+ *            seats: Object[], final: *}} Replay
+ */
+
 const SEAT_COLORS = ["#e4572e", "#2f6fde", "#1f9d55", "#b83fd0"];
 
 async function inflate(b64) {
