@@ -1,1 +1,0 @@
-"""Cg Referee: a game plugin for arena."""
