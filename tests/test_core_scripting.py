@@ -201,7 +201,8 @@ def test_more_games_at_once_than_cores_warns(tmp_path):
     assert result.returncode == 0, result.stderr
     warning = (
         f"arena: warning: concurrency {many} is more than the {cores} cores "
-        "available: bots will share cores and may lose games on time"
+        "available: bots will share cores; turns they lose waiting for one are stalls, "
+        "replayed"
     )
     assert result.stderr.splitlines()[0] == warning
     result = arena(tmp_path, "run", str(path), "-j", str(cores), cwd=tmp_path)

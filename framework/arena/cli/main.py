@@ -148,6 +148,13 @@ def _parser() -> argparse.ArgumentParser:
         metavar="X",
         help="multiply every time budget of the game, for slower machines (default 1)",
     )
+    p.add_argument(
+        "--clock",
+        choices=("wall", "cpu"),
+        default="wall",
+        help="charge each turn its wall time (default) or its CPU time, all the bot's "
+        "processes together",
+    )
     p.set_defaults(func=cmd_match)
 
     p = sub.add_parser("run", help="run (or resume) a tournament file")
@@ -335,13 +342,13 @@ def cmd_match(args: argparse.Namespace, extra: list[str]) -> int:
         raise ConfigError(f"--time-margin-ms {message}")
     if message := check_clock_scale(args.clock_scale):
         raise ConfigError(f"--clock-scale {message}")
-    clock = Clock(args.clock_scale, args.time_margin_ms)
+    clock = Clock(args.clock_scale, args.time_margin_ms, args.clock)
     bots = _match_bots(args.bots)
     if args.output is not None:
         from arena.results.store import make_output_folder
 
         make_output_folder(args.output, "--output")
-    _warn_concurrency(args.jobs, "-j")
+    _warn_concurrency(args.jobs, "-j", info.thinking)
     say = lambda msg: print(msg, file=sys.stderr, flush=True)  # noqa: E731
     sandbox = choose_sandbox(args.sandbox, None, [args.output] if args.output else [], 64)
     keep = args.output is not None
@@ -372,6 +379,11 @@ def cmd_match(args: argparse.Namespace, extra: list[str]) -> int:
             failed += 1
             why = result.reason
             bar.write(f"arena: game {spec.order + 1} failed in the referee: {why}", sys.stderr)
+            return
+        if result.get("reason") == "stall":
+            # The machine, not a bot, put a turn over its budget: not counted.
+            stall = result.get("stall", "")
+            bar.write(f"arena: game {spec.order + 1} stalled, not counted: {stall}", sys.stderr)
             return
         records.append(GameRecord.from_dict(result))
         if args.verbose or args.games <= 20:
@@ -454,16 +466,19 @@ def _progress_wanted(disabled: bool) -> bool:
     return (not disabled and sys.stderr.isatty()) or os.environ.get("ARENA_PROGRESS") == "1"
 
 
-def _warn_concurrency(games_at_once: int, option: str) -> None:
-    """Warn when more games run at once than there are cores: bots then share cores and
-    think slower than their clocks assume."""
+def _warn_concurrency(games_at_once: int, option: str, thinking: int = 1) -> None:
+    """Warn when more bots think at once than there are cores (``thinking`` seats of each
+    game think at the same time): they then share cores, and games where the machine
+    keeps a bot waiting past its budget are replayed as stalls."""
     from arena.tournament.config import available_cores
 
     cores = available_cores()
-    if games_at_once > cores:
+    if games_at_once * thinking > cores:
+        bots = f" ({games_at_once * thinking} bots thinking at once)" if thinking > 1 else ""
         print(
-            f"arena: warning: {option} {games_at_once} is more than the {cores} cores "
-            "available: bots will share cores and may lose games on time",
+            f"arena: warning: {option} {games_at_once}{bots} is more than the {cores} cores "
+            "available: bots will share cores; turns they lose waiting for one are stalls, "
+            "replayed",
             file=sys.stderr,
         )
 
@@ -596,7 +611,7 @@ def cmd_run(args: argparse.Namespace, extra: list[str]) -> int:
         config.output = args.output
     _executor_options(config, args)
     make_output_folder(config.output, "--output" if args.output else where(config, "output"))
-    _warn_concurrency(config.concurrency, "concurrency")
+    _warn_concurrency(config.concurrency, "concurrency", registry.get(config.game).info.thinking)
     summary = run_tournament(config, progress=_progress_wanted(args.no_progress), fresh=args.fresh)
     _print_board(summary.leaderboard.render(args.format))
     done = f"{summary.played} games played now, {summary.resumed} resumed"
