@@ -23,7 +23,7 @@ import subprocess
 import termios
 import time
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
@@ -284,7 +284,13 @@ class LineBot:
         when this cannot be seen: see :func:`~arena.botproc.procinfo.waiting_on_pipe`)."""
         return self._process is not None and waiting_on_pipe(self._process.pid)
 
-    def send(self, text: str, deadline: float, new_turn: bool = True) -> float:
+    def send(
+        self,
+        text: str,
+        deadline: float,
+        new_turn: bool = True,
+        meanwhile: Callable[[], None] | None = None,
+    ) -> float:
         """Write ``text`` completely; return when the turn's clock started: the
         ``perf_counter`` time taken just before the write that completed it.
 
@@ -297,7 +303,8 @@ class LineBot:
         on stderr so far under its previous turn. The pipe is non-blocking, so a bot that
         stops reading cannot hang the referee: raises :class:`InputStalled` if the text
         cannot be written by ``deadline``, and :class:`BotClosed` when the bot no longer
-        reads its input at all.
+        reads its input at all. While the pipe is full, ``meanwhile`` is called every
+        millisecond (the referee reads and stamps the other bots' answers).
         """
         assert self.proc is not None and self.proc.stdin is not None
         fd = self.proc.stdin.fileno()
@@ -321,6 +328,9 @@ class LineBot:
                 remaining = deadline - time.perf_counter()
                 if remaining <= 0:
                     raise InputStalled() from None
+                if meanwhile is not None:
+                    meanwhile()
+                    remaining = min(remaining, 0.001)
                 with contextlib.suppress(InterruptedError):
                     select.select([], [fd], [], remaining)
             except OSError:

@@ -361,7 +361,13 @@ class Referee:
             try:
                 # The clock starts just before the write that completes the input.
                 held = own_wait_ns()
-                start = bots[seat].send(prompt, time.perf_counter() + limit_s)
+                start = bots[seat].send(
+                    prompt,
+                    time.perf_counter() + limit_s,
+                    # A bot slow to take its input does not hold up the stamps of the
+                    # answers of those sent theirs already.
+                    meanwhile=lambda: [bots[s].pump() for s in pending],
+                )
             except InputStalled:
                 forfeits[seat] = Forfeit("timeout", "did not read its input")
                 continue
