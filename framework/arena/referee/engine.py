@@ -366,7 +366,7 @@ class Referee:
                     time.perf_counter() + limit_s,
                     # A bot slow to take its input does not hold up the stamps of the
                     # answers of those sent theirs already.
-                    meanwhile=lambda: [bots[s].pump() for s in pending],
+                    meanwhile=lambda: _pump_all([bots[s] for s in pending]),
                 )
             except InputStalled:
                 forfeits[seat] = Forfeit("timeout", "did not read its input")
@@ -658,6 +658,12 @@ class Referee:
         tmp = path.with_suffix(".tmp")
         tmp.write_text(json.dumps(replay, separators=(",", ":")))
         tmp.replace(path)
+
+
+def _pump_all(bots: Sequence[LineBot]) -> None:
+    """Read and stamp whatever each of ``bots`` has sent (never blocks)."""
+    for bot in bots:
+        bot.pump()
 
 
 def _read_from(path: Path, offset: int, cap: int) -> str:
