@@ -12,6 +12,13 @@ one per core), every seat of a game answering at the same time.
 * ``measured - slept`` is arena's time minus the bot's own: never below 0 (the clock
   starts before the input is written and stops after the answer is read), and small.
 
+Under load: ``--hog N`` runs N busy processes outside arena meanwhile (``--hog auto``: 2 x
+cores), ``--spin`` makes the bots burn their share in CPU instead of sleeping, ``--thief``
+adds a bot to every game that answers at once but starts 8 children that ``setsid()`` and
+spin. A turn over its budget only because the machine kept a bot waiting is a ``stall``:
+the game is replayed (at most 3 times, as ``arena run`` does) and counted apart; a timeout
+at 80% is a false timeout.
+
 A game's first turn (interpreter start-up, a 2000 ms budget) is not counted. A timeout
 whose late answer shows the bot's own clock over the budget too is counted apart: the
 machine held up the bot itself (on a virtual machine, steal time stalls every process;
@@ -19,7 +26,8 @@ the run's steal time is printed). Many seats per game keep 10,000 turns to about
 minute per share:
 
     python3 bench/clock_fidelity.py [--turns 10000] [--seats 8] [--concurrency N]
-                                    [--sandbox auto|bwrap|none]
+                                    [--sandbox auto|bwrap|none] [--spin]
+                                    [--hog N|auto] [--thief]
 """
 
 from __future__ import annotations
@@ -29,6 +37,7 @@ import math
 import os
 import random
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -60,6 +69,34 @@ for line in sys.stdin:
     sys.stdout.write(f"{(time.perf_counter() - start) * 1000!r}\\n")
     sys.stdout.flush()
 """
+# Burns SHARE of the budget in its own CPU time, then answers the time that took.
+SPIN_BOT = """\
+import sys, time
+SECONDS = float(sys.argv[1]) / 1000
+for line in sys.stdin:
+    start, cpu = time.perf_counter(), time.thread_time()
+    while time.thread_time() - cpu < SECONDS:
+        pass
+    sys.stdout.write(f"{(time.perf_counter() - start) * 1000!r}\\n")
+    sys.stdout.flush()
+"""
+# Answers at once; on its first turn starts 8 children that leave its session and spin.
+THIEF = """\
+import os, sys
+started = False
+for line in sys.stdin:
+    if not started:
+        started = True
+        for _ in range(8):
+            if os.fork() == 0:
+                os.setsid()
+                while True:
+                    pass
+    sys.stdout.write("0\\n")
+    sys.stdout.flush()
+"""
+HOG = "while True: pass"
+MAX_STALL_REPLAYS = 3
 
 
 @dataclass(frozen=True)
@@ -124,6 +161,9 @@ class Turns:
     answered: int = 0
     own_over: int = 0  # timeouts where the bot's own clock already read over the budget
     timeout_gaps: list[float] = field(default_factory=list)  # measured - slept, timeouts
+    stalls: int = 0  # games broken off as stalls (each replayed, at most 3 times)
+    abandoned: int = 0  # games still stalling after 3 replays
+    thief_timeouts: int = 0  # timeouts of the thief's opponents (must be 0)
 
     @property
     def timed(self) -> int:
@@ -136,23 +176,31 @@ class Turns:
         self.answered += other["answered"]
         self.own_over += other["own_over"]
         self.timeout_gaps += other["timeout_gaps"]
+        self.stalls += other["stalls"]
+        self.abandoned += other["abandoned"]
+        self.thief_timeouts += other["thief_timeouts"]
 
 
 def play_fidelity(job: Mapping[str, Any], heartbeat: Any) -> dict[str, Any]:
     """Play one game in a worker process; return what its timed turns looked like."""
     out: dict[str, Any] = {
-        "diffs": [], "late": 0, "timeouts": 0, "answered": 0, "own_over": 0, "timeout_gaps": []
+        "diffs": [], "late": 0, "timeouts": 0, "answered": 0, "own_over": 0, "timeout_gaps": [],
+        "stalls": 0, "abandoned": 0, "thief_timeouts": 0,
     }  # fmt: skip
+    thief = job["thief"] is not None
 
     def observe(index: int, step: dict[str, Any], state: Any) -> None:
         if index == 0:
             return  # start-up
         for seat, io in step["io"].items():
+            if thief and seat == "0":
+                continue  # the thief itself
             forfeit = step["forfeits"].get(seat)
             if forfeit is not None:
                 if forfeit["reason"] != "timeout":
                     continue
                 out["timeouts"] += 1
+                out["thief_timeouts"] += thief
                 # A late answer is the bot's own time: was the bot itself held up?
                 try:
                     own = float(forfeit["raw"])
@@ -166,11 +214,19 @@ def play_fidelity(job: Mapping[str, Any], heartbeat: Any) -> dict[str, Any]:
             out["diffs"].append(io["ms"] - float(step["moves"][seat]))
 
     bots = [BotSpec(f"bot{i}", tuple(job["argv"])) for i in range(job["seats"])]
+    if thief:
+        bots[0] = BotSpec("thief", tuple(job["thief"]))
     clock = Clock(margin_ms=job["margin_ms"])
-    referee = Referee(
-        FidelityGame(), bots, Path(job["dir"]), job["sandbox"], observe, heartbeat, clock
-    )
-    record = referee.play(job["seed"], {"steps": job["steps"]})
+    for _ in range(1 + MAX_STALL_REPLAYS):
+        referee = Referee(
+            FidelityGame(), bots, Path(job["dir"]), job["sandbox"], observe, heartbeat, clock
+        )
+        record = referee.play(job["seed"], {"steps": job["steps"]})
+        if record.reason != "stall":
+            break
+        out["stalls"] += 1
+    else:
+        out["abandoned"] += 1
     other = [s.forfeit for s in record.seats if s.forfeit not in (None, "timeout")]
     if other:
         raise RuntimeError(f"unexpected forfeits: {other}")
@@ -186,12 +242,19 @@ def run(
     margin_ms: int,
     sandbox: Any,
     root: Path,
+    spin: bool = False,
+    thief: bool = False,
 ) -> Turns:
     """``turns`` timed turns at ``share`` of the budget over ``games`` games of ``seats``
     bots, ``workers`` games at once."""
     bot = root / "bot.py"
-    bot.write_text(BOT)
+    bot.write_text(SPIN_BOT if spin else BOT)
     argv = [sys.executable, str(bot), repr(share * BUDGET_MS)]
+    thief_argv = None
+    if thief:
+        (root / "thief.py").write_text(THIEF)
+        thief_argv = [sys.executable, str(root / "thief.py")]
+        seats += 1
     steps = 1 + math.ceil(turns / (seats * games))
     jobs = [
         (
@@ -204,6 +267,7 @@ def run(
                 "sandbox": sandbox,
                 "dir": str(root / f"{share}-{margin_ms}-{i}"),
                 "seed": i,
+                "thief": thief_argv,
             },
         )
         for i in range(games)
@@ -231,7 +295,11 @@ def spread(values: Sequence[float]) -> str:
 
 def report(label: str, turns: Turns, within_budget: bool = False) -> None:
     under = sum(1 for d in turns.measured_minus_slept if d < 0)
-    print(f"{label}: {turns.timed} turns measured, {turns.timeouts} timeouts, {turns.late} late")
+    print(
+        f"{label}: {turns.timed} turns measured, {turns.timeouts} timeouts, {turns.late} late,"
+        f" {turns.stalls} stall replays ({turns.abandoned} games still stalled after"
+        f" {MAX_STALL_REPLAYS}), {turns.thief_timeouts} timeouts of a thief's opponents"
+    )
     print(f"  measured - slept: {spread(turns.measured_minus_slept)} ({under} below 0)")
     if within_budget and turns.timeout_gaps:
         # On a shared or virtual machine every process can stall at once (steal time):
@@ -258,7 +326,15 @@ def main() -> int:
     parser.add_argument("--seats", type=int, default=8, help="bots per game, all answering")
     parser.add_argument("--concurrency", type=int, default=available_cores())
     parser.add_argument("--sandbox", choices=("auto", "bwrap", "none"), default="auto")
+    parser.add_argument("--spin", action="store_true", help="bots burn CPU instead of sleeping")
+    parser.add_argument("--hog", default="0", help="busy processes outside arena (auto: 2 x cores)")
+    parser.add_argument("--thief", action="store_true", help="a CPU-thief bot in every game")
     args = parser.parse_args()
+    hogs = 2 * (os.cpu_count() or 1) if args.hog == "auto" else int(args.hog)
+    # Each in a session of its own: the kernel's autogroups would weigh them all as one.
+    busy = [
+        subprocess.Popen([sys.executable, "-c", HOG], start_new_session=True) for _ in range(hogs)
+    ]
     sandbox = resolve_sandbox(args.sandbox)
     root = Path(tempfile.mkdtemp(prefix="clock-fidelity-"))
     games, seats = args.concurrency, args.seats
@@ -266,18 +342,24 @@ def main() -> int:
     print(
         f"clock fidelity: {BUDGET_MS} ms budget, {games} games at once "
         f"({available_cores()} cores), {seats} seats per game, sandbox {sandbox.describe()}, "
-        f"load average {load}"
+        f"load average {load}, {hogs} busy processes beside arena, "
+        f"bots {'spinning' if args.spin else 'sleeping'}"
+        + (", a thief in every game" if args.thief else "")
     )
     started, stolen = time.perf_counter(), steal_ms()
+    extra = {"spin": args.spin, "thief": args.thief}
     try:
-        within = run(0.80, args.turns, seats, games, games, 0, sandbox, root)
+        within = run(0.80, args.turns, seats, games, games, 0, sandbox, root, **extra)
         report("80% of the budget", within, within_budget=True)
-        late = run(1.05, args.turns, seats, games, games, 100, sandbox, root)
+        late = run(1.05, args.turns, seats, games, games, 100, sandbox, root, **extra)
         report("105% of the budget, time_margin_ms 100", late)
         # Without a margin a timeout ends the bot's game: one timed turn per bot.
-        cut = run(1.05, seats * games * 4, seats, games * 4, games, 0, sandbox, root)
+        cut = run(1.05, seats * games * 4, seats, games * 4, games, 0, sandbox, root, **extra)
         report("105% of the budget, no margin (one timed turn per bot)", cut)
     finally:
+        for proc in busy:
+            proc.kill()
+            proc.wait()
         shutil.rmtree(root, ignore_errors=True)
     ok = (
         within.timeouts == within.late == 0

@@ -80,6 +80,9 @@ class GameInfo:
     ``version`` is the rules version: raise it whenever a change to the rules or the
     protocol could change a game's result, so that stored games played under the old
     rules are not reused (it is part of every game's identity).
+    ``thinking`` is how many seats think at once at most (2 for simultaneous moves by two
+    players, 1 when seats take turns): a game needs that many cores, and the default
+    number of games played at once is the machine's cores divided by it.
     """
 
     id: str
@@ -96,6 +99,7 @@ class GameInfo:
     exports: tuple[str, ...] = ()
     renderer: str | None = None
     version: int = 1
+    thinking: int = 1
 
 
 @dataclass(frozen=True)

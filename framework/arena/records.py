@@ -38,6 +38,9 @@ class Clock:
 
     scale: float = 1.0
     margin_ms: float = 0.0
+    kind: str = "wall"
+    """``wall``: a turn is charged the time from its input to its answer (wait in the run
+    queue excused: see ``stall``); ``cpu``: the CPU time all the bot's processes used."""
 
     def budget_ms(self, game_ms: float) -> float:
         """The budget of a turn the game gives ``game_ms``: an int when it is whole."""
@@ -51,6 +54,8 @@ class Clock:
             parts.append(f"budgets x{self.scale:g}")
         if self.margin_ms:
             parts.append(f"margin {self.margin_ms:g} ms")
+        if self.kind != "wall":
+            parts.append(f"{self.kind} clock")
         return ", ".join(parts)
 
 
@@ -93,6 +98,9 @@ class GameRecord:
     steps: int
     duration_ms: float
     replay: str = ""
+    stall: str = ""
+    """Why the game was broken off as a ``stall`` (reason ``stall``): a turn over its budget
+    only because the machine kept the bot or the referee waiting. Never stored as played."""
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-able copy (for worker processes and the store)."""
@@ -153,6 +161,8 @@ class SeatIO(TypedDict):
     budget_ms: float  # the turn's budget after the clock's scale
     stderr: str  # what the bot logged for this turn (capped)
     late: NotRequired[bool]  # over the budget, within the clock's margin
+    wait_ms: NotRequired[float]  # of ``ms``, the time the machine kept the bot waiting
+    wall_ms: NotRequired[float]  # ``clock: cpu``: the turn's wall time (``ms`` is its CPU)
     exit_code: NotRequired[int | None]  # per-turn (file) bots: the process's exit code
     replies: NotRequired[dict[str, str]]  # answers to a bot's queries, by line index
 

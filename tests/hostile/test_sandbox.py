@@ -194,7 +194,7 @@ def test_sandbox_bwrap_that_cannot_work_is_one_error_before_any_game(tmp_path):
 
 def test_auto_without_bubblewrap_warns_once_that_bots_are_not_isolated(tmp_path):
     bots = {name: stc_bot() for name in ("a", "b", "c")}
-    path = tournament(tmp_path, bots, sandbox="auto", concurrency=2, settings="max_turns: 2")
+    path = tournament(tmp_path, bots, sandbox="auto", concurrency=1, settings="max_turns: 2")
     env = {**os.environ, "PATH": "/nonexistent"}  # no bubblewrap anywhere
     result = arena("run", str(path), "--no-progress", env=env)
     assert result.returncode == 0, result.stderr

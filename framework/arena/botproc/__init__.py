@@ -7,7 +7,7 @@ This package is the only part of arena that touches ``subprocess``. One module p
 * :mod:`~arena.botproc.spawn` - starting a bot, killing it with all it started, orphans;
 * :mod:`~arena.botproc.sandbox` - sandbox kinds, what the machine supports, bubblewrap;
 * :mod:`~arena.botproc.launcher` - what a bot's process does before exec (limits first);
-* :mod:`~arena.botproc.cgroups` - pids and memory cgroups of bots;
+* :mod:`~arena.botproc.cgroups` - pids, memory and cpu cgroups of bots;
 * :mod:`~arena.botproc.homes` - the bots' private directories;
 * :mod:`~arena.botproc.cleanup` - what a killed run left behind;
 * :mod:`~arena.botproc.procinfo` - the process table.
@@ -26,6 +26,7 @@ from arena.botproc.lines import (
     LineBot,
     LogSink,
     OutputFlood,
+    Usage,
     drain_logs,
     stop_bots,
     wait_and_read,
@@ -36,6 +37,7 @@ from arena.botproc.sandbox import (
     SandboxUnavailable,
     auto_warning,
     bwrap_works,
+    cpu_warning,
     resolve_sandbox,
 )
 from arena.botproc.spawn import keep_child, kill_every_bot, kill_tree
@@ -56,9 +58,11 @@ __all__ = [
     "Sandbox",
     "SandboxUnavailable",
     "TurnProcessResult",
+    "Usage",
     "auto_warning",
     "bot_homes",
     "bwrap_works",
+    "cpu_warning",
     "drain_logs",
     "keep_child",
     "kill_every_bot",

@@ -1,10 +1,16 @@
-"""Control groups of bots: a pids and a memory cap per bot, and the kill of all it started.
+"""Control groups of bots: pids, memory and CPU caps per bot, and the kill of all it started.
 
 Where the machine lets arena create cgroups (as root on cgroup v1 or v2, or in a delegated
 v2 subtree), every bot gets its own group. The bot's launcher joins it before the bot's
 first instruction (``launcher.py``), so bubblewrap and everything the bot starts are inside:
 a fork bomb meets ``pids.max``, memory (tmpfs and shm pages included) meets the memory
 limit, and at the end every process of the group is killed, orphans and escapees included.
+
+With the ``cpu`` controller, a bot's processes together get one core's worth of CPU
+(``cpu.max``, v1 ``cpu.cfs_quota_us``) at a weight above other work's (``cpu.weight``,
+v1 ``cpu.shares``): children a bot starts, whatever session they enter, compete with that
+bot alone, never with its opponent. The group's CPU time (``cpu.stat``, v1
+``cpuacct.usage``) is what ``clock: cpu`` charges.
 
 Groups are created below the cgroup arena itself runs in when that works (so they nest
 under whatever limits the machine gives arena), else at the hierarchy's root. Their names,
@@ -42,14 +48,18 @@ class CgroupParents:
     version: int
     pids: Path | None
     memory: Path | None
+    cpu: Path | None = None
+    cpuacct: Path | None = None  # v1 only: on v2 the cpu group's cpu.stat counts CPU time
 
     def folders(self) -> list[Path]:
         """The distinct parent folders."""
-        return list(dict.fromkeys(p for p in (self.pids, self.memory) if p is not None))
+        found = (self.pids, self.memory, self.cpu, self.cpuacct)
+        return list(dict.fromkeys(p for p in found if p is not None))
 
     def describe(self) -> str:
-        """E.g. ``cgroups v1: pids, memory``."""
-        names = [n for n, p in (("pids", self.pids), ("memory", self.memory)) if p is not None]
+        """E.g. ``cgroups v1: pids, memory, cpu``."""
+        pairs = (("pids", self.pids), ("memory", self.memory), ("cpu", self.cpu))
+        names = [n for n, p in pairs if p is not None]
         return f"cgroups v{self.version}: {', '.join(names)}"
 
 
@@ -91,7 +101,7 @@ def _mounts() -> tuple[Path | None, dict[str, tuple[Path, str]]]:
             unified = mount
         elif tail[0] == "cgroup":
             for option in tail[2].split(","):
-                if option in ("pids", "memory"):
+                if option in CONTROLLERS:
                     v1[option] = (mount, root)
     return unified, v1
 
@@ -121,11 +131,14 @@ def _under(mount: Path, root: str, path: str | None) -> Path | None:
     return mount / rel if rel else None
 
 
+CONTROLLERS = ("pids", "memory", "cpu", "cpuacct")
+
+
 def _probe() -> CgroupParents | None:
     unified, v1 = _mounts()
     own = _own_paths()
     found: dict[str, Path] = {}
-    for controller in ("pids", "memory"):
+    for controller in CONTROLLERS:
         if controller not in v1:
             continue
         mount, root = v1[controller]
@@ -133,17 +146,20 @@ def _probe() -> CgroupParents | None:
             if folder is not None and _usable(folder, controller, 1):
                 found[controller] = folder
                 break
-    if found:
-        return CgroupParents(1, found.get("pids"), found.get("memory"))
+    if found.keys() & {"pids", "memory"}:
+        cpu = found.get("cpu")
+        acct = found.get("cpuacct") if cpu is not None else None
+        return CgroupParents(1, found.get("pids"), found.get("memory"), cpu, acct)
     if unified is None:
         return None
     for folder in (_under(unified, "/", own.get("")), unified):
         if folder is None:
             continue
-        usable = [c for c in ("pids", "memory") if _usable(folder, c, 2)]
+        usable = [c for c in ("pids", "memory", "cpu") if _usable(folder, c, 2)]
         if "pids" in usable:
             memory = folder if "memory" in usable else None
-            return CgroupParents(2, folder, memory)
+            cpu = folder if "cpu" in usable else None
+            return CgroupParents(2, folder, memory, cpu)
     return None
 
 
@@ -162,7 +178,21 @@ LIMIT_FILES = {
     (2, "pids"): "pids.max",
     (1, "memory"): "memory.limit_in_bytes",
     (2, "memory"): "memory.max",
+    (1, "cpu"): "cpu.cfs_quota_us",
+    (2, "cpu"): "cpu.max",
+    (1, "cpuacct"): "cpuacct.usage",
 }
+
+CPU_PERIOD_US = 10_000
+"""The period of a bot's CPU quota: short, so a bot whose children spin is held back
+within 10 ms, not 100 (the kernel's default)."""
+RT_RUNTIME_US = 100_000
+"""Real-time run time per second a bot's group may use on cgroup v1 (where the kernel
+gives groups none by default): 10%, as the whole machine gets 95%."""
+CPU_WEIGHT = 4
+"""A bot's group weighs this many times a process outside arena's groups (``cpu.shares``
+4096 on v1, ``cpu.weight`` 400 on v2): a thinking bot keeps most of a core against
+background work, and the clock notes whatever wait remains (``stall``)."""
 
 
 def _usable(folder: Path, controller: str, version: int) -> bool:
@@ -215,30 +245,37 @@ class BotCgroup:
         self.dirs = dirs
         self.memory_dir = memory_dir
         self.version = version
+        self.cpu_dir: Path | None = None
+        self.acct_dir: Path | None = None
         self.final_oom_kills: int | None = None
 
     @classmethod
-    def create(cls, max_processes: int | None, memory_mb: int | None) -> BotCgroup | None:
-        """A new group capped at ``max_processes`` and ``memory_mb``; None where unsupported.
+    def create(
+        cls, max_processes: int | None, memory_mb: int | None, cpus: float | None = 1.0
+    ) -> BotCgroup | None:
+        """A new group capped at ``max_processes``, ``memory_mb`` and ``cpus`` cores' worth
+        of CPU (None: no CPU cap); None where unsupported.
 
         The pids group is made even without a cap: it is how the end of the game finds every
-        process the bot started. The memory group only with a cap.
+        process the bot started. The memory group only with a cap; the cpu group wherever
+        the controller is available (it also counts the bot's CPU time).
         """
         found = parents()
         if found is None:
             return None
         name = f"{PREFIX}{procinfo.owner_tag()}-{next(_counter)}"
-        wanted: list[tuple[Path, list[str]]] = []
-        if found.pids is not None:
-            wanted.append((found.pids, ["pids"]))
-        if found.memory is not None and memory_mb:
-            if wanted and wanted[0][0] == found.memory:
-                wanted[0][1].append("memory")
-            else:
-                wanted.append((found.memory, ["memory"]))
+        wanted: dict[Path, list[str]] = {}
+        for controller, parent in (
+            ("pids", found.pids),
+            ("memory", found.memory if memory_mb else None),
+            ("cpu", found.cpu),
+            ("cpuacct", found.cpuacct),
+        ):
+            if parent is not None:
+                wanted.setdefault(parent, []).append(controller)
         group = cls([], None, found.version)
         try:
-            for parent, controllers in wanted:
+            for parent, controllers in wanted.items():
                 path = parent / name
                 path.mkdir()
                 group.dirs.append(path)
@@ -247,10 +284,53 @@ class BotCgroup:
                 if "memory" in controllers and memory_mb:
                     group.memory_dir = path
                     group._cap_memory(memory_mb * 1024 * 1024)
+                if "cpu" in controllers:
+                    group.cpu_dir = path
+                    group._cap_cpu(cpus)
+                if "cpuacct" in controllers:
+                    group.acct_dir = path
         except OSError:
             group.remove()
             return None
         return group if group.dirs else None
+
+    def _cap_cpu(self, cpus: float | None) -> None:
+        assert self.cpu_dir is not None
+        d = self.cpu_dir
+        quota = -1 if not cpus else max(1000, int(cpus * CPU_PERIOD_US))
+        if self.version == 2:
+            (d / "cpu.weight").write_text(str(100 * CPU_WEIGHT))
+            (d / "cpu.max").write_text(f"{'max' if quota < 0 else quota} {CPU_PERIOD_US}")
+        else:
+            (d / "cpu.shares").write_text(str(1024 * CPU_WEIGHT))
+            (d / "cpu.cfs_period_us").write_text(str(CPU_PERIOD_US))
+            (d / "cpu.cfs_quota_us").write_text(str(quota))
+            # Real-time scheduling needs run time in its group (v1 RT group scheduling):
+            # a share of the parent's, as far as it goes (none: the bot stays SCHED_OTHER).
+            with contextlib.suppress(OSError):
+                (d / "cpu.rt_runtime_us").write_text(str(RT_RUNTIME_US))
+
+    def cpu_ns(self) -> int | None:
+        """CPU time used so far by every process that was ever in the group (None: not
+        counted here)."""
+        try:
+            if self.acct_dir is not None:
+                return int((self.acct_dir / "cpuacct.usage").read_text())
+            if self.version == 2 and self.dirs:
+                for line in (self.dirs[0] / "cpu.stat").read_text().splitlines():
+                    if line.startswith("usage_usec "):
+                        return int(line.split()[1]) * 1000
+        except (OSError, ValueError):
+            pass
+        return None
+
+    def threads(self) -> list[int]:
+        """Every thread of every process in the group now (empty if unknown)."""
+        name = "tasks" if self.version == 1 else "cgroup.threads"
+        for d in self.dirs[:1]:
+            with contextlib.suppress(OSError, ValueError):
+                return [int(t) for t in (d / name).read_text().split()]
+        return []
 
     def _cap_memory(self, limit: int) -> None:
         assert self.memory_dir is not None

@@ -9,6 +9,7 @@
 * :class:`LogSink` - a bot's stderr, drained from the referee's own ``poll`` loop into a
   bounded file; :class:`LineBot` files what arrives under the turn it belongs to.
 * :func:`drain_logs` - the end of a game: the bots' last words on stderr, bounded in time.
+* :class:`Usage` - what a bot's processes used up to an instant: CPU, run-queue wait.
 """
 
 from __future__ import annotations
@@ -22,12 +23,20 @@ import subprocess
 import termios
 import time
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
-from arena.botproc.procinfo import exit_fd, waiting_on_pipe
+from arena.botproc.procinfo import (
+    exit_fd,
+    main_process,
+    reading_input,
+    schedstat,
+    threads_of,
+    tree_threads,
+    waiting_on_pipe,
+)
 from arena.botproc.sandbox import FILE_SIZE_CAP_BYTES, Sandbox
 from arena.botproc.spawn import BotProcess, out_of_memory, spawn
 from arena.errors import ArenaError
@@ -48,6 +57,27 @@ END_DRAIN_S = 0.5
 """... or for this long at most, before it is killed."""
 END_POLL_S = 0.002
 """How often the end-of-game drain looks whether a bot now waits for input."""
+READY_WAIT_S = 0.05
+"""How long a bot's next input waits for the bot to be back reading (so what it logs
+after its answer is filed with that answer's turn) before it is sent anyway."""
+READY_POLL_S = 0.0005
+"""How often the referee looks whether the bot is back reading."""
+
+
+@dataclass(frozen=True)
+class Usage:
+    """What a bot's processes had used at one instant: CPU time (all of them: with a cpu
+    cgroup, those already gone too) and each thread's wait in the run queue."""
+
+    cpu_ns: int
+    waits: dict[int, int]
+
+    def since(self, before: Usage) -> tuple[float, float]:
+        """(CPU ms of all the bot's processes, run-queue wait ms of its most delayed
+        thread) between ``before`` and this instant."""
+        cpu = max(0, self.cpu_ns - before.cpu_ns) / 1e6
+        waits = (w - before.waits.get(t, 0) for t, w in self.waits.items())
+        return cpu, max(0, max(waits, default=0)) / 1e6
 
 
 class LogSink:
@@ -194,6 +224,10 @@ class LineBot:
     _held: str = ""  # stderr of the previous turn, not yet taken
     _exit_fd: int | None = None  # readable once the bot's own process has exited
     _fresh: int = 0  # bytes of the latest input while the bot has not started reading it
+    _turns: int = 0  # inputs of new turns sent
+    _main: int | None = None  # the bot's own process (below bubblewrap's), once known
+    turn_usage: Usage | None = None
+    """What the bot had used when its current turn's input was sent (:meth:`usage`)."""
 
     def start(self) -> None:
         """Start the process in its working directory (stdout non-blocking).
@@ -251,7 +285,13 @@ class LineBot:
         when this cannot be seen: see :func:`~arena.botproc.procinfo.waiting_on_pipe`)."""
         return self._process is not None and waiting_on_pipe(self._process.pid)
 
-    def send(self, text: str, deadline: float, new_turn: bool = True) -> float:
+    def send(
+        self,
+        text: str,
+        deadline: float,
+        new_turn: bool = True,
+        meanwhile: Callable[[], None] | None = None,
+    ) -> float:
         """Write ``text`` completely; return when the turn's clock started: the
         ``perf_counter`` time taken just before the write that completed it.
 
@@ -264,14 +304,20 @@ class LineBot:
         on stderr so far under its previous turn. The pipe is non-blocking, so a bot that
         stops reading cannot hang the referee: raises :class:`InputStalled` if the text
         cannot be written by ``deadline``, and :class:`BotClosed` when the bot no longer
-        reads its input at all.
+        reads its input at all. While the pipe is full, ``meanwhile`` is called every
+        millisecond (the referee reads and stamps the other bots' answers).
         """
         assert self.proc is not None and self.proc.stdin is not None
         fd = self.proc.stdin.fileno()
+        if new_turn and self._turns:
+            self._await_reading(deadline)
         if new_turn and self._log is not None:
             self.pump_log()
             self._hold(self._log.take_recent())
             self._fresh = 0
+        if new_turn:
+            self._turns += 1
+            self.turn_usage = self.usage()
         data = text.encode()
         view = memoryview(data)
         started = time.perf_counter()
@@ -283,6 +329,9 @@ class LineBot:
                 remaining = deadline - time.perf_counter()
                 if remaining <= 0:
                     raise InputStalled() from None
+                if meanwhile is not None:
+                    meanwhile()
+                    remaining = min(remaining, 0.001)
                 with contextlib.suppress(InterruptedError):
                     select.select([], [fd], [], remaining)
             except OSError:
@@ -290,6 +339,46 @@ class LineBot:
         if new_turn:
             self._fresh = len(data)
         return started
+
+    def _await_reading(self, deadline: float) -> None:
+        """Wait until the bot is back reading its input (at most :data:`READY_WAIT_S`, and
+        not when that cannot be seen), draining its stderr meanwhile: whatever it logs
+        after its answer, however late, is then in the pipe before its next input is, and
+        filed with the turn it answered. Its clock starts after this, at the write.
+        """
+        assert self.proc is not None and self._process is not None
+        give_up = min(deadline, time.perf_counter() + READY_WAIT_S)
+        while reading_input(self._process.pid) is False and self.proc.poll() is None:
+            left = give_up - time.perf_counter()
+            if left <= 0:
+                return
+            fd = self.log_fileno()
+            with contextlib.suppress(InterruptedError):
+                select.select([fd] if fd is not None else [], [], [], min(left, READY_POLL_S))
+            if fd is not None and self._log is not None:
+                self._log.pump(READS_PER_PUMP)
+
+    def usage(self) -> Usage:
+        """The CPU time of the bot's processes now (its cgroup's, else its process tree's:
+        then CPU of children already gone is not counted) and the run-queue waits of its
+        own process's threads (not its children's: those compete with it, not for it)."""
+        assert self._process is not None
+        if self._main is None:
+            main, final = main_process(self._process.pid)
+            if final:
+                self._main = main
+        else:
+            main = self._main
+        waits: dict[int, int] = {}
+        for tid in threads_of(main):
+            if (stat := schedstat(tid, main)) is not None:
+                waits[tid] = stat[1]
+        group = self._process.cgroup
+        cpu = group.cpu_ns() if group is not None else None
+        if cpu is None:
+            stats = (schedstat(t, p) for p, t in tree_threads(self._process.pid))
+            cpu = sum(stat[0] for stat in stats if stat is not None)
+        return Usage(cpu, waits)
 
     def pump(self) -> None:
         """Read whatever stdout holds now and split it into lines, each stamped with the

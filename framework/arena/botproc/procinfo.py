@@ -93,12 +93,23 @@ def owner_alive(name: str) -> bool | None:
     return start_time(pid) == started
 
 
-def waiting_on_pipe(pid: int) -> bool:
+POLL_WAITS = ("ep_poll", "do_epoll_wait", "do_select", "core_sys_select", "do_sys_poll")
+"""Kernel functions (``wchan``) of a thread sleeping until a descriptor is ready."""
+
+
+def waiting_on_pipe(pid: int, polling: bool = False) -> bool:
     """Whether the processes of ``pid``'s tree are idle waiting to read a pipe: no thread
-    runs and one sleeps in the kernel's pipe read (its ``wchan``). A bot blocked reading
-    its input has written everything it had to say. False when unknown (no ``/proc``
-    access, a kernel that hides ``wchan``).
+    runs and one sleeps in the kernel's pipe read (its ``wchan``), or with ``polling``
+    in ``poll``, ``select`` or ``epoll`` (event-loop runtimes wait for their input so). A
+    bot blocked reading its input has written everything it had to say. False when
+    unknown (no ``/proc`` access, a kernel that hides ``wchan``).
     """
+    return reading_input(pid, polling) is True
+
+
+def reading_input(pid: int, polling: bool = True) -> bool | None:
+    """Like :func:`waiting_on_pipe` (polling waits count by default), but None when it
+    cannot be seen: a sleeping thread whose ``wchan`` the kernel hides, or no ``/proc``."""
     reading = False
     for proc in [pid, *descendants(pid)]:
         try:
@@ -113,11 +124,77 @@ def waiting_on_pipe(pid: int) -> bool:
                 with open(f"{base}/wchan") as f:
                     wchan = f.read().strip()
             except (OSError, IndexError):
-                return False
+                return None
             if state not in ("S", "Z", "X"):
                 return False  # running, or in an uninterruptible wait (a write...)
-            reading = reading or wchan.endswith(("pipe_read", "pipe_wait"))
+            if state == "S" and wchan in ("", "0"):
+                return None  # hidden from us
+            reading = (
+                reading
+                or wchan.endswith(("pipe_read", "pipe_wait"))
+                or (polling and (wchan.startswith(POLL_WAITS) or "poll_schedule" in wchan))
+            )
     return reading
+
+
+def schedstat(tid: int, pid: int | None = None) -> tuple[int, int] | None:
+    """(ns on a CPU, ns runnable but waiting in the run queue) of thread ``tid`` (of
+    process ``pid`` when given) since it started: the first two fields of its
+    ``schedstat``. None when it is gone or the kernel keeps no such count."""
+    path = f"/proc/{tid}/schedstat" if pid is None else f"/proc/{pid}/task/{tid}/schedstat"
+    try:
+        with open(path) as f:
+            fields = f.read().split()
+        return int(fields[0]), int(fields[1])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def main_process(pid: int, wrappers: tuple[str, ...] = ("bwrap",)) -> tuple[int, bool]:
+    """The bot's own process below ``pid``: down through ``wrappers`` (bubblewrap's
+    processes) while each has one child; and whether it is found for good (False while
+    a wrapper has not started its child yet)."""
+    for _ in range(8):
+        try:
+            with open(f"/proc/{pid}/comm") as f:
+                name = f.read().strip()
+        except OSError:
+            return pid, False
+        if name not in wrappers:
+            return pid, True
+        below = children(pid)
+        if len(below) != 1:
+            return pid, False
+        pid = below[0]
+    return pid, False
+
+
+def threads_of(pid: int) -> list[int]:
+    """The threads of process ``pid`` (empty if gone)."""
+    try:
+        return [int(t) for t in os.listdir(f"/proc/{pid}/task")]
+    except (OSError, ValueError):
+        return []
+
+
+def tree_threads(pid: int) -> list[tuple[int, int]]:
+    """(process, thread) of every thread of ``pid`` and its descendants now."""
+    found: list[tuple[int, int]] = []
+    for proc in [pid, *descendants(pid)]:
+        try:
+            found += [(proc, int(t)) for t in os.listdir(f"/proc/{proc}/task")]
+        except (OSError, ValueError):
+            continue
+    return found
+
+
+def own_wait_ns() -> int:
+    """How long the calling thread has waited in the run queue since it started (ns)."""
+    try:
+        with open("/proc/thread-self/schedstat") as f:
+            return int(f.read().split()[1])
+    except (OSError, ValueError, IndexError):
+        return 0
 
 
 def exit_fd(pid: int) -> int | None:

@@ -173,12 +173,17 @@ class Sandbox:
             parts.append(f"none: bots run as {_user_name()}, /tmp and /dev/shm {tmp}")
         found = cgroups.parents()
         if found is None:
-            parts.append("no cgroups (max_processes not enforced, memory_mb per process)")
+            parts.append(
+                "no cgroups (max_processes not enforced, memory_mb per process, "
+                "no CPU cap: a bot's children can take its opponent's time)"
+            )
         else:
             caps = [f"{self.max_processes} processes" if self.max_processes else "pids"]
             if self.memory_mb:
                 where = "cgroup" if found.memory is not None else "per process"
                 caps.append(f"{self.memory_mb} MiB ({where})")
+            if found.cpu is not None:
+                caps.append("1 core")
             parts.append(f"{found.describe()}; caps: {', '.join(caps)}")
         return "; ".join(parts)
 
@@ -452,6 +457,19 @@ def resolve_sandbox(
     private = (private_dirs_supported(),) if kind == "none" else None
     facts = HostFacts(bwrap_host() if kind == "bwrap" else None, cgroups.parents(), private)
     return Sandbox(kind, memory_mb, hidden, max_processes, facts)
+
+
+def cpu_warning() -> str | None:
+    """The warning when bots cannot be confined to a core (no ``cpu`` cgroup controller):
+    what a bot's children burn is then nobody's, and can cost its opponent its time."""
+    found = cgroups.parents()
+    if found is not None and found.cpu is not None:
+        return None
+    return (
+        "warning: no cpu cgroup controller here (run as root or delegate a cgroup v2 "
+        "subtree with cpu): a bot's processes are not confined to one core, so one that "
+        "starts busy children can slow its opponent; `clock: cpu` charges no child time"
+    )
 
 
 def auto_warning(requested: str, sandbox: Sandbox) -> str | None:

@@ -47,16 +47,19 @@ def progress_wanted(disabled: bool) -> bool:
     return (not disabled and sys.stderr.isatty()) or os.environ.get("ARENA_PROGRESS") == "1"
 
 
-def warn_concurrency(games_at_once: int, option: str) -> None:
-    """Warn when more games run at once than there are cores: bots then share cores and
-    think slower than their clocks assume."""
+def warn_concurrency(games_at_once: int, option: str, thinking: int = 1) -> None:
+    """Warn when more bots think at once than there are cores (``thinking`` seats of each
+    game think at the same time): they then share cores, and games where the machine
+    keeps a bot waiting past its budget are replayed as stalls."""
     from arena.tournament.config import available_cores
 
     cores = available_cores()
-    if games_at_once > cores:
+    if games_at_once * thinking > cores:
+        bots = f" ({games_at_once * thinking} bots thinking at once)" if thinking > 1 else ""
         print(
-            f"arena: warning: {option} {games_at_once} is more than the {cores} cores "
-            "available: bots will share cores and may lose games on time",
+            f"arena: warning: {option} {games_at_once}{bots} is more than the {cores} cores "
+            "available: bots will share cores; turns they lose waiting for one are stalls, "
+            "replayed",
             file=sys.stderr,
         )
 

@@ -64,6 +64,13 @@ def add_parsers(sub: Any) -> None:
         metavar="X",
         help="multiply every time budget of the game, for slower machines (default 1)",
     )
+    p.add_argument(
+        "--clock",
+        choices=("wall", "cpu"),
+        default="wall",
+        help="charge each turn its wall time (default) or its CPU time, all the bot's "
+        "processes together",
+    )
     p.set_defaults(func=cmd_match)
 
 
@@ -126,13 +133,13 @@ def cmd_match(args: argparse.Namespace, extra: list[str]) -> int:
         raise ConfigError(f"--time-margin-ms {message}")
     if message := check_clock_scale(args.clock_scale):
         raise ConfigError(f"--clock-scale {message}")
-    clock = Clock(args.clock_scale, args.time_margin_ms)
+    clock = Clock(args.clock_scale, args.time_margin_ms, args.clock)
     bots = _match_bots(args.bots)
     if args.output is not None:
         from arena.results.store import make_output_folder
 
         make_output_folder(args.output, "--output")
-    warn_concurrency(args.jobs, "-j")
+    warn_concurrency(args.jobs, "-j", info.thinking)
     say = lambda msg: print(msg, file=sys.stderr, flush=True)  # noqa: E731
     sandbox = choose_sandbox(args.sandbox, None, [args.output] if args.output else [], 64)
     keep = args.output is not None
@@ -163,6 +170,11 @@ def cmd_match(args: argparse.Namespace, extra: list[str]) -> int:
             failed += 1
             why = result.reason
             bar.write(f"arena: game {spec.order + 1} failed in the referee: {why}", sys.stderr)
+            return
+        if result.get("reason") == "stall":
+            # The machine, not a bot, put a turn over its budget: not counted.
+            stall = result.get("stall", "")
+            bar.write(f"arena: game {spec.order + 1} stalled, not counted: {stall}", sys.stderr)
             return
         records.append(GameRecord.from_dict(result))
         if args.verbose or args.games <= 20:

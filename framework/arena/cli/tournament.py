@@ -75,7 +75,7 @@ def cmd_run(args: argparse.Namespace, extra: list[str]) -> int:
         config.output = args.output
     _executor_options(config, args)
     make_output_folder(config.output, "--output" if args.output else where(config, "output"))
-    warn_concurrency(config.concurrency, "concurrency")
+    warn_concurrency(config.concurrency, "concurrency", registry.get(config.game).info.thinking)
     summary = run_tournament(config, progress=progress_wanted(args.no_progress), fresh=args.fresh)
     print_board(summary.leaderboard.render(args.format))
     done = f"{summary.played} games played now, {summary.resumed} resumed"

@@ -19,6 +19,7 @@ from arena.botproc import (
     SandboxUnavailable,
     auto_warning,
     bot_homes,
+    cpu_warning,
     remove_leftovers,
     resolve_sandbox,
 )
@@ -109,6 +110,8 @@ def announce_sandbox(requested: str, sandbox: Sandbox, say: Callable[[str], None
     """Just before the first game: say which sandbox is in use (``auto`` without bubblewrap
     warns once that bots are not isolated), and remove what a killed run left behind."""
     if warning := auto_warning(requested, sandbox):
+        say(f"arena: {warning}")
+    if warning := cpu_warning():
         say(f"arena: {warning}")
     say(f"arena: sandbox {sandbox.describe()}")
     remove_leftovers()

@@ -22,6 +22,7 @@ from arena.botproc import (
     LineBot,
     Sandbox,
     TurnProcessResult,
+    Usage,
     drain_logs,
     kill_every_bot,
     remove_retired,
@@ -29,6 +30,7 @@ from arena.botproc import (
     stop_bots,
     wait_and_read,
 )
+from arena.botproc.procinfo import own_wait_ns
 from arena.errors import AnswerError
 from arena.game import FileTransport, Game, Ignore, Incomplete, Move, Reply, standing_moves
 from arena.records import (
@@ -55,14 +57,32 @@ STEP_LOG_CAP = 8 * 1024
 """Bytes of a per-turn process's stderr kept in its step record (the file keeps more)."""
 
 
+CPU_WALL_FACTOR = 4.0
+"""With ``clock: cpu``, a turn may last this many times its budget in wall time (plus a
+second) before a bot that does not answer, using no CPU (sleeping, waiting), forfeits."""
+
+
+class _Stall(Exception):
+    """A turn went over its budget only because the machine kept the bot or the referee
+    waiting: the game is broken off, to be played again."""
+
+
 @dataclass
 class _Pending:
     start: float
-    deadline: float  # the budget and the margin: past it, the seat forfeits
+    deadline: float  # the budget and the margin (wall clock): past it, the seat forfeits
     budget_ms: float
     margin_ms: float
     lines: list[str] = field(default_factory=list)
     command: list[str] = field(default_factory=list)  # units of a command not yet whole
+    usage: Usage | None = None  # the bot's CPU and run-queue wait as its clock started
+    held_ns: int = 0  # the referee's own run-queue wait as the bot's clock started
+    check_at: float = float("inf")  # clock cpu: when to look at the CPU used next
+
+    @property
+    def limit_ms(self) -> float:
+        """The budget and the margin: a turn charged more forfeits."""
+        return self.budget_ms + self.margin_ms
 
 
 @dataclass
@@ -168,6 +188,7 @@ class Referee:
         steps: list[ReplayStep] = []
         state = self.game.start(seed, n, dict(settings))
         start_view = normalize(self.game.view(state)) if self.replay else None
+        stalled = ""
         try:
             if self.info.transport is None:
                 line_bots = [
@@ -178,11 +199,26 @@ class Referee:
                     bot.start()
             remove_retired()  # the last game's folders, while these bots start up
             state = self._loop(state, seats, line_bots, readers, workdirs, steps, start_view)
+        except _Stall as stall:
+            stalled = str(stall)
         finally:
             kill_every_bot()  # every bot signalled before any is waited for: they die together
             for bot in line_bots:
                 bot.stop()
             home.close()  # orphans of the bots killed; the folder goes with the next game
+        if stalled:
+            # Broken off, not played out: no ranks, no replay; the run plays it again.
+            return GameRecord(
+                game=self.info.id,
+                seed=seed,
+                settings=dict(settings),
+                seats=seats,
+                reason="stall",
+                turns=self.game.turn_number(state),
+                steps=len(steps),
+                duration_ms=(time.perf_counter() - started) * 1000.0,
+                stall=stalled,
+            )
         outcome = self.game.outcome(state)
         forfeited = [s.forfeit is not None for s in seats]
         ranks = _forfeiters_last(list(outcome.ranks), forfeited, outcome.forfeits_ranked)
@@ -336,14 +372,26 @@ class Referee:
             limit_s = (budgets[seat] + margin_ms) / 1000.0
             try:
                 # The clock starts just before the write that completes the input.
-                start = bots[seat].send(prompt, time.perf_counter() + limit_s)
+                held = own_wait_ns()
+                start = bots[seat].send(
+                    prompt,
+                    time.perf_counter() + limit_s,
+                    # A bot slow to take its input does not hold up the stamps of the
+                    # answers of those sent theirs already.
+                    meanwhile=lambda: _pump_all([bots[s] for s in pending]),
+                )
             except InputStalled:
                 forfeits[seat] = Forfeit("timeout", "did not read its input")
                 continue
             except BotClosed as closed:
                 forfeits[seat] = Forfeit("crash", _exit_text(closed.exit_code, "before its turn"))
                 continue
-            pending[seat] = _Pending(start, start + limit_s, budgets[seat], margin_ms)
+            p = pending[seat] = _Pending(start, start + limit_s, budgets[seat], margin_ms)
+            p.usage, p.held_ns = bots[seat].turn_usage, held
+            if self.clock.kind == "cpu":
+                # Checked on CPU time as it is used; the wall clock only catches a bot
+                # that never answers without using CPU.
+                p.check_at, p.deadline = p.deadline, start + limit_s * CPU_WALL_FACTOR + 1.0
 
         def gather() -> None:
             """Read and stamp what every seat still to answer has sent (never blocks)."""
@@ -367,9 +415,8 @@ class Referee:
                 # Only here does the referee wait: in the kernel, until the earliest
                 # deadline; what arrives is read and stamped before anything else.
                 now = time.perf_counter()
-                wait_and_read(
-                    [bots[s] for s in pending], min(p.deadline for p in pending.values()) - now
-                )
+                wake = min(min(p.deadline, p.check_at) for p in pending.values())
+                wait_and_read([bots[s] for s in pending], wake - now)
         return moves, forfeits
 
     def _read_answers(
@@ -399,16 +446,18 @@ class Referee:
                     break
                 line, arrived = bot.pop_line()
                 # A line sent before this turn's input (an extra line last turn) counts as 0 ms.
-                io["ms"] = max(0.0, arrived - p.start) * 1000.0
-                if arrived > p.deadline:
-                    detail = f"answered after {io['ms']:.1f} ms (budget {_budget_text(p)})"
-                    return Forfeit("timeout", detail, line)
+                io["ms"] = self._charge(bot, p, arrived, io)
                 p.lines.append(line)
-                io["lines"].append(line)
+                io["lines"].append(line)  # quoted with its turn, even when too late
+                if arrived > p.deadline or io["ms"] > p.limit_ms:
+                    self._excuse(seat, bot, p, io)
+                    spent = "of CPU " if self.clock.kind == "cpu" else ""
+                    detail = f"answered after {io['ms']:.1f} ms {spent}(budget {_budget_text(p)})"
+                    return Forfeit("timeout", detail, line)
                 reader.feed(line, arrived)
                 continue
             text, arrived = unit
-            io["ms"] = max(0.0, arrived - p.start) * 1000.0
+            io["ms"] = self._charge(bot, p, arrived, io)
             p.command.append(text)
             command = reader.separator.join(p.command)
             gather()
@@ -443,10 +492,67 @@ class Referee:
                 detail += f" (stderr: {last[:200]})"
             return Forfeit("crash", detail, "\n".join(p.lines))
         if now > p.deadline:
-            io["ms"] = (now - p.start) * 1000.0
+            io["ms"] = self._charge(bot, p, now, io)
+            if self.clock.kind == "wall" and p.usage is not None:
+                # Over on the wall clock: is it on the bot's own time? While the machine's
+                # wait is what puts it over, the bot may still answer in time: wait on.
+                waited = self._waited(bot, p, io)
+                if io["ms"] - waited <= p.limit_ms:
+                    if now - p.start < p.limit_ms / 1000.0 * CPU_WALL_FACTOR + 1.0:
+                        p.deadline = p.start + (p.limit_ms + waited + 1.0) / 1000.0
+                        return None
+                    self._stall(seat, p, io, waited)
             detail = f"no answer within {_budget_text(p)}"
+            if self.clock.kind == "cpu":
+                detail += f" of CPU ({io['wall_ms']:.0f} ms passed)"
             return Forfeit("timeout", detail, "\n".join(p.lines))
+        if now >= p.check_at:
+            used = self._charge(bot, p, now, io)
+            if used > p.limit_ms:
+                io["ms"] = used
+                detail = f"used {used:.1f} ms of CPU without answering (budget {_budget_text(p)})"
+                return Forfeit("timeout", detail, "\n".join(p.lines))
+            # All its processes together get one core at most: no sooner over the limit.
+            p.check_at = now + max(0.001, (p.limit_ms - used) / 1000.0)
         return None
+
+    def _charge(self, bot: LineBot, p: _Pending, at: float, io: SeatIO) -> float:
+        """The ms the turn is charged up to ``at``: the wall time since its input (``clock:
+        wall``), or the CPU time all the bot's processes used since (``clock: cpu``, read
+        now; the wall time goes to ``io["wall_ms"]``)."""
+        wall = max(0.0, at - p.start) * 1000.0
+        if self.clock.kind != "cpu" or p.usage is None:
+            return wall
+        io["wall_ms"] = round(wall, 3)
+        return bot.usage().since(p.usage)[0]
+
+    def _waited(self, bot: LineBot, p: _Pending, io: SeatIO) -> float:
+        """The ms of seat's turn so far (``io["ms"]``, wall clock) that the machine kept it
+        waiting: the bot's own process runnable in the run queue while its processes were
+        not using the core they get (its children's CPU is its own doing), and the referee
+        itself runnable but not running (its stamps late). Noted as ``io["wait_ms"]``."""
+        assert p.usage is not None
+        cpu, queued = bot.usage().since(p.usage)
+        waited = min(queued, max(0.0, io["ms"] - cpu))
+        held = max(0, own_wait_ns() - p.held_ns) / 1e6
+        io["wait_ms"] = round(waited + held, 3)
+        return waited + held
+
+    def _excuse(self, seat: int, bot: LineBot, p: _Pending, io: SeatIO) -> None:
+        """Raise :class:`_Stall` when seat's turn, over its limit on the wall clock, would
+        be within it but for the time the machine kept it waiting (:meth:`_waited`)."""
+        if self.clock.kind != "wall" or p.usage is None:
+            return
+        waited = self._waited(bot, p, io)
+        if io["ms"] - waited <= p.limit_ms:
+            self._stall(seat, p, io, waited)
+
+    def _stall(self, seat: int, p: _Pending, io: SeatIO, waited: float) -> None:
+        raise _Stall(
+            f"seat {seat} ({self.bots[seat].name}) took "
+            f"{io['ms']:.1f} ms (budget {_budget_text(p)}), {waited:.1f} ms of it kept "
+            "waiting by the machine"
+        )
 
     def _file_step(
         self,
@@ -565,6 +671,12 @@ class Referee:
         tmp = path.with_suffix(".tmp")
         tmp.write_text(json.dumps(replay, separators=(",", ":")))
         tmp.replace(path)
+
+
+def _pump_all(bots: Sequence[LineBot]) -> None:
+    """Read and stamp whatever each of ``bots`` has sent (never blocks)."""
+    for bot in bots:
+        bot.pump()
 
 
 def _read_from(path: Path, offset: int, cap: int) -> str:

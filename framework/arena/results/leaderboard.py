@@ -87,10 +87,22 @@ class ClockOptions:
 
     time_margin_ms: float = 0
     clock_scale: float = 1.0
+    kind: str = "wall"
+    stall_replays: int = 0  # games broken off as stalls and played again
+    stall_why: str = ""  # the latest stall's detail
 
     def describe(self) -> str:
-        """``clock: game budgets x1.5, time margin 50 ms``."""
-        return f"clock: game budgets x{self.clock_scale:g}, time margin {self.time_margin_ms:g} ms"
+        """``clock: game budgets x1.5, time margin 50 ms`` (and the clock kind, stall
+        replays, when there is something to say)."""
+        text = f"clock: game budgets x{self.clock_scale:g}, time margin {self.time_margin_ms:g} ms"
+        if self.kind != "wall":
+            text += f", {self.kind} time"
+        if self.stall_replays:
+            text += (
+                f"\n{self.stall_replays} game(s) replayed after a stall: a turn over its "
+                f"budget only because the machine kept a bot waiting (last: {self.stall_why})"
+            )
+        return text
 
 
 @dataclass
@@ -222,6 +234,8 @@ class Leaderboard:
             if self.clock is not None:
                 data["time_margin_ms"] = self.clock.time_margin_ms
                 data["clock_scale"] = self.clock.clock_scale
+                data["clock"] = self.clock.kind
+                data["stall_replays"] = self.clock.stall_replays
             data["leaderboard"] = self.rows()
             data["pairwise"] = self.pairings()
             if self.sprt is not None:
@@ -358,7 +372,14 @@ def leaderboard_from_store(store: Store) -> Leaderboard:
             late[seat.bot] = late.get(seat.bot, 0) + seat.late
     times = store.response_times()
     timing = {s.name: Timing.of(times.get(s.name, ()), late.get(s.name, 0)) for s in stats}
-    clock = ClockOptions(meta.get("time_margin_ms", 0), meta.get("clock_scale", 1.0))
+    stalls = meta.get("stall_replays") or {}
+    clock = ClockOptions(
+        meta.get("time_margin_ms", 0),
+        meta.get("clock_scale", 1.0),
+        meta.get("clock", "wall"),
+        int(stalls.get("replayed", 0)),
+        str(stalls.get("why", "")),
+    )
     # Games of other than two players also show each bot's average rank.
     return Leaderboard(
         title,

@@ -50,7 +50,8 @@ KEYS = {
     "sprt": "sprt: {elo0, elo1, alpha, beta, model}",
     "players": "bots per game (default: the game's minimum, 2 for two-player games)",
     "seed": "tournament seed: every game's seed derives from it",
-    "concurrency": "games played at once (default: one per core)",
+    "concurrency": "games played at once (default: the cores divided by the seats of the "
+    "game that think at once, at least 1)",
     "settings": "game settings (see `arena games`); a list of values plays each of them",
     "bots": "list of {name, cmd}",
     "output": "output folder (SQLite file, replays, stderr)",
@@ -62,7 +63,11 @@ KEYS = {
     "time_margin_ms": "grace past each turn's budget: a later answer is `late`, not a "
     "timeout (default 0)",
     "clock_scale": "multiplies every time budget of the game, for slower machines (default 1)",
+    "clock": "wall (default: a turn is charged the time from its input to its answer; a "
+    "turn over budget only by the machine's wait is a stall, played again) or cpu (the CPU "
+    "time of all the bot's processes)",
 }
+CLOCKS = ("wall", "cpu")
 
 
 @dataclass(frozen=True)
@@ -113,6 +118,7 @@ class TournamentConfig:
 
     time_margin_ms: int = 0
     clock_scale: float = 1.0
+    clock: str = "wall"
 
 
 class _Located:
@@ -373,7 +379,7 @@ def load_tournament(path: Path, registry: Registry) -> TournamentConfig:
         games=games,
         players=players,
         seed=seed,
-        concurrency=_positive_int(doc, data, "concurrency", available_cores()),
+        concurrency=_positive_int(doc, data, "concurrency", default_concurrency(info)),
         settings=merged,
         variants=variants,
         variant_keys=variant_keys,
@@ -390,7 +396,21 @@ def load_tournament(path: Path, registry: Registry) -> TournamentConfig:
         version=info.version,
         time_margin_ms=_time_margin(doc, data),
         clock_scale=_clock_scale(doc, data),
+        clock=_clock(doc, data),
     )
+
+
+def _clock(doc: _Located, data: dict[str, Any]) -> str:
+    value = data.get("clock", "wall")
+    if value not in CLOCKS:
+        raise doc.error("clock", f"must be one of {', '.join(CLOCKS)}, not {value!r}")
+    return str(value)
+
+
+def default_concurrency(info: GameInfo) -> int:
+    """Games at once by default: a core for every seat that thinks at the same time
+    (:attr:`GameInfo.thinking`), at least one game."""
+    return max(1, available_cores() // max(1, info.thinking))
 
 
 def _time_margin(doc: _Located, data: dict[str, Any]) -> int:

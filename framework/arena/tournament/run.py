@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import sys
+from collections import deque
 from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from tqdm import tqdm
@@ -23,6 +24,11 @@ from arena.results.store import CurrentGame, Store, clear_output
 from arena.tournament.config import TournamentConfig, where
 from arena.tournament.formats import Scheduler, defined_spec, fixed_plan, make_scheduler
 
+MAX_STALL_REPLAYS = 3
+"""A game broken off as a ``stall`` (the machine, not a bot, put a turn over its budget)
+is played again at most this many times; then it is left unplayed (not stored), and the
+run says so."""
+
 
 @dataclass
 class RunSummary:
@@ -35,6 +41,9 @@ class RunSummary:
     leaderboard: Leaderboard
     stop_signal: int | None = None
     changed: str | None = None  # why the run stopped early: a bot's file changed
+    replayed: int = 0  # games broken off as stalls and played again
+    stalled: list[str] = field(default_factory=list)  # why, for each stall
+    abandoned: int = 0  # games that stalled more than MAX_STALL_REPLAYS times: not stored
 
 
 class _Leader:
@@ -101,10 +110,12 @@ def run_tournament(
         skip = [str(config.output)]  # output folders inside a bot's folder argument change
         watch = FileWatch({b.name: b.files for b in config.bots})
         fingerprints = {b.name: bot_fingerprint(b.name, b.cmd, b.files, skip) for b in config.bots}
-        clock_options = {
+        clock_options: dict[str, Any] = {
             "time_margin_ms": config.time_margin_ms,
             "clock_scale": config.clock_scale,
         }
+        if config.clock != "wall":  # (absent for wall: identities stay those of before)
+            clock_options["clock"] = config.clock
         ids = Identities(
             config.game, config.version, config.seed, variants, fingerprints, clock_options
         )
@@ -145,7 +156,7 @@ def run_tournament(
         else:
             announce_sandbox(config.sandbox, sandbox, say)
         argv = {b.name: b.argv for b in config.bots}
-        clock = Clock(config.clock_scale, config.time_margin_ms)
+        clock = Clock(config.clock_scale, config.time_margin_ms, config.clock)
 
         def job(spec: GameSpec) -> Job:
             bots = tuple(BotSpec(name, argv[name]) for name in spec.seats)
@@ -160,6 +171,10 @@ def run_tournament(
             )
 
         played = failed = 0
+        stalls: dict[str, int] = {}
+        why: list[str] = []
+        retry: deque[GameSpec] = deque()
+        abandoned = 0
         leader = _Leader()
         bar = tqdm(
             total=planned,
@@ -172,7 +187,22 @@ def run_tournament(
         )
 
         def finished(spec: GameSpec, result: dict[str, Any] | Failure) -> None:
-            nonlocal played, failed
+            nonlocal played, failed, abandoned
+            if not isinstance(result, Failure) and result.get("reason") == "stall":
+                # Not the bots' doing: not stored, played again (a bounded number of times).
+                count = stalls[spec.key] = stalls.get(spec.key, 0) + 1
+                why.append(f"{spec.key}: {result.get('stall', '')}")
+                if count <= MAX_STALL_REPLAYS:
+                    retry.append(spec)
+                    return
+                abandoned += 1
+                say(
+                    f"game {spec.key} stalled {count} times (the machine kept a bot waiting:"
+                    f" {result.get('stall', '')}); not stored: run again on a quieter machine,"
+                    " with fewer games at once, or with `clock: cpu`"
+                )
+                bar.update(1)
+                return
             if isinstance(result, Failure):
                 failed += 1
                 say(f"game {spec.key} failed in the referee: {result.reason}")
@@ -192,16 +222,36 @@ def run_tournament(
         changed: list[str] = []
         # Lazy: a worker asks for the next game when it is free. No game starts once a
         # bot's file has changed: the games stored so far all ran the files as they were.
-        todo = _while_unchanged(scheduler.specs(), watch, config, changed)
+        todo = _with_retries(_while_unchanged(scheduler.specs(), watch, config, changed), retry)
         if _at_most_one_left(scheduler):
             executor = LocalExecutor(1) if dask is None else executor
         try:
-            executor.run(todo, job, finished)
+            while True:
+                executor.run(todo, job, finished)
+                if not retry or changed:
+                    break
+                todo = _with_retries(iter(()), retry)  # stalls of the last games
         except Interrupted as stop:
             stop_signal = stop.signum
             say(f"\ninterrupted ({stop}): {played} games stored; run the same command to resume")
         finally:
             bar.close()
+        replayed = sum(stalls.values()) - abandoned
+        if stalls:
+            before = store.meta().get("stall_replays") or {}
+            store.set_meta(
+                {
+                    "stall_replays": {
+                        "replayed": int(before.get("replayed", 0)) + replayed,
+                        "abandoned": int(before.get("abandoned", 0)) + abandoned,
+                        "why": why[-1],
+                    }
+                }
+            )
+            say(
+                f"arena: {replayed} game(s) replayed after a stall (a turn over its budget "
+                f"only because the machine kept a bot waiting; last: {why[-1]})"
+            )
         board = leaderboard_from_store(store)
         return RunSummary(
             played,
@@ -211,6 +261,9 @@ def run_tournament(
             board,
             stop_signal,
             changed[0] if changed else None,
+            replayed,
+            why,
+            abandoned,
         )
     finally:
         store.close()
@@ -236,6 +289,16 @@ def _while_unchanged(
             )
             return
         yield spec
+
+
+def _with_retries(specs: Iterator[GameSpec], retry: deque[GameSpec]) -> Iterator[GameSpec]:
+    """The games of ``specs``, each game waiting in ``retry`` (a stall to play again) first."""
+    for spec in specs:
+        while retry:
+            yield retry.popleft()
+        yield spec
+    while retry:
+        yield retry.popleft()
 
 
 def _open_dask(config: TournamentConfig, say: Callable[[str], None]) -> Executor:

@@ -32,6 +32,7 @@ class StcGame(Game[StcState]):
         settings={"max_turns": 200},
         description="CodinGame's Smash The Code: group 4+ blocks, chain them, bury the opponent.",
         renderer="viewer.js",
+        thinking=2,  # both players answer every turn at once
     )
 
     def check_settings(self, settings: Mapping[str, Any]) -> None:

@@ -8,7 +8,8 @@
 // the page receives it with each step's full view added (views[i]).
 /**
  * @typedef {{input: string, lines: string[], ms: number, budget_ms: number, stderr: string,
- *            late?: boolean, exit_code?: (number|null), replies?: Object<string, string>}} SeatIO
+ *            late?: boolean, wait_ms?: number, wall_ms?: number, exit_code?: (number|null),
+ *            replies?: Object<string, string>}} SeatIO
  * @typedef {{reason: string, detail: string, raw: string}} ForfeitEntry
  * @typedef {{to_act: number[], moves: Object<string, string>, messages: Object<string, string>,
  *            forfeits: Object<string, ForfeitEntry>, io: Object<string, SeatIO>,

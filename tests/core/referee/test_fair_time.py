@@ -1,0 +1,247 @@
+"""Fair time with real processes: a bot loses on time only through its own fault.
+
+A bot's processes share one core of their own (its cgroup), so children it starts cannot
+take its opponent's time; a turn over its budget only because the machine kept the bot
+waiting in the run queue is a ``stall``, replayed, never a timeout; a bot that really
+takes too long still loses; ``clock: cpu`` charges the CPU of all the bot's processes;
+a log written after an answer stays with that answer's turn, however late it comes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from toygame import ToyGame
+
+from arena.botproc import Sandbox, cgroups
+from arena.plugins.registry import load_registry
+from arena.records import BotSpec, Clock
+from arena.referee.engine import Referee
+from arena.tournament.config import load_tournament
+from arena.tournament.run import run_tournament
+
+TOY_100MS = Clock(scale=100 / ToyGame.info.turn_ms)  # the toy's 300 ms turns as 100 ms
+
+needs_cpu_cgroup = pytest.mark.skipif(
+    (found := cgroups.parents()) is None or found.cpu is None,
+    reason="no cpu cgroup controller here (root or a delegated cgroup v2 subtree)",
+)
+
+
+def bot(tmp_path: Path, name: str, source: str, *args: str) -> BotSpec:
+    path = tmp_path / "bots" / f"{name}.py"
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(textwrap.dedent(source))
+    return BotSpec(name, (sys.executable, str(path), *args))
+
+
+def play(tmp_path: Path, bots: list[BotSpec], clock: Clock = TOY_100MS, turns: int = 4):
+    game = ToyGame()
+    referee = Referee(game, bots, tmp_path / "game", Sandbox("none"), clock=clock)
+    return referee.play(7, {**game.info.settings, "turns": turns})
+
+
+# A bot that spends WORK seconds of its own CPU on every turn but the first.
+WORKER = """
+import os, sys, time
+CPU = {cpu!r}
+if CPU is not None:
+    os.sched_setaffinity(0, {{CPU}})
+first = True
+for line in sys.stdin:
+    if not first:
+        t = time.thread_time()
+        while time.thread_time() - t < {work!r}:
+            pass
+    first = False
+    print(1, flush=True)
+"""
+
+THIEF = """
+import os, sys
+started = False
+for line in sys.stdin:
+    if not started:  # 8 children that leave its session and spin for ever
+        started = True
+        for _ in range(8):
+            if os.fork() == 0:
+                os.setsid()
+                while True:
+                    pass
+    print(1, flush=True)
+"""
+
+
+def worker(tmp_path: Path, name: str, work: float, cpu: int | None = None) -> BotSpec:
+    return bot(tmp_path, name, WORKER.format(work=work, cpu=cpu))
+
+
+def busy(source: str) -> subprocess.Popen[bytes]:
+    """A process outside arena running ``source``, in a session of its own: the kernel's
+    autogroups would otherwise weigh all of them together as one."""
+    return subprocess.Popen([sys.executable, "-c", source], start_new_session=True)
+
+
+@pytest.fixture
+def hogs() -> Iterator[int]:
+    """Eight busy processes outside arena, pinned to one core; yields that core."""
+    core = max(os.sched_getaffinity(0))
+    spin = f"import os\nos.sched_setaffinity(0, {{{core}}})\nwhile True: pass"
+    procs = [busy(spin) for _ in range(8)]
+    time.sleep(0.2)  # all of them spinning on it
+    try:
+        yield core
+    finally:
+        for proc in procs:
+            proc.kill()
+            proc.wait()
+
+
+@needs_cpu_cgroup
+def test_a_thief_bots_spinning_children_do_not_make_its_opponent_time_out(tmp_path):
+    honest = worker(tmp_path, "honest", 0.040)  # 40 ms of CPU per 100 ms turn
+    record = play(tmp_path, [bot(tmp_path, "thief", THIEF), honest], turns=6)
+    assert record.reason != "stall", record.stall
+    assert record.seats[1].forfeit is None, record.seats[1].detail
+    assert record.seats[1].moves == 6
+    assert record.seats[0].forfeit is None
+
+
+@needs_cpu_cgroup
+def test_a_turn_over_budget_from_waiting_in_the_run_queue_is_a_stall(tmp_path, hogs):
+    # 60 ms of CPU per 100 ms turn, on a core eight other processes keep busy.
+    record = play(tmp_path, [worker(tmp_path, "honest", 0.060, hogs)])
+    assert record.reason == "stall"
+    assert "waiting by the machine" in record.stall
+    assert record.seats[0].forfeit is None
+
+
+@needs_cpu_cgroup
+def test_a_bot_over_its_budget_on_its_own_still_loses(tmp_path, hogs):
+    busy = play(tmp_path / "loaded", [worker(tmp_path, "slow", 0.150, hogs)])
+    assert busy.reason != "stall"
+    assert busy.seats[0].forfeit == "timeout"
+    idle = play(tmp_path / "idle", [worker(tmp_path, "slow", 0.150)])
+    assert idle.seats[0].forfeit == "timeout"
+
+
+FORKER = """
+import os, sys, time
+for line in sys.stdin:
+    pid = os.fork()
+    if pid == 0:  # the child does the work; the bot itself sleeps in waitpid
+        t = time.thread_time()
+        while time.thread_time() - t < {work!r}:
+            pass
+        os._exit(0)
+    os.waitpid(pid, 0)
+    print(1, flush=True)
+"""
+
+
+def test_clock_cpu_charges_the_cpu_of_the_bots_children(tmp_path):
+    cpu_clock = Clock(scale=100 / ToyGame.info.turn_ms, kind="cpu")
+    spec = bot(tmp_path, "forker", FORKER.format(work=0.040))
+    record = play(tmp_path / "fits", [spec], cpu_clock, turns=3)
+    assert record.seats[0].forfeit is None
+    assert all(ms >= 39 for ms in record.seats[0].turn_ms), record.seats[0].turn_ms
+    over = bot(tmp_path, "forker2", FORKER.format(work=0.150))
+    record = play(tmp_path / "over", [over], cpu_clock, turns=3)
+    assert record.seats[0].forfeit == "timeout"
+    assert "CPU" in record.seats[0].detail
+
+
+LATE_LOGGER = """
+import sys, time
+for n, line in enumerate(sys.stdin):
+    print(1, flush=True)
+    time.sleep(0.005)  # its log comes 5 ms after its answer
+    print(f"log of turn {n}", file=sys.stderr, flush=True)
+"""
+
+
+def test_a_log_written_after_the_answer_stays_with_its_turn(tmp_path):
+    quick = bot(tmp_path, "quick", "import sys\nfor line in sys.stdin: print(1, flush=True)\n")
+    play(tmp_path, [bot(tmp_path, "late", LATE_LOGGER), quick], turns=6)
+    steps = json.loads((tmp_path / "game" / "replay.json").read_text())["steps"]
+    logs = [step["io"]["0"]["stderr"] for step in steps]
+    assert logs == [f"log of turn {n}\n" for n in range(6)]
+
+
+# -- a tournament replays its stalls -----------------------------------------------------
+
+STC_BOT = """
+import os, sys, time
+CPU, WORK = {cpu!r}, {work!r}
+if CPU is not None:
+    os.sched_setaffinity(0, {{CPU}})
+turn = 0
+while True:
+    lines = [sys.stdin.readline() for _ in range(34)]
+    if not lines[-1]:
+        break
+    if turn:
+        t = time.thread_time()
+        while time.thread_time() - t < WORK:
+            pass
+    print(f"{{turn % 6}} 1", flush=True)
+    turn += 1
+"""
+
+
+@needs_cpu_cgroup
+def test_a_tournament_replays_a_stalled_game_and_says_so(tmp_path):
+    core = max(os.sched_getaffinity(0))
+    # Busy outside arena on the loaded bot's core until that bot starts a second time
+    # (bots do not see the test's /tmp: the hogs watch the process table).
+    spin = textwrap.dedent(f"""
+        import os
+        os.sched_setaffinity(0, {{{core}}})
+        seen = set()
+        while len(seen) < 2:
+            for pid in os.listdir("/proc"):
+                try:
+                    with open(f"/proc/{{pid}}/cmdline", "rb") as f:
+                        if b"load" b"ed.py" in f.read():  # (not this very line)
+                            seen.add(pid)
+                except OSError:
+                    pass
+    """)
+    hog_procs = [busy(spin) for _ in range(8)]
+    loaded = tmp_path / "loaded.py"
+    loaded.write_text(textwrap.dedent(STC_BOT.format(cpu=core, work=0.06)))
+    plain = tmp_path / "plain.py"
+    plain.write_text(textwrap.dedent(STC_BOT.format(cpu=None, work=0.0)))
+    (tmp_path / "t.yaml").write_text(
+        textwrap.dedent(f"""
+        game: stc
+        games: 2
+        concurrency: 1
+        sandbox: none
+        settings: {{max_turns: 3}}
+        bots:
+          - {{name: loaded, cmd: python3 {loaded}}}
+          - {{name: plain, cmd: python3 {plain}}}
+        output: {tmp_path / "out"}
+        """)
+    )
+    try:
+        config = load_tournament(tmp_path / "t.yaml", load_registry())
+        summary = run_tournament(config, progress=False, log=lambda _: None)
+    finally:
+        for proc in hog_procs:
+            proc.kill()
+            proc.wait()
+    assert summary.replayed >= 1 and summary.abandoned == 0, summary.stalled
+    assert summary.played == 2
+    rows = summary.leaderboard.rows()
+    assert all(row.get("timeout", 0) == 0 for row in rows), rows
+    assert "replayed after a stall" in summary.leaderboard.render()
