@@ -19,7 +19,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from toygame import ToyGame
 
 from arena.botproc import Sandbox, cgroups
 from arena.plugins.registry import load_registry
@@ -27,6 +26,7 @@ from arena.records import BotSpec, Clock
 from arena.referee.engine import Referee
 from arena.tournament.config import load_tournament
 from arena.tournament.run import run_tournament
+from support.toygame import ToyGame
 
 TOY_100MS = Clock(scale=100 / ToyGame.info.turn_ms)  # the toy's 300 ms turns as 100 ms
 
