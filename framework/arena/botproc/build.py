@@ -333,6 +333,8 @@ def make_recipe(
     for step in steps:
         if "/" not in step[0] and "{" not in step[0] and shutil.which(step[0]) is None:
             raise RecipeError("build", f"command not found: {step[0]!r}")
+    if "/" not in run[0] and "{" not in run[0] and shutil.which(run[0]) is None:
+        raise RecipeError("cmd", f"command not found: {run[0]!r}")
     shown = {
         "build": steps_text,
         "cmd": preset["cmd"],
@@ -522,6 +524,8 @@ def build(
 ) -> Built:
     """Build ``recipe`` into its cache folder (or find it built there) and return the
     command that runs it. Raises :class:`BuildFailed`."""
+    if not recipe.steps:  # an interpreted language: nothing to build, nothing to cache
+        return Built(recipe.cmd, Path(recipe.sources[0][1]).parent, True, 0.0)
     root = cache or cache_root()
     digest = recipe.digest()
     out = root / digest
