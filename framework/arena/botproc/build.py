@@ -95,8 +95,8 @@ class Recipe:
 
     @property
     def main(self) -> str:
-        """The main source, as written."""
-        return self.sources[0][0]
+        """The main source as written (a custom build without sources: its command)."""
+        return self.sources[0][0] if self.sources else str(self.shown["cmd"])
 
     def identity(self) -> dict[str, Any]:
         """What the game identity keeps of the recipe (sources are hashed beside it)."""

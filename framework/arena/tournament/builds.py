@@ -36,9 +36,8 @@ def build_bots(config: TournamentConfig, sandbox: Sandbox, say: Callable[[str], 
         try:
             built = build(recipe, sandbox, config.build_timeout_s, config.build_memory_mb)
         except BuildFailed as failed:
-            message = (
-                f"{where(config, key)}: {bot.name} ({recipe.main}) does not build: {failed.text()}"
-            )
+            who = f"{bot.name} ({recipe.main})" if recipe.sources else bot.name
+            message = f"{where(config, key)}: {who} does not build: {failed.text()}"
             if config.on_build_error != "skip":
                 raise ConfigError(message) from None
             say(f"arena: {message}\narena: {bot.name} is left out (on_build_error: skip)")
