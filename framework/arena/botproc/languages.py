@@ -111,7 +111,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "build": "tsc {flags} --outDir {out} {sources}",
         "flags": "--target es2022 --module commonjs --skipLibCheck",
         "cmd": "node {out}/{name}.js",
-        "install": "npm install -g typescript (or node 22.6+, which runs TypeScript itself)",
+        "install": "npm install -g typescript",
     },
     "typescript-node": {
         "extensions": [".ts"],
