@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import shlex
 import shutil
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -20,8 +22,10 @@ from arena.cli.common import (
 from arena.errors import EXIT_FAILED, EXIT_OK, ConfigError
 
 if TYPE_CHECKING:
+    from arena.botproc.build import Recipe
+    from arena.botproc.sandbox import Sandbox
     from arena.game import Game
-    from arena.records import ReplayStep
+    from arena.records import BotSpec, ReplayStep
 
 
 def add_parsers(sub: Any) -> None:
@@ -142,6 +146,8 @@ def cmd_match(args: argparse.Namespace, extra: list[str]) -> int:
     warn_concurrency(args.jobs, "-j", info.thinking)
     say = lambda msg: print(msg, file=sys.stderr, flush=True)  # noqa: E731
     sandbox = choose_sandbox(args.sandbox, None, [args.output] if args.output else [], 64)
+    announce_sandbox(args.sandbox, sandbox, say)
+    bots = _build_sources(bots, sandbox, say)
     keep = args.output is not None
     root = args.output or Path(tempfile.mkdtemp(prefix="arena-match-"))
     names = [b.name for b in bots]
@@ -151,7 +157,6 @@ def cmd_match(args: argparse.Namespace, extra: list[str]) -> int:
     records: list[GameRecord] = []
     failed = 0
     progress = not args.verbose and args.games > 1 and progress_wanted(args.no_progress)
-    announce_sandbox(args.sandbox, sandbox, say)
     bar = progress_bar(len(specs)) if progress else NoProgressBar()
 
     def job(spec: GameSpec) -> Job:
@@ -215,20 +220,75 @@ def _match_bots(commands: list[str]) -> list[Any]:
     for i, name in enumerate(given):
         if name in given[:i]:
             raise ConfigError(f"the bot name {name!r} is given twice")
-    bots: list[BotSpec] = []
+    bots: list[BotSpec | _Source] = []
     for i, (text, named) in enumerate(zip(commands, parsed, strict=True)):
         cmd = named.group(2) if named else text
-        argv = resolve_command(cmd, Path.cwd())
-        if isinstance(argv, str):
-            raise ConfigError(f"bot {i + 1} {cmd!r}: {argv}")
+        recipe = _source_recipe(cmd, i)
+        if recipe is None:
+            argv = resolve_command(cmd, Path.cwd())
+            if isinstance(argv, str):
+                raise ConfigError(f"bot {i + 1} {cmd!r}: {argv}")
+        else:
+            argv = (recipe.sources[0][1],)
         if named:
             name = named.group(1)
         else:
             name = default_name(argv)
             while name in given or any(b.name == name for b in bots):
                 name += "'"
-        bots.append(BotSpec(name, argv))
+        bots.append(BotSpec(name, argv) if recipe is None else _Source(name, cmd, i, recipe))
     return bots
+
+
+@dataclass(frozen=True)
+class _Source:
+    """A bot given as a source file, built (by its language's preset) before the games."""
+
+    name: str
+    cmd: str
+    index: int
+    recipe: Recipe
+
+
+def _source_recipe(cmd: str, index: int) -> Recipe | None:
+    """The recipe of a command that is one source file with a known ending (not Python,
+    whose files run as commands, as always); None for any other command."""
+    from arena.botproc.build import RecipeError, known_extension, make_recipe
+
+    try:
+        words = shlex.split(cmd)
+    except ValueError:
+        return None
+    if len(words) != 1 or words[0].endswith(".py") or not known_extension(words[0]):
+        return None
+    if not Path(words[0]).is_file():
+        return None
+    try:
+        return make_recipe(words[0], Path.cwd())
+    except RecipeError as exc:
+        raise ConfigError(f"bot {index + 1} {cmd!r}: {exc.message}") from None
+
+
+def _build_sources(bots: list[Any], sandbox: Sandbox, say: Callable[[str], None]) -> list[BotSpec]:
+    """Each source bot built (or found built in the cache); the others as they are."""
+    from arena.botproc.build import BuildFailed, build
+    from arena.records import BotSpec
+
+    out: list[BotSpec] = []
+    for bot in bots:
+        if not isinstance(bot, _Source):
+            out.append(bot)
+            continue
+        try:
+            built = build(bot.recipe, sandbox)
+        except BuildFailed as failed:
+            raise ConfigError(
+                f"bot {bot.index + 1} {bot.cmd!r} ({bot.name}) does not build: {failed.text()}"
+            ) from None
+        how = "cached build" if built.cached else f"built in {built.seconds:.1f} s"
+        say(f"arena: {bot.name}: {bot.recipe.language} {how}")
+        out.append(BotSpec(bot.name, built.argv))
+    return out
 
 
 def _result_line(n: int, record: Any) -> str:

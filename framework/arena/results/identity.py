@@ -5,7 +5,8 @@ seed (and the tournament seed it derives from), the settings, the clock options
 (``time_margin_ms``, ``clock_scale``: only when they differ from the defaults, so games
 stored before they existed keep their identity), and per seat the bot's name, its command
 as written and a hash of every file its command names (the bot's script, and any other
-file or folder argument). The store keeps each game's identity;
+file or folder argument); for a bot built from source, its build recipe and a hash of
+each source. The store keeps each game's identity;
 a stored game is reused only while its identity is the one the tournament file now
 gives that place in the schedule. :func:`describe_changes` says, in the file's own
 terms, why an identity no longer matches (``seed 1 -> 2``, ``bots[1].cmd changed``).
@@ -78,11 +79,20 @@ def _hash_file(path: str, digest: Any) -> Any:
 
 
 def bot_fingerprint(
-    name: str, cmd: str, files: Iterable[tuple[str, str]], skip: Sequence[str] = ()
+    name: str,
+    cmd: str,
+    files: Iterable[tuple[str, str]],
+    skip: Sequence[str] = (),
+    build: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """A bot's part of a game identity: name, command as written, hash of each named file
-    (keyed by the word of the command that names it)."""
-    return {"name": name, "cmd": cmd, "files": {w: file_digest(p, skip) for w, p in files}}
+    (keyed by the word of the command that names it). A bot built from source adds its
+    ``build`` (language, build steps, flags, run command) and its ``files`` are its
+    sources: editing one makes its stored games stale, as editing a script does."""
+    fingerprint = {"name": name, "cmd": cmd, "files": {w: file_digest(p, skip) for w, p in files}}
+    if build is not None:
+        fingerprint["build"] = dict(build)
+    return fingerprint
 
 
 class FileWatch:
@@ -248,6 +258,11 @@ def describe_changes(
         if old_bot.get("cmd") != new_bot["cmd"]:
             out.append(f"{where}.cmd changed (was {old_bot.get('cmd')!r})")
             continue
+        old_build, new_build = old_bot.get("build") or {}, new_bot.get("build") or {}
+        for key in sorted(set(old_build) | set(new_build)):
+            if old_build.get(key) != new_build.get(key):
+                was = json.dumps(old_build[key]) if key in old_build else "(none)"
+                out.append(f"{where} build {key} changed (was {was})")
         old_files, new_files = old_bot.get("files", {}), new_bot["files"]
         for word in sorted(set(old_files) | set(new_files)):
             if old_files.get(word) != new_files.get(word):

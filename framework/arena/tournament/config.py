@@ -13,6 +13,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from arena.botproc.build import (
+    BUILD_MEMORY_MB,
+    BUILD_TIMEOUT_S,
+    Recipe,
+    RecipeError,
+    check_preset,
+    make_recipe,
+    merge_presets,
+)
 from arena.botproc.commands import default_name, named_files, resolve_command
 from arena.errors import ConfigError, InvalidSetting, UnknownGame
 from arena.game import Game, GameInfo
@@ -26,6 +35,10 @@ if TYPE_CHECKING:  # yaml and stats are imported where used: `arena match` needs
 
 SANDBOXES = ("auto", "bwrap", "none")
 EXECUTORS = ("local", "dask")
+ON_BUILD_ERROR = ("stop", "skip")
+BOT_KEYS = ("name", "cmd", "source", "build", "language", "flags")
+MAX_BUILD_TIMEOUT_S = 86400
+"""Largest ``build_timeout_s`` accepted: a day."""
 SPRT_KEYS = ("elo0", "elo1", "alpha", "beta", "model")
 MAX_DEPTH = 32
 """Deepest nesting of YAML collections a tournament file may use (real files use 3)."""
@@ -53,7 +66,7 @@ KEYS = {
     "concurrency": "games played at once (default: the cores divided by the seats of the "
     "game that think at once, at least 1)",
     "settings": "game settings (see `arena games`); a list of values plays each of them",
-    "bots": "list of {name, cmd}",
+    "bots": "list of {name, cmd} or {name, source} (see docs/languages.md)",
     "output": "output folder (SQLite file, replays, stderr)",
     "sandbox": "auto (bubblewrap when it works), bwrap or none",
     "memory_mb": "memory cap per bot in MiB, all its processes together (optional)",
@@ -66,6 +79,10 @@ KEYS = {
     "clock": "wall (default: a turn is charged the time from its input to its answer; a "
     "turn over budget only by the machine's wait is a stall, played again) or cpu (the CPU "
     "time of all the bot's processes)",
+    "languages": "language presets added or changed: {name: {extensions, build, flags, cmd}}",
+    "build_timeout_s": f"time cap of one bot's build in seconds (default {BUILD_TIMEOUT_S:g})",
+    "build_memory_mb": f"memory cap of a build in MiB (default {BUILD_MEMORY_MB})",
+    "on_build_error": "stop (default: no game is played) or skip (the bot is left out)",
 }
 CLOCKS = ("wall", "cpu")
 
@@ -76,12 +93,16 @@ class BotEntry:
 
     ``files`` pairs each word of the command that names a file or folder, as written,
     with its absolute path: what the game identity hashes (see :mod:`arena.results.identity`).
+    A bot built from source has its ``recipe`` (its ``files`` are its sources, its ``cmd``
+    the run command's template); its ``argv`` is empty until it is built
+    (:func:`arena.tournament.builds.build_bots`).
     """
 
     name: str
     cmd: str
     argv: tuple[str, ...]
     files: tuple[tuple[str, str], ...] = ()
+    recipe: Recipe | None = None
 
 
 @dataclass
@@ -119,6 +140,9 @@ class TournamentConfig:
     time_margin_ms: int = 0
     clock_scale: float = 1.0
     clock: str = "wall"
+    build_timeout_s: float = BUILD_TIMEOUT_S
+    build_memory_mb: int = BUILD_MEMORY_MB
+    on_build_error: str = "stop"
 
 
 class _Located:
@@ -352,7 +376,8 @@ def load_tournament(path: Path, registry: Registry) -> TournamentConfig:
     ] or [game_settings(game_cls, {}, doc.error)]
     merged = variants[0]
 
-    bots = _load_bots(doc, data.get("bots"), path.parent)
+    presets = _load_languages(doc, data.get("languages"))
+    bots = _load_bots(doc, data.get("bots"), path.parent, presets)
     if len(bots) < players:
         raise doc.error("bots", f"needs at least {players} bots for {players}-player games")
     champion, sprt = _check_format(doc, data, fmt, players, bots)
@@ -397,6 +422,7 @@ def load_tournament(path: Path, registry: Registry) -> TournamentConfig:
         time_margin_ms=_time_margin(doc, data),
         clock_scale=_clock_scale(doc, data),
         clock=_clock(doc, data),
+        **_build_options(doc, data),
     )
 
 
@@ -411,6 +437,42 @@ def default_concurrency(info: GameInfo) -> int:
     """Games at once by default: a core for every seat that thinks at the same time
     (:attr:`GameInfo.thinking`), at least one game."""
     return max(1, available_cores() // max(1, info.thinking))
+
+
+def _load_languages(doc: _Located, raw: Any) -> dict[str, dict[str, Any]]:
+    """The language presets: the built-in table with the file's ``languages:`` over it."""
+    if raw is None:
+        return merge_presets(None)
+    if not isinstance(raw, dict):
+        raise doc.error("languages", "must be a mapping of language names to presets")
+    for name, preset in raw.items():
+        message = check_preset(preset)
+        if message:
+            raise doc.error(f"languages.{name}", message)
+    return merge_presets(raw)
+
+
+def _build_options(doc: _Located, data: dict[str, Any]) -> dict[str, Any]:
+    timeout = data.get("build_timeout_s", BUILD_TIMEOUT_S)
+    if (
+        isinstance(timeout, bool)
+        or not isinstance(timeout, int | float)
+        or not 0 < timeout <= MAX_BUILD_TIMEOUT_S
+    ):
+        raise doc.error(
+            "build_timeout_s",
+            f"must be a number of seconds above 0, at most {MAX_BUILD_TIMEOUT_S}, not {timeout!r}",
+        )
+    memory = _positive_int(doc, data, "build_memory_mb", BUILD_MEMORY_MB, MAX_MEMORY_MB)
+    on_error = data.get("on_build_error", "stop")
+    if on_error not in ON_BUILD_ERROR:
+        known = ", ".join(ON_BUILD_ERROR)
+        raise doc.error("on_build_error", f"must be one of {known}, not {on_error!r}")
+    return {
+        "build_timeout_s": float(timeout),
+        "build_memory_mb": memory,
+        "on_build_error": on_error,
+    }
 
 
 def _time_margin(doc: _Located, data: dict[str, Any]) -> int:
@@ -531,7 +593,9 @@ def _load_sprt(doc: _Located, raw: Any) -> Sprt:
     return Sprt(values["elo0"], values["elo1"], values["alpha"], values["beta"], model)
 
 
-def _load_bots(doc: _Located, raw: Any, base: Path) -> list[BotEntry]:
+def _load_bots(
+    doc: _Located, raw: Any, base: Path, presets: dict[str, dict[str, Any]] | None = None
+) -> list[BotEntry]:
     if not isinstance(raw, list) or not raw:
         raise doc.error("bots", "must be a non-empty list of {name, cmd}")
     bots: list[BotEntry] = []
@@ -540,8 +604,16 @@ def _load_bots(doc: _Located, raw: Any, base: Path) -> list[BotEntry]:
         if not isinstance(item, dict):
             raise doc.error(where, "must be a mapping with name and cmd")
         for key in item:
-            if key not in ("name", "cmd"):
-                raise doc.error(f"{where}.{key}", "unknown key (known: name, cmd)")
+            if key not in BOT_KEYS:
+                raise doc.error(f"{where}.{key}", f"unknown key (known: {', '.join(BOT_KEYS)})")
+        if "source" in item or "build" in item:
+            bot = _source_bot(doc, item, where, base, presets)
+            _check_name(doc, where, bot.name, bots)
+            bots.append(bot)
+            continue
+        for key in ("language", "flags"):
+            if key in item:
+                raise doc.error(f"{where}.{key}", "only used with `source:` or `build:`")
         if "cmd" not in item:
             raise doc.error(where, "missing key 'cmd'")
         cmd = item["cmd"]
@@ -551,9 +623,59 @@ def _load_bots(doc: _Located, raw: Any, base: Path) -> list[BotEntry]:
         if isinstance(argv, str):
             raise doc.error(f"{where}.cmd", argv)
         name = str(item.get("name") or default_name(argv))
-        if any(b.name == name for b in bots):
-            raise doc.error(f"{where}.name", f"bot name {name!r} used twice")
-        if "," in name:
-            raise doc.error(f"{where}.name", "bot names cannot contain ','")
+        _check_name(doc, where, name, bots)
         bots.append(BotEntry(name, cmd, argv, named_files(cmd, argv)))
     return bots
+
+
+def _check_name(doc: _Located, where: str, name: str, bots: list[BotEntry]) -> None:
+    if any(b.name == name for b in bots):
+        raise doc.error(f"{where}.name", f"bot name {name!r} used twice")
+    if "," in name:
+        raise doc.error(f"{where}.name", "bot names cannot contain ','")
+
+
+def _source_bot(
+    doc: _Located,
+    item: dict[str, Any],
+    where: str,
+    base: Path,
+    presets: dict[str, dict[str, Any]] | None,
+) -> BotEntry:
+    """A bot built from source: ``source`` (a file, a folder or a list of files) with
+    its language's preset, or its own ``build`` and ``cmd`` (each overrides the preset)."""
+    source = item.get("source")
+    if source is not None and not (
+        isinstance(source, str) or (isinstance(source, list) and source and _texts(source))
+    ):
+        raise doc.error(f"{where}.source", "must be a file or folder, or a list of files")
+    build = item.get("build")
+    if build is not None and not (
+        isinstance(build, str) or (isinstance(build, list) and _texts(build))
+    ):
+        raise doc.error(f"{where}.build", "must be a command or a list of commands")
+    for key in ("cmd", "language", "flags"):
+        if key in item and not isinstance(item[key], str):
+            raise doc.error(f"{where}.{key}", f"must be text, not {item[key]!r}")
+    if source is None and "cmd" not in item:
+        raise doc.error(where, "missing key 'cmd' (the command that runs what `build` made)")
+    try:
+        recipe = make_recipe(
+            source,
+            base,
+            language=item.get("language"),
+            build=build,
+            cmd=item.get("cmd"),
+            flags=item.get("flags"),
+            presets=presets,
+        )
+    except RecipeError as exc:
+        key = exc.key if exc.key in item else ("source" if source is not None else "build")
+        raise doc.error(f"{where}.{key}", exc.message) from None
+    first = recipe.sources[0][1] if recipe.sources else "bot"
+    name = str(item.get("name") or Path(first).stem)
+    return BotEntry(name, str(recipe.shown["cmd"]), (), recipe.sources, recipe)
+
+
+def _texts(values: list[Any]) -> bool:
+    return all(isinstance(v, str) for v in values)

@@ -21,6 +21,7 @@ from arena.results import rating
 from arena.results.identity import FileWatch, Identities, bot_fingerprint, describe_changes
 from arena.results.leaderboard import Leaderboard, leaderboard_from_store
 from arena.results.store import CurrentGame, Store, clear_output
+from arena.tournament.builds import build_bots
 from arena.tournament.config import TournamentConfig, where
 from arena.tournament.formats import Scheduler, defined_spec, fixed_plan, make_scheduler
 
@@ -93,6 +94,15 @@ def run_tournament(
             config.sandbox, config.memory_mb, [config.output], config.max_processes, where
         )
     )
+    # Bots from source are built (or found built) before anything else: a bot that does
+    # not build is a mistake in the file, reported before any game.
+    if any(b.recipe is not None for b in config.bots):
+        builder = sandbox
+        if remote:  # built here, where the sources are, and shipped like any bot file
+            builder = choose_sandbox(
+                config.sandbox, None, [config.output], config.max_processes, where
+            )
+        build_bots(config, builder, say)
     # A Dask cluster is reached before anything is written (an unreachable one is a
     # configuration mistake); dask is imported only when used (it is slow to import).
     dask = _open_dask(config, say) if config.executor == "dask" else None
@@ -109,7 +119,12 @@ def run_tournament(
         variants = config.variants or [config.settings]
         skip = [str(config.output)]  # output folders inside a bot's folder argument change
         watch = FileWatch({b.name: b.files for b in config.bots})
-        fingerprints = {b.name: bot_fingerprint(b.name, b.cmd, b.files, skip) for b in config.bots}
+        fingerprints = {
+            b.name: bot_fingerprint(
+                b.name, b.cmd, b.files, skip, b.recipe.identity() if b.recipe else None
+            )
+            for b in config.bots
+        }
         clock_options: dict[str, Any] = {
             "time_margin_ms": config.time_margin_ms,
             "clock_scale": config.clock_scale,

@@ -1,0 +1,69 @@
+"""Building a tournament's bots from source, before any game (see :mod:`arena.botproc.build`)."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+
+from arena.botproc.build import BuildFailed, build
+from arena.botproc.sandbox import Sandbox
+from arena.errors import ConfigError
+from arena.tournament.config import TournamentConfig, where
+
+
+def build_bots(config: TournamentConfig, sandbox: Sandbox, say: Callable[[str], None]) -> None:
+    """Build every bot of ``config`` that has a recipe (or find it built in the cache) and
+    give it the command that runs the result.
+
+    A bot that does not build stops the run with a :class:`ConfigError` naming the file,
+    the key, the bot and the compiler's first lines; with ``on_build_error: skip`` it is
+    left out (said through ``say``) and the rest play, if the format still can.
+    """
+    kept = []
+    skipped: list[str] = []
+    for i, bot in enumerate(config.bots):
+        recipe = bot.recipe
+        if recipe is None or bot.argv:
+            kept.append(bot)
+            continue
+        key = (
+            f"bots[{i}].source"
+            if recipe.sources and recipe.language != "custom"
+            else f"bots[{i}].build"
+        )
+        if key not in config.lines:
+            key = f"bots[{i}]"
+        try:
+            built = build(recipe, sandbox, config.build_timeout_s, config.build_memory_mb)
+        except BuildFailed as failed:
+            who = f"{bot.name} ({recipe.main})" if recipe.sources else bot.name
+            message = f"{where(config, key)}: {who} does not build: {failed.text()}"
+            if config.on_build_error != "skip":
+                raise ConfigError(message) from None
+            say(f"arena: {message}\narena: {bot.name} is left out (on_build_error: skip)")
+            skipped.append(bot.name)
+            continue
+        if recipe.steps:
+            how = "found in the build cache" if built.cached else f"built in {built.seconds:.1f} s"
+            say(f"arena: {bot.name}: {recipe.language} {how}")
+        kept.append(dataclasses.replace(bot, argv=built.argv))
+    config.bots = kept
+    if skipped:
+        _check_left(config, skipped)
+
+
+def _check_left(config: TournamentConfig, skipped: list[str]) -> None:
+    """What the format needs of the bots that built (after some were left out)."""
+    left = len(config.bots)
+    gone = ", ".join(skipped)
+    if config.champion in skipped:
+        raise ConfigError(
+            f"{where(config, 'champion')}: the champion {config.champion} does not build"
+        )
+    if left < config.players:
+        raise ConfigError(
+            f"{config.path}: {left} bots build ({gone} did not): {config.players}-player games "
+            f"need at least {config.players}"
+        )
+    if config.format == "sprt" and left != 2:
+        raise ConfigError(f"{config.path}: format sprt compares two bots; {gone} did not build")

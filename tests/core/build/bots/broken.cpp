@@ -1,0 +1,2 @@
+// Does not compile: a missing semicolon.
+int main() { return 0 }
