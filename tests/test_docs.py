@@ -123,3 +123,160 @@ def test_every_command_is_in_the_readme_commands_table():
     sub = next(a for a in _parser()._actions if a.dest == "command")
     for name in sub.choices:
         assert f"| `arena {name}" in readme, f"arena {name} is missing from README's commands"
+
+
+# -- the README is a front door; the manual lives in docs/ ---------------------------------
+
+DOCS = REPO / "docs"
+README_LIMIT = 10_000  # bytes: the README stays a front door, the manual lives in docs/
+
+
+def _section(doc: str, heading: str) -> str:
+    """The text under the markdown ``heading`` line, up to the next heading of its level."""
+    level = heading.split(" ", 1)[0]
+    lines = doc.splitlines()
+    start = lines.index(heading)
+    end = next(
+        (i for i in range(start + 1, len(lines)) if lines[i].split(" ", 1)[0] == level),
+        len(lines),
+    )
+    return "\n".join(lines[start + 1 : end])
+
+
+def test_the_readme_is_at_most_10_kb_and_links_every_doc():
+    readme = (REPO / "README.md").read_text()
+    assert len(readme.encode()) <= README_LIMIT, "README.md grew past 10 KB: move text to docs/"
+    docs = [p.relative_to(REPO).as_posix() for p in sorted(DOCS.glob("*.md"))]
+    assert "docs/tournaments.md" in docs
+    for target in [*docs, "bench/README.md"]:
+        assert f"]({target})" in readme, f"README.md does not link {target}"
+
+
+def test_every_tournament_key_is_documented_in_the_tournaments_doc():
+    from arena.tournament.config import KEYS, SPRT_KEYS
+
+    doc = (DOCS / "tournaments.md").read_text()
+    keys = _section(doc, "## Every key")
+    assert {"game", "bots", "clock_scale"} <= set(KEYS)
+    for key in KEYS:
+        assert f"| `{key}` |" in keys, f"tournament key {key} is not in docs/tournaments.md"
+    for key in (*SPRT_KEYS, "name", "cmd"):  # sprt's and each bot's own keys
+        assert f"`{key}`" in keys, f"tournament key {key} is not in docs/tournaments.md"
+
+
+def _options() -> dict[str, list[str]]:
+    """Every option string of every ``arena`` subcommand (``--games``, ``-j``...)."""
+    from arena.cli.main import _parser
+
+    sub = next(a for a in _parser()._actions if a.dest == "command")
+    return {
+        name: [
+            option
+            for action in parser._actions
+            for option in action.option_strings
+            if option not in ("-h", "--help")
+        ]
+        for name, parser in sub.choices.items()
+    }
+
+
+def test_every_cli_option_of_every_command_is_documented_in_the_cli_doc():
+    from arena.cli.main import _parser
+
+    doc = (DOCS / "cli.md").read_text()
+    options = _options()
+    assert "--fresh" in options["run"] and "-j" in options["match"]
+    for command, strings in options.items():
+        assert f"## arena {command}" in doc.splitlines(), f"docs/cli.md has no arena {command}"
+        section = _section(doc, f"## arena {command}")
+        for option in strings:
+            # Each option opens an item of its command's list: "- `--games N`: ...".
+            assert f"`{option}" in section, f"arena {command} {option} is not in docs/cli.md"
+    for action in _parser()._actions:  # arena's own options (--version)
+        for option in action.option_strings:
+            assert f"`arena {option}`" in (REPO / "README.md").read_text() + doc, option
+
+
+def _sample_leaderboard():
+    """A leaderboard that prints every column: several settings variants, games of three
+    players (average rank), forfeits, late answers, response times, an SPRT."""
+    from arena.results.leaderboard import ClockOptions, Leaderboard, Timing
+    from arena.results.rating import BotStats, Pairwise
+    from arena.results.stats import Pentanomial, Sprt
+
+    def bot(name: str, wins: int) -> BotStats:
+        scores = [1.0, 2.0, 3.0]
+        return BotStats(
+            name, 25.0, 5.0, bt=10.0, bt_error=40.0, games=3, wins=wins, draws=1,
+            losses=2 - wins, rank_sum=2.0, scores=scores,
+            variant_scores={"VARIANT": scores}, overall=Pairwise(wins, 1, 2 - wins),
+        )  # fmt: skip
+
+    stats = [bot("a", 2), bot("b", 0)]
+    ptnml = Pentanomial([0, 1, 1, 0, 1])
+    pairs = {("a", "b"): Pairwise(2, 1, 0, ptnml), ("b", "a"): Pairwise(0, 1, 2, ptnml.reversed())}
+    return Leaderboard(
+        "sample",
+        stats,
+        pairs,
+        multiplayer=True,
+        sprt=Sprt(0.0, 5.0).result("a", "b", ptnml),
+        timing={"a": Timing.of([1.0, 2.0, 30.0], late=1)},
+        clock=ClockOptions(50, 1.5),
+    )
+
+
+def _markdown_headers(text: str) -> list[str]:
+    """The header cells of every markdown table in ``text``."""
+    import itertools
+
+    headers = []
+    for line, below in itertools.pairwise(text.splitlines()):
+        if line.startswith("|") and below.startswith("|-"):
+            headers += [cell.strip() for cell in line.strip("|").split("|")]
+    return headers
+
+
+def test_every_leaderboard_column_is_documented_in_the_leaderboard_doc():
+    import csv
+    import io
+    import json
+
+    board = _sample_leaderboard()
+    bots = {s.name for s in board.stats}
+    columns = [h for h in _markdown_headers(board.render("markdown")) if h and h not in bots]
+    csv_header = next(csv.reader(io.StringIO(board.render("csv"))))
+    data = json.loads(board.render("json"))
+    keys = [*data, *data["leaderboard"][0], *data["pairwise"][0], *data["sprt"]]
+    # The sample prints every optional column.
+    for name in ("score VARIANT", "avg rank", "ms p50/p99/max", "nElo ±95%", "ptnml"):
+        assert name in columns
+    assert {"score± VARIANT", "avg_rank", "late", "p99_ms", "illegal"} <= set(csv_header)
+    doc = (DOCS / "leaderboard.md").read_text()
+    for name in [*columns, *csv_header, *keys]:
+        assert f"`{name}`" in doc, f"leaderboard column {name!r} is not in docs/leaderboard.md"
+
+
+def _anchor(heading: str) -> str:
+    """GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens."""
+    text = heading.strip().lower()
+    kept = "".join(c for c in text if c.isalnum() or c in " -_")
+    return kept.replace(" ", "-")
+
+
+def test_every_relative_link_of_the_docs_points_to_a_file_and_heading_that_exist():
+    import re
+
+    pages = [REPO / "README.md", REPO / "bench" / "README.md", *sorted(DOCS.glob("*.md"))]
+    for page in pages:
+        text = page.read_text()
+        for target in re.findall(r"\]\(([^)\s]+)\)", text):
+            if "://" in target:
+                continue
+            path, _, anchor = target.partition("#")
+            file = (page.parent / path).resolve() if path else page
+            assert file.exists(), f"{page.relative_to(REPO)}: link to a missing {target}"
+            if anchor and file.suffix == ".md":
+                headings = re.findall(r"^#+ (.+)$", file.read_text(), flags=re.MULTILINE)
+                anchors = {_anchor(h) for h in headings}
+                assert anchor in anchors, f"{page.relative_to(REPO)}: no heading for {target}"

@@ -10,7 +10,7 @@ from arena.views.report import TurnTimes, _times_section
 
 
 def test_the_reports_median_is_the_leaderboards_nearest_rank_median():
-    # Nearest rank: 2 of the 4 values are <= 2, so the median is 2 (the README's rule);
+    # Nearest rank: 2 of the 4 values are <= 2, so the median is 2 (docs/leaderboard.md's rule);
     # the report used to round the index and show 3 beside a leaderboard showing 2.
     times = {"a": TurnTimes(ms=[4.0, 1.0, 3.0, 2.0], used=[0.04, 0.01, 0.03, 0.02])}
     board = Leaderboard("t", [], {})
