@@ -153,14 +153,14 @@ def test_the_readme_is_at_most_10_kb_and_links_every_doc():
 
 
 def test_every_tournament_key_is_documented_in_the_tournaments_doc():
-    from arena.tournament.config import KEYS, SPRT_KEYS
+    from arena.tournament.config import BOT_KEYS, KEYS, SPRT_KEYS
 
     doc = (DOCS / "tournaments.md").read_text()
     keys = _section(doc, "## Every key")
     assert {"game", "bots", "clock_scale"} <= set(KEYS)
     for key in KEYS:
         assert f"| `{key}` |" in keys, f"tournament key {key} is not in docs/tournaments.md"
-    for key in (*SPRT_KEYS, "name", "cmd"):  # sprt's and each bot's own keys
+    for key in (*SPRT_KEYS, *BOT_KEYS):  # sprt's and each bot's own keys
         assert f"`{key}`" in keys, f"tournament key {key} is not in docs/tournaments.md"
 
 
