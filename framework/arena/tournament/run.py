@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from tqdm import tqdm
@@ -36,6 +36,7 @@ class RunSummary:
     leaderboard: Leaderboard
     stop_signal: int | None = None
     changed: str | None = None  # why the run stopped early: a bot's file changed
+    failures: list[str] = field(default_factory=list)  # "game <key>: why", each failed game
 
 
 class _Leader:
@@ -160,6 +161,7 @@ def run_tournament(
             )
 
         played = failed = 0
+        failures: list[str] = []
         leader = _Leader()
         bar = tqdm(
             total=planned,
@@ -175,6 +177,7 @@ def run_tournament(
             nonlocal played, failed
             if isinstance(result, Failure):
                 failed += 1
+                failures.append(f"game {spec.key}: {result.reason}")
                 say(f"game {spec.key} failed in the referee: {result.reason}")
             else:
                 record = GameRecord.from_dict(result)
@@ -213,6 +216,7 @@ def run_tournament(
             board,
             stop_signal,
             changed[0] if changed else None,
+            failures,
         )
     finally:
         store.close()
