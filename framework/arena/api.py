@@ -203,7 +203,7 @@ def run(
     when games failed in the referee: arena, a plugin or a helper process broke.
     """
     from arena.plugins.registry import load_registry
-    from arena.tournament.config import load_tournament
+    from arena.tournament.config import load_tournament, new_output_note
     from arena.tournament.run import run_tournament
 
     config = load_tournament(Path(path), load_registry())
@@ -218,6 +218,9 @@ def run(
         config.output = Path(output)
     if log is None:
         log = _to_stderr if verbose else _nowhere
+    note = new_output_note(config) if output is None else None
+    if note:
+        log(note)
     summary = run_tournament(config, progress=progress, log=log)
     result = TournamentResult(
         name=config.name,

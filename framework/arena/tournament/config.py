@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from arena.botproc.commands import default_name, named_files, resolve_command
+from arena.botproc.commands import default_name, named_files, resolve_command, resolve_path
 from arena.errors import ConfigError, InvalidSetting, UnknownGame
 from arena.game import Game, GameInfo
 from arena.tournament.schedule import MAX_GAMES, schedule_size
@@ -364,7 +364,8 @@ def load_tournament(path: Path, registry: Registry) -> TournamentConfig:
     total = schedule_size(fmt, len(bots), players, games, len(variants))
     if games is not None and total > MAX_GAMES:
         raise doc.error("games", too_many_games(fmt, games, total))
-    output = Path(str(data.get("output", Path("out") / path.stem)))
+    # Like a bot's files: from the current folder, else the file's folder (resume from anywhere).
+    output = resolve_path(str(data.get("output", Path("out") / path.stem)), path.parent)
     executor, address = _executor(doc, data)
     return TournamentConfig(
         path=path,
@@ -391,6 +392,22 @@ def load_tournament(path: Path, registry: Registry) -> TournamentConfig:
         version=info.version,
         time_margin_ms=_time_margin(doc, data),
         clock_scale=_clock_scale(doc, data),
+    )
+
+
+def new_output_note(config: TournamentConfig) -> str | None:
+    """A line saying where a new output folder goes when the file's own folder (not the
+    current one) would have been the other place looked in: from another folder, a
+    tournament resumes only where its output was found (see docs/tournaments.md, Paths)."""
+    out = config.output
+    if out.is_absolute() or out.exists():
+        return None
+    here, there = Path.cwd().resolve(), config.path.parent.resolve()
+    if here == there:
+        return None
+    return (
+        f"new output folder {here / out} (none there nor at {there / out}): run from the "
+        "folder the tournament was first run from to resume it"
     )
 
 
