@@ -402,13 +402,9 @@ def new_output_note(config: TournamentConfig) -> str | None:
     out = config.output
     if out.is_absolute() or out.exists():
         return None
-    here, there = Path.cwd().resolve(), config.path.parent.resolve()
-    if here == there:
+    if Path.cwd().resolve() == config.path.parent.resolve():
         return None
-    return (
-        f"new output folder {here / out} (none there nor at {there / out}): run from the "
-        "folder the tournament was first run from to resume it"
-    )
+    return f"new output folder {out} (found neither here nor in {config.path.parent})"
 
 
 def _time_margin(doc: _Located, data: dict[str, Any]) -> int:
