@@ -11,20 +11,24 @@ In the habit of kaggle-environments' ``env.run``::
     print(board.render("markdown"))
 
 Bad input (an unknown game, a bad setting or command, a bad tournament file) raises
-:class:`~arena.errors.ConfigError` with the same message the CLI prints, before any game.
+:class:`~arena.errors.ConfigError` with the same message the CLI prints, before any game;
+games that failed in the referee (arena's or a plugin's failure, never a bot's) make
+:func:`run` raise :class:`~arena.errors.GamesFailed` once the other games are stored.
+Nothing is written to standard error unless asked (``verbose=True`` or ``log=``).
 """
 
 from __future__ import annotations
 
 import json
 import shutil
+import sys
 import tempfile
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arena.errors import ConfigError
+from arena.errors import ConfigError, GamesFailed
 from arena.game import Game
 
 
@@ -162,7 +166,9 @@ class TournamentResult:
     """What :func:`run` did: games played now, found already stored, failed; the leaderboard.
 
     ``leaderboard.rows()`` gives one dict per bot, best first; ``leaderboard.render(fmt)``
-    the text the CLI prints (``table``, ``markdown``, ``json``, ``csv``).
+    the text the CLI prints (``table``, ``markdown``, ``json``, ``csv``). ``failures`` says
+    why each failed game failed; ``changed`` why the run stopped early (a bot's file
+    changed during it), else None.
     """
 
     name: str
@@ -172,6 +178,8 @@ class TournamentResult:
     failed: int
     interrupted: bool
     leaderboard: Any
+    failures: list[str] = field(default_factory=list)
+    changed: str | None = None
 
 
 def run(
@@ -182,14 +190,22 @@ def run(
     seed: int | None = None,
     output: str | Path | None = None,
     progress: bool = False,
+    verbose: bool = False,
+    log: Callable[[str], None] | None = None,
 ) -> TournamentResult:
     """Run (or resume) a tournament file, like ``arena run``; return its results.
 
-    The keyword arguments override the file's keys of the same name. Games already stored
-    in the output folder are not played again.
+    ``games``, ``concurrency``, ``seed`` and ``output`` override the file's keys of the
+    same name (``output`` relative to the current folder). Games already stored in the
+    output folder are not played again. The run's messages (resuming, the sandbox, a
+    failed game) go to ``log`` when given, else to standard error when ``verbose``, else
+    nowhere; ``progress`` shows the CLI's progress bar on standard error.
+
+    Raises :class:`~arena.errors.GamesFailed` (its ``result`` is this function's result)
+    when games failed in the referee: arena, a plugin or a helper process broke.
     """
     from arena.plugins.registry import load_registry
-    from arena.tournament.config import load_tournament
+    from arena.tournament.config import load_tournament, new_output_note
     from arena.tournament.run import run_tournament
 
     config = load_tournament(Path(path), load_registry())
@@ -202,8 +218,13 @@ def run(
         config.seed = seed
     if output is not None:
         config.output = Path(output)
-    summary = run_tournament(config, progress=progress)
-    return TournamentResult(
+    if log is None:
+        log = _to_stderr if verbose else _nowhere
+    note = new_output_note(config) if output is None else None
+    if note:
+        log(note)
+    summary = run_tournament(config, progress=progress, log=log)
+    result = TournamentResult(
         name=config.name,
         output=config.output,
         played=summary.played,
@@ -211,4 +232,17 @@ def run(
         failed=summary.failed,
         interrupted=summary.interrupted,
         leaderboard=summary.leaderboard,
+        failures=summary.failures,
+        changed=summary.changed,
     )
+    if summary.failed:
+        raise GamesFailed(summary.failures or [f"{summary.failed} games"], result)
+    return result
+
+
+def _to_stderr(message: str) -> None:
+    print(message, file=sys.stderr)
+
+
+def _nowhere(message: str) -> None:
+    pass

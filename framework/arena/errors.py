@@ -45,6 +45,21 @@ class ExternalProcessError(ArenaError):
     """
 
 
+class GamesFailed(ArenaError):
+    """Games failed in the referee: arena, a plugin or a helper broke, not a bot.
+
+    Raised by :func:`arena.run` once the other games are played and stored; ``result``
+    is the run's :class:`~arena.api.TournamentResult` and ``failures`` says, game by game,
+    what went wrong (``"game r1:a,b: ..."``).
+    """
+
+    def __init__(self, failures: list[str], result: object) -> None:
+        shown = "; ".join(failures[:3]) + ("; ..." if len(failures) > 3 else "")
+        super().__init__(f"{len(failures)} games failed in the referee: {shown}")
+        self.failures = failures
+        self.result = result
+
+
 class AnswerError(ArenaError):
     """A bot's answer that loses it the game; ``reason`` is what the store records."""
 

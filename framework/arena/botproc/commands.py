@@ -20,10 +20,10 @@ def resolve_command(cmd: str, base: Path) -> tuple[str, ...] | str:
 
     Bots run in their own empty directory, so a relative path (``bots/stc/greedy.py``,
     ``bot.rb``, the ``bin`` of ``java -cp bin Main``) is resolved against the current
-    directory, else against ``base`` (the YAML file's folder). The first word is a program
-    on the PATH unless it holds a ``/`` or ends in .py/.sh/.js; options (``-x``) and the
-    module after ``-m`` are left alone. Returns the argv, or an error message when the
-    program or a file is missing.
+    directory, else against ``base`` (the YAML file's folder): :func:`resolve_path`. The
+    first word is a program on the PATH unless it holds a ``/`` or ends in .py/.sh/.js;
+    options (``-x``) and the module after ``-m`` are left alone. Returns the argv, or an
+    error message when the program or a file is missing (naming the places looked in).
     """
     try:
         argv = shlex.split(cmd)
@@ -42,7 +42,7 @@ def resolve_command(cmd: str, base: Path) -> tuple[str, ...] | str:
                 continue
             found = _existing(token, base)
             if found is None:
-                return f"file not found: {token!r}"
+                return not_found(token, base)
             if found.is_dir():
                 return f"is a folder, not a program: {token!r}"
             if not os.access(found, os.X_OK):
@@ -56,10 +56,29 @@ def resolve_command(cmd: str, base: Path) -> tuple[str, ...] | str:
         if found is not None:
             out.append(os.path.abspath(found))
         elif pathlike:
-            return f"file not found: {token!r}"
+            return not_found(token, base)
         else:
             out.append(token)
     return tuple(out)
+
+
+def resolve_path(token: str, base: Path) -> Path:
+    """A relative path of a tournament file, the one rule for all of them (bot files,
+    ``output``): the path from the current folder when it exists there, else from ``base``
+    (the file's folder) when it exists there, else as written (from the current folder).
+    An absolute path is itself."""
+    return _existing(token, base) or Path(token)
+
+
+def looked_in(token: str, base: Path) -> list[str]:
+    """The absolute paths :func:`resolve_path` tries for ``token``, in order."""
+    places = [os.path.abspath(token), os.path.abspath(base / token)]
+    return list(dict.fromkeys(places))
+
+
+def not_found(token: str, base: Path) -> str:
+    """The error for a missing file, naming where it was looked for."""
+    return f"file not found: {token!r} (looked for {' then '.join(looked_in(token, base))})"
 
 
 def _existing(token: str, base: Path) -> Path | None:

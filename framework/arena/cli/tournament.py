@@ -53,7 +53,7 @@ def add_parsers(sub: Any) -> None:
 def cmd_run(args: argparse.Namespace, extra: list[str]) -> int:
     """Run or resume a tournament file and print its leaderboard (only it, on stdout)."""
     from arena.results.store import make_output_folder
-    from arena.tournament.config import load_tournament, too_many_games, where
+    from arena.tournament.config import load_tournament, new_output_note, too_many_games, where
     from arena.tournament.run import run_tournament
     from arena.tournament.schedule import MAX_GAMES, schedule_size
 
@@ -74,6 +74,9 @@ def cmd_run(args: argparse.Namespace, extra: list[str]) -> int:
     if args.output is not None:
         config.output = args.output
     _executor_options(config, args)
+    note = new_output_note(config) if args.output is None else None
+    if note:
+        print(f"arena: {note}", file=sys.stderr)
     make_output_folder(config.output, "--output" if args.output else where(config, "output"))
     warn_concurrency(config.concurrency, "concurrency", registry.get(config.game).info.thinking)
     summary = run_tournament(config, progress=progress_wanted(args.no_progress), fresh=args.fresh)

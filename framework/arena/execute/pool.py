@@ -14,6 +14,12 @@ started with a ``preexec_fn``). The main process hands a worker one game at a ti
   running games end (their workers kill every bot and exit), and a second signal kills
   the workers outright; :class:`Interrupted` then tells the caller which signal it was.
 
+A worker is started without the caller's main module: ``spawn`` would otherwise run the
+script that called arena again in every worker (a script without an ``if __name__ ==
+"__main__":`` guard, or one read from standard input, then fails every game). A worker
+that dies before it says it is ready never ran a bot: that is arena's failure, and
+:data:`START_FAILURES` of them in a row stop the games with :class:`WorkerStartError`.
+
 Both the main process and the workers are child subreapers: whatever a bot leaves behind
 comes back to one of them and is killed.
 """
@@ -27,9 +33,11 @@ import multiprocessing
 import os
 import signal
 import struct
+import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterable
+import types
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
@@ -41,12 +49,15 @@ from arena.botproc.homes import bot_homes, remove_tree
 from arena.botproc.launcher import PR_SET_PDEATHSIG, become_subreaper, prctl
 from arena.botproc.procinfo import owner_tag
 from arena.botproc.spawn import kill_every_bot, sweep_orphans
+from arena.errors import ArenaError
 from arena.execute.stopping import Interrupted, StopSignals
 
 WATCHDOG_GRACE_S = 10.0
 """Seconds a game may run past its current step's clocks before the watchdog abandons it."""
 STOP_GRACE_S = 5.0
 """Seconds workers get, after SIGINT or SIGTERM, to kill their bots and exit."""
+START_FAILURES = 3
+"""Workers in a row that die before they are ready (no bot started) before the games stop."""
 
 K = TypeVar("K")
 Heartbeat = Callable[[float], None]
@@ -58,6 +69,10 @@ class Failure:
     """A game the referee could not finish, and why."""
 
     reason: str
+
+
+class WorkerStartError(ArenaError):
+    """Worker processes die as they start, before any bot runs: arena cannot play here."""
 
 
 class _WorkerStop(BaseException):
@@ -83,6 +98,7 @@ def _worker_main(conn: Connection, clock_path: str, play: PlayFunction, parent: 
     become_subreaper()
     with open(clock_path, "r+b") as f:
         clock = mmap.mmap(f.fileno(), _CLOCK.size)
+    conn.send(("ready", None))  # from here on, a death may be a bot's doing
 
     def heartbeat(seconds: float) -> None:
         _CLOCK.pack_into(clock, 0, time.monotonic() + seconds + WATCHDOG_GRACE_S)
@@ -118,6 +134,7 @@ class _Worker(Generic[K]):
     clock_path: Path
     key: K | None = None
     busy: bool = False
+    ready: bool = False
 
     def deadline(self) -> float:
         return float(_CLOCK.unpack_from(self.clock, 0)[0])
@@ -135,6 +152,7 @@ class WorkerPool(Generic[K]):
     workers: list[_Worker[K]] = field(default_factory=list)
     _stop: StopSignals = field(default_factory=StopSignals)
     _dir: Path | None = None
+    _start_failures: int = 0
 
     def run(self, jobs: Iterable[tuple[K, Any]], done: Callable[[K, Any], None]) -> None:
         """Play every ``(key, job)``; ``done(key, result or Failure)`` as each game ends.
@@ -146,7 +164,7 @@ class WorkerPool(Generic[K]):
         with self._stop:
             try:
                 self._loop(iter(jobs), done)
-            except Interrupted:
+            except (Interrupted, WorkerStartError):
                 self._stop_all()
                 raise
             finally:
@@ -193,6 +211,10 @@ class WorkerPool(Generic[K]):
                 kind, payload = w.conn.recv()
             except (EOFError, OSError):
                 kind, payload = "died", None
+            if kind == "ready":
+                w.ready = True
+                self._start_failures = 0
+                return
             if kind != "died":
                 w.busy = False
                 done(w.key, payload if kind == "done" else Failure(str(payload)))
@@ -201,6 +223,16 @@ class WorkerPool(Generic[K]):
             w.proc.join(1.0)
             why = _death(w.proc.exitcode)
             self._replace(w)
+            if not w.ready:  # no bot had started: arena's failure, not a bot's
+                self._start_failures += 1
+                message = (
+                    f"a worker process {why} as it started, before any bot ran (an arena "
+                    "failure; its error, if any, is on standard error)"
+                )
+                done(w.key, Failure(message))
+                if self._start_failures >= START_FAILURES:
+                    raise WorkerStartError(f"{START_FAILURES} in a row: {message}")
+                return
             done(
                 w.key, Failure(f"the worker process {why} during the game (a bot may have done it)")
             )
@@ -230,7 +262,8 @@ class WorkerPool(Generic[K]):
             daemon=True,
             name="arena-worker",
         )
-        proc.start()
+        with _without_main():
+            proc.start()
         theirs.close()
         worker: _Worker[K] = _Worker(proc, ours, clock, clock_path)
         self.workers.append(worker)
@@ -294,6 +327,20 @@ class WorkerPool(Generic[K]):
         remove_leftovers()
         if self._dir is not None:
             remove_tree(self._dir)
+
+
+@contextlib.contextmanager
+def _without_main() -> Iterator[None]:
+    """Hide the caller's ``__main__`` while a worker starts, so that ``spawn`` does not
+    import it again in the worker: the worker needs only arena, and a script run again
+    there would start its own games (the documented example has no ``__main__`` guard)."""
+    main = sys.modules.get("__main__")
+    sys.modules["__main__"] = types.ModuleType("__main__")
+    try:
+        yield
+    finally:
+        if main is not None:
+            sys.modules["__main__"] = main
 
 
 def _death(exitcode: int | None) -> str:

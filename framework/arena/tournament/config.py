@@ -22,7 +22,7 @@ from arena.botproc.build import (
     make_recipe,
     merge_presets,
 )
-from arena.botproc.commands import default_name, named_files, resolve_command
+from arena.botproc.commands import default_name, named_files, resolve_command, resolve_path
 from arena.errors import ConfigError, InvalidSetting, UnknownGame
 from arena.game import Game, GameInfo
 from arena.tournament.schedule import FORMATS, MAX_GAMES, schedule_size
@@ -394,7 +394,8 @@ def load_tournament(path: Path, registry: Registry) -> TournamentConfig:
     total = schedule_size(fmt, len(bots), players, games, len(variants))
     if games is not None and total > MAX_GAMES:
         raise doc.error("games", too_many_games(fmt, games, total))
-    output = Path(str(data.get("output", Path("out") / path.stem)))
+    # Like a bot's files: from the current folder, else the file's folder (resume from anywhere).
+    output = resolve_path(str(data.get("output", Path("out") / path.stem)), path.parent)
     executor, address = _executor(doc, data)
     return TournamentConfig(
         path=path,
@@ -473,6 +474,18 @@ def _build_options(doc: _Located, data: dict[str, Any]) -> dict[str, Any]:
         "build_memory_mb": memory,
         "on_build_error": on_error,
     }
+
+
+def new_output_note(config: TournamentConfig) -> str | None:
+    """A line saying where a new output folder goes when the file's own folder (not the
+    current one) would have been the other place looked in: from another folder, a
+    tournament resumes only where its output was found (see docs/tournaments.md, Paths)."""
+    out = config.output
+    if out.is_absolute() or out.exists():
+        return None
+    if Path.cwd().resolve() == config.path.parent.resolve():
+        return None
+    return f"new output folder {out} (found neither here nor in {config.path.parent})"
 
 
 def _time_margin(doc: _Located, data: dict[str, Any]) -> int:

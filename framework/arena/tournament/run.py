@@ -45,6 +45,7 @@ class RunSummary:
     replayed: int = 0  # games broken off as stalls and played again
     stalled: list[str] = field(default_factory=list)  # why, for each stall
     abandoned: int = 0  # games that stalled more than MAX_STALL_REPLAYS times: not stored
+    failures: list[str] = field(default_factory=list)  # "game <key>: why", each failed game
 
 
 class _Leader:
@@ -190,6 +191,7 @@ def run_tournament(
         why: list[str] = []
         retry: deque[GameSpec] = deque()
         abandoned = 0
+        failures: list[str] = []
         leader = _Leader()
         bar = tqdm(
             total=planned,
@@ -220,6 +222,7 @@ def run_tournament(
                 return
             if isinstance(result, Failure):
                 failed += 1
+                failures.append(f"game {spec.key}: {result.reason}")
                 say(f"game {spec.key} failed in the referee: {result.reason}")
             else:
                 record = GameRecord.from_dict(result)
@@ -279,6 +282,7 @@ def run_tournament(
             replayed,
             why,
             abandoned,
+            failures,
         )
     finally:
         store.close()

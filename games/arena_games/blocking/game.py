@@ -113,6 +113,12 @@ class BlockingGame(Game[State]):
             "out": list(state.out),
             "forfeited": list(state.forfeited),
             "current": state.current,
+            # What just happened, for the viewer: the shape placed last.
+            "highlight": [
+                {"kind": "placed", "seat": pieces[-1][0], "cells": [list(c) for c in pieces[-1][2]]}
+            ]
+            if pieces
+            else [],
         }
 
     def render(self, state: State) -> str:

@@ -21,9 +21,13 @@ function render(view, host, ctx) {
     const [cx, cy] = corners[s];
     out.push(`<circle cx="${X0 + cx * C + C / 2}" cy="${Y0 + cy * C + C / 2}" r="5" fill="${tint(s)}" opacity=".5"/>`);
   }
+  // The game's highlight names the shape placed last; it is marked on the step that placed it.
   const justPlaced = ctx.step && ctx.step.actions && Object.keys(ctx.step.actions).length > 0;
+  const placed = (view.highlight || []).find((h) => h.kind === "placed");
+  const key = (cells) => cells.map(([x, y]) => `${x},${y}`).sort().join(" ");
+  const lastKey = placed ? key(placed.cells) : null;
   view.pieces.forEach(([seat, letter, cells], i) => {
-    const last = justPlaced && i === view.pieces.length - 1;
+    const last = justPlaced && lastKey !== null && key(cells) === lastKey;
     const mine = new Set(cells.map(([x, y]) => `${x},${y}`));
     for (const [x, y] of cells) {
       out.push(`<rect data-owner="${seat}" x="${X0 + x * C}" y="${Y0 + y * C}" width="${C}" height="${C}" ` +

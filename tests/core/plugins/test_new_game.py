@@ -19,6 +19,7 @@ FILES = [
     "src/tictac/__init__.py",
     "src/tictac/game.py",
     "src/tictac/plugin.py",
+    "src/tictac/viewer.js",
     "tests/test_tictac.py",
     "tournaments/tictac.yaml",
 ]

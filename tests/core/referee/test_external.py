@@ -116,7 +116,9 @@ def test_commands_are_checked_and_resolved_like_bot_commands(tmp_path, monkeypat
     (tmp_path / "ref.py").write_text("import os\nprint(os.getcwd())\n")
     assert command_problem(f"{sys.executable} ref.py") is None
     assert command_problem("jav -jar referee.jar") == "command not found: 'jav'"
-    assert command_problem("python3 missing.py") == "file not found: 'missing.py'"
+    assert command_problem("python3 missing.py") == (
+        f"file not found: 'missing.py' (looked for {Path.cwd() / 'missing.py'})"
+    )
     with pytest.raises(
         ExternalProcessError, match=r"^referee 'jav -jar x.jar': command not found: 'jav'$"
     ):

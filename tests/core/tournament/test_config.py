@@ -166,7 +166,8 @@ def test_the_cli_prints_one_line_and_exits_2_before_any_game(tmp_path, capsys, m
     assert main(["run", str(path)]) == 2
     err = capsys.readouterr().err
     assert err.strip().splitlines() == [
-        f"arena: {path}: bots[0].cmd (line 11): file not found: 'bots/stc/nobot.py'"
+        f"arena: {path}: bots[0].cmd (line 11): file not found: 'bots/stc/nobot.py' (looked "
+        f"for {REPO / 'bots/stc/nobot.py'} then {tmp_path / 'bots/stc/nobot.py'})"
     ]
     assert not out.exists()
 

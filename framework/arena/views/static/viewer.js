@@ -81,13 +81,14 @@ class Viewer {
     document.getElementById("players").replaceChildren(...this.players.map((name, seat) =>
       el("span", { cls: "player" }, el("span", { cls: "chip", style: `background:${SEAT_COLORS[seat % 4]}` }),
         `${name}  `)));
-    const outcome = document.getElementById("outcome");
+    // The result is shown at the last step only: no spoiler while stepping through.
+    this.outcomeText = "";
     if (r.outcome) {
       const parts = this.players.map((name, seat) => {
         const rank = r.outcome.ranks[seat];
         return `${name}: ${ordinal(rank)} (${r.outcome.scores[seat]})`;
       });
-      outcome.textContent = `${parts.join(" · ")} — ${r.outcome.reason || ""}`;
+      this.outcomeText = `${parts.join(" · ")} — ${r.outcome.reason || ""}`;
     }
     const slider = document.getElementById("slider");
     slider.max = String(this.steps.length);
@@ -139,6 +140,10 @@ class Viewer {
     document.getElementById("step-label").textContent =
       index === 0 ? `start (${this.steps.length} steps)` : `step ${index} / ${this.steps.length}${turn}`;
     history.replaceState(null, "", `#step=${index}`);
+    const outcome = document.getElementById("outcome");
+    const last = index === this.steps.length;
+    outcome.textContent = last || !this.outcomeText ? this.outcomeText : "result: at the last step";
+    outcome.classList.toggle("muted", !last);
     this.drawBoard(index, step);
     this.drawSeats(step);
     document.body.dataset.step = String(index);
