@@ -94,6 +94,18 @@ def _setting_options(game: type[Game[Any]], extra: list[str]) -> dict[str, Any]:
     return game_settings(game, given, error)
 
 
+def _check_seeds(game: type[Game[Any]], first: int, seeds: list[int], games: int) -> None:
+    """Refuse, before any game, a seed the game cannot play (``--seed`` and the seeds
+    after it that ``--games`` plays)."""
+    from arena.tournament.config import check_seed
+
+    for seed in seeds:
+        if (why := check_seed(game, seed)) is not None:
+            if seed == first:
+                raise ConfigError(f"--seed {why}")
+            raise ConfigError(f"--seed {first} --games {games}: seed {why}")
+
+
 def cmd_match(args: argparse.Namespace, extra: list[str]) -> int:
     """Play ``--games`` games between the given commands and summarise them.
 
@@ -125,6 +137,10 @@ def cmd_match(args: argparse.Namespace, extra: list[str]) -> int:
         raise ConfigError(f"--clock-scale {message}")
     clock = Clock(args.clock_scale, args.time_margin_ms)
     bots = _match_bots(args.bots)
+    names = [b.name for b in bots]
+    # Round r plays seed --seed + r, every seat rotation of it before the next seed.
+    specs = round_robin(names, len(names), args.games, args.seed)
+    _check_seeds(game_cls, args.seed, sorted({args.seed + s.round for s in specs}), args.games)
     if args.output is not None:
         from arena.results.store import make_output_folder
 
@@ -134,9 +150,6 @@ def cmd_match(args: argparse.Namespace, extra: list[str]) -> int:
     sandbox = choose_sandbox(args.sandbox, None, [args.output] if args.output else [], 64)
     keep = args.output is not None
     root = args.output or Path(tempfile.mkdtemp(prefix="arena-match-"))
-    names = [b.name for b in bots]
-    # Round r plays seed --seed + r, every seat rotation of it before the next seed.
-    specs = round_robin(names, len(names), args.games, args.seed)
     by_name = {b.name: b for b in bots}
     records: list[GameRecord] = []
     failed = 0

@@ -6,6 +6,7 @@ It knows no game's rules: it drives a :class:`~arena.game.Game` through its cont
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from collections import deque
@@ -42,6 +43,8 @@ RAW_CAP = 500
 """Characters of offending output kept with a forfeit."""
 STEP_LOG_CAP = 8 * 1024
 """Bytes of a per-turn process's stderr kept in its step record (the file keeps more)."""
+EPILOGUE_WRITE_S = 0.5
+"""How long the referee tries to write a game's epilogue to a bot that reads slowly."""
 REPLAY_FORMAT = 2
 """Version of ``replay.json``: 2 added views, parsed actions, messages, budgets, replies."""
 
@@ -126,6 +129,7 @@ class Referee:
         self.replay = replay
         self.info = game.info
         self._home: BotHome | None = None
+        self._epilogue: dict[str, str] = {}  # text sent once the game was over, by seat
 
     def stderr_path(self, seat: int) -> Path:
         """Where seat's stderr is kept."""
@@ -152,6 +156,7 @@ class Referee:
         ]
         for i in range(n):
             self.stderr_path(i).write_bytes(b"")
+        self._epilogue = {}
         home = self._home = BotHome.create(self.info.id, n, self.sandbox)
         workdirs = home.workdirs
         line_bots: list[LineBot] = []
@@ -280,6 +285,7 @@ class Referee:
             for seat, bot in enumerate(line_bots):
                 logs.settle(seat, bot)
             unobserved.append((len(steps) - 1, step, state))
+        self._send_epilogues(state, seats, line_bots)
         # The end: the bots' last logs (bounded in time), then they are stopped.
         drain_logs(line_bots)
         stop_bots(line_bots)  # every bot signalled before any is waited for
@@ -288,6 +294,21 @@ class Referee:
         while unobserved:
             self._observe(*unobserved.popleft())
         return state
+
+    def _send_epilogues(
+        self, state: Any, seats: list[SeatRecord], line_bots: list[LineBot]
+    ) -> None:
+        """Write each line bot that did not forfeit the game's :meth:`~arena.game.Game.epilogue`
+        (kept for the replay); a bot that no longer reads is not waited for."""
+        for seat, bot in enumerate(line_bots):
+            if seats[seat].forfeit is not None or bot.stopped:
+                continue
+            text = self.game.epilogue(state, seat)
+            if not text:
+                continue
+            self._epilogue[str(seat)] = text
+            with contextlib.suppress(InputStalled, BotClosed):
+                bot.send(text, time.perf_counter() + EPILOGUE_WRITE_S, new_turn=False)
 
     def _observe(self, index: int, step: dict[str, Any], state: Any) -> None:
         if self.observer is not None:
@@ -548,6 +569,8 @@ class Referee:
             ],
             "final": self.game.view(state),
         }
+        if self._epilogue:
+            replay["epilogue"] = dict(self._epilogue)
         path = self.game_dir / record.replay
         tmp = path.with_suffix(".tmp")
         tmp.write_text(json.dumps(replay, separators=(",", ":")))

@@ -245,6 +245,20 @@ def game_settings(
     return merged
 
 
+def check_seed(game: type[Game[Any]], seed: int) -> str | None:
+    """Why ``game`` refuses to play ``seed`` (:meth:`~arena.game.Game.check_seed`), or None.
+
+    A plugin's bug while checking is one clear message too, not a traceback.
+    """
+    try:
+        game().check_seed(seed)
+    except InvalidSetting as bad:
+        return bad.message
+    except Exception as exc:
+        return f"{game.info.id} could not check the seed {seed}: {type(exc).__name__}: {exc}"
+    return None
+
+
 def _same_kind(default: Any, value: Any) -> bool:
     if isinstance(default, bool) or isinstance(value, bool):
         return isinstance(default, bool) and isinstance(value, bool)
@@ -354,6 +368,8 @@ def load_tournament(path: Path, registry: Registry) -> TournamentConfig:
     seed = data.get("seed", 1)
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise doc.error("seed", f"must be a whole number, not {seed!r}")
+    if (why := check_seed(game_cls, seed)) is not None:
+        raise doc.error("seed", why)
     sandbox = data.get("sandbox", "auto")
     if sandbox not in SANDBOXES:
         raise doc.error("sandbox", f"must be one of {', '.join(SANDBOXES)}, not {sandbox!r}")
