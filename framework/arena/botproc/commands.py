@@ -47,6 +47,8 @@ def resolve_command(cmd: str, base: Path) -> tuple[str, ...] | str:
                 return f"is a folder, not a program: {token!r}"
             if not os.access(found, os.X_OK):
                 return f"not executable: {token!r}"
+            if (problem := start_problem(os.path.abspath(found))) is not None:
+                return problem
             out.append(os.path.abspath(found))
             continue
         if token.startswith("-") or argv[i - 1] in ("-m", "-c"):
@@ -60,6 +62,65 @@ def resolve_command(cmd: str, base: Path) -> tuple[str, ...] | str:
         else:
             out.append(token)
     return tuple(out)
+
+
+ELF_MAGIC = b"\x7fELF"
+
+
+def start_problem(program: str) -> str | None:
+    """Why the kernel would refuse to run the file ``program``, or None: not found, a
+    folder, not executable, a ``#!`` line whose interpreter is missing (or ends in a
+    carriage return: Windows line endings), neither a script nor a binary, or a binary
+    for another machine. A program on the PATH (no ``/``) is looked up there first."""
+    path = program if "/" in program else shutil.which(program)
+    if path is None:
+        return f"command not found: {program!r}"
+    if not os.path.exists(path):
+        return f"file not found: {program!r}"
+    if os.path.isdir(path):
+        return f"is a folder, not a program: {program!r}"
+    if not os.access(path, os.X_OK):
+        return f"not executable: {program!r} (chmod +x it, or name its interpreter first)"
+    try:
+        with open(path, "rb") as f:
+            head = f.read(512)
+    except OSError as exc:
+        return f"cannot read {program!r}: {exc.strerror}"
+    if head.startswith(b"#!"):
+        line = head[2:].split(b"\n", 1)[0]
+        if line.endswith(b"\r"):  # the kernel runs "/bin/sh\r", which does not exist
+            shown = line.strip().decode("utf-8", "replace")
+            return (
+                f"bad interpreter: {shown}^M: the file has Windows line endings: "
+                f"save {program!r} with Unix line endings (e.g. dos2unix)"
+            )
+        words = line.split()
+        if not words:
+            return f"{program!r}: its #! line names no interpreter"
+        interpreter = shown = words[0].decode("utf-8", "replace")
+        if not os.path.isfile(interpreter):
+            return f"bad interpreter: {shown}: not found (the #! line of {program!r})"
+        if not os.access(interpreter, os.X_OK):
+            return f"bad interpreter: {shown}: not executable (the #! line of {program!r})"
+        return None
+    if not head.startswith(ELF_MAGIC):
+        return f"exec format error: {program!r} is neither a binary nor a script starting with #!"
+    machine = int.from_bytes(head[18:20], "little" if head[5:6] == b"\x01" else "big")
+    if len(head) >= 20 and (mine := _elf_machine()) is not None and machine != mine:
+        return f"exec format error: {program!r} is a binary for another kind of machine"
+    return None
+
+
+def _elf_machine() -> int | None:
+    """The ELF machine number of this process's own interpreter (None: unknown)."""
+    try:
+        with open("/proc/self/exe", "rb") as f:
+            head = f.read(20)
+    except OSError:
+        return None
+    if not head.startswith(ELF_MAGIC) or len(head) < 20:
+        return None
+    return int.from_bytes(head[18:20], "little" if head[5] == 1 else "big")
 
 
 def _existing(token: str, base: Path) -> Path | None:

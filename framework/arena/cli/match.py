@@ -229,17 +229,24 @@ def _match_bots(commands: list[str]) -> list[Any]:
 
 
 def _result_line(n: int, record: Any) -> str:
+    """``game 1 seed 1, 36 turns, ...: a #1 (3); b #2 (0) crash: ...``, then, for each
+    seat that forfeited with stderr in its detail (a crash), the end of that stderr."""
+    from arena.botproc.lines import split_detail
+
     parts = []
+    tails = []
     for s in record.seats:
         text = f"{s.bot} #{s.rank + 1} ({s.score:g})"
         if s.forfeit:
-            text += f" {s.forfeit}: {s.detail}"
+            summary, tail = split_detail(s.detail)
+            text += f" {s.forfeit}: {summary}"
             if s.raw:
                 text += f" [{s.raw[:60]!r}]"
+            if tail:
+                tails += [f"  {s.bot}'s stderr ends:", *(f"    {line}" for line in tail)]
         parts.append(text)
-    return f"game {n} seed {record.seed}, {record.turns} turns, {record.reason}: " + "; ".join(
-        parts
-    )
+    head = f"game {n} seed {record.seed}, {record.turns} turns, {record.reason}: "
+    return "\n".join([head + "; ".join(parts), *tails])
 
 
 def _match_summary(names: list[str], records: list[Any], late: bool = False) -> str:
@@ -283,6 +290,7 @@ def _match_summary(names: list[str], records: list[Any], late: bool = False) -> 
 
 def _verbose_observer(game: Game[Any], names: Sequence[str]) -> Any:
     """The step observer of ``arena match --verbose`` (built in the worker process)."""
+    from arena.views.listing import forfeit_lines
 
     def observe(index: int, step: dict[str, Any], state: Any) -> None:
         print(f"--- step {index + 1} (turn {game.turn_number(state)})")
@@ -297,7 +305,8 @@ def _verbose_observer(game: Game[Any], names: Sequence[str]) -> Any:
                 print(f"    stderr: {line}")
         for seat_key, forfeit in step["forfeits"].items():
             who = f"seat {seat_key} {names[int(seat_key)]}"
-            print(f"  {who} FORFEITS: {forfeit['reason']}: {forfeit['detail']}")
+            for line in forfeit_lines(who, forfeit["reason"], forfeit["detail"]):
+                print(line)
         picture = game.render(state)
         if picture:
             print("\n".join("    " + line for line in picture.splitlines()))

@@ -23,6 +23,7 @@ from arena.botproc import (
     LineBot,
     Sandbox,
     TurnProcessResult,
+    crash_detail,
     drain_logs,
     kill_every_bot,
     remove_retired,
@@ -30,6 +31,7 @@ from arena.botproc import (
     stop_bots,
     wait_and_read,
 )
+from arena.botproc.commands import start_problem
 from arena.errors import AnswerError
 from arena.game import FileTransport, Game, Ignore, Incomplete, Move, Reply, standing_moves
 from arena.records import BotSpec, Clock, Forfeit, GameRecord, SeatRecord
@@ -350,7 +352,8 @@ class Referee:
                 forfeits[seat] = Forfeit("timeout", "did not read its input")
                 continue
             except BotClosed as closed:
-                forfeits[seat] = Forfeit("crash", _exit_text(closed.exit_code, "before its turn"))
+                summary = self._exit_summary(seat, closed.exit_code, "before its turn")
+                forfeits[seat] = Forfeit("crash", crash_detail(summary, bots[seat].stderr_tail()))
                 continue
             pending[seat] = _Pending(start, start + limit_s, budgets[seat], margin_ms)
 
@@ -447,9 +450,8 @@ class Referee:
         now = time.perf_counter()
         if bot.closed:
             io["ms"] = (now - p.start) * 1000.0
-            detail = _exit_text(bot.exit_code(), "without answering")
-            if last := bot.last_stderr_line():
-                detail += f" (stderr: {last[:200]})"
+            summary = self._exit_summary(seat, bot.exit_code(), "without answering")
+            detail = crash_detail(summary, bot.stderr_tail())
             return Forfeit("crash", detail, "\n".join(p.lines))
         if now > p.deadline:
             io["ms"] = (now - p.start) * 1000.0
@@ -526,10 +528,9 @@ class Referee:
             return Forfeit("timeout", f"still running after {budget_ms:g} ms{extra}")
         if result.exit_code != 0:
             reason, meaning = transport.exit_codes.get(result.exit_code or 0, ("crash", ""))
-            detail = _exit_text(result.exit_code, f"({meaning})" if meaning else "")
-            if result.last_log_line:
-                detail += f" (stderr: {result.last_log_line[:200]})"
-            return Forfeit(reason, detail, output or "")
+            context = f"({meaning})" if meaning else ""
+            summary = self._exit_summary(seat, result.exit_code, context)
+            return Forfeit(reason, crash_detail(summary, result.log_tail), output or "")
         if result.file_problem is not None:
             return Forfeit("invalid", result.file_problem)
         if output is None:
@@ -541,6 +542,14 @@ class Referee:
         if not isinstance(answer, Move):
             return Forfeit("invalid", f"{out} holds no move", output)
         return answer
+
+    def _exit_summary(self, seat: int, code: int | None, context: str) -> str:
+        """How seat's bot ended (``exited with code 1 without answering``); for the codes
+        of a program that could not be run (126, 127), why it could not, where known."""
+        text = _exit_text(code, context)
+        if code in (126, 127) and (why := start_problem(self.bots[seat].argv[0])) is not None:
+            text += f": {why}"
+        return text
 
     # -- replay --------------------------------------------------------------------
 
