@@ -7,8 +7,10 @@ resolved here, once, before any game; the sandbox then shows exactly those files
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import shutil
+from collections.abc import Sequence
 from pathlib import Path
 
 PATH_SUFFIXES = (".py", ".sh", ".js")
@@ -23,7 +25,8 @@ def resolve_command(cmd: str, base: Path) -> tuple[str, ...] | str:
     directory, else against ``base`` (the YAML file's folder). The first word is a program
     on the PATH unless it holds a ``/`` or ends in .py/.sh/.js; options (``-x``) and the
     module after ``-m`` are left alone. Returns the argv, or an error message when the
-    program or a file is missing.
+    program (or the script an interpreter runs) is missing or cannot be run; another word
+    naming a file that does not exist (a log the bot will write) is left as written.
     """
     try:
         argv = shlex.split(cmd)
@@ -57,11 +60,20 @@ def resolve_command(cmd: str, base: Path) -> tuple[str, ...] | str:
         found = _existing(token, base)
         if found is not None:
             out.append(os.path.abspath(found))
-        elif pathlike:
+        elif pathlike and _is_script(argv, i):
             return f"file not found: {token!r}"
         else:
-            out.append(token)
+            out.append(token)  # e.g. a log the bot will write: left as written
     return tuple(out)
+
+
+def _is_script(argv: Sequence[str], i: int) -> bool:
+    """Whether ``argv[i]`` is the script an interpreter (``argv[0]``) runs: its first
+    argument that is not an option. That one must exist; later words naming files that
+    do not exist (yet) are the bot's business."""
+    if not INTERPRETER.fullmatch(os.path.basename(argv[0])):
+        return False
+    return all(word.startswith("-") for word in argv[1:i])
 
 
 ELF_MAGIC = b"\x7fELF"
@@ -131,6 +143,33 @@ def _existing(token: str, base: Path) -> Path | None:
                 return path
         except OSError:  # e.g. a name too long to be a path
             return None
+    return None
+
+
+INTERPRETER = re.compile(
+    r"(python|pypy|node|nodejs|deno|bun|ruby|perl|php|java|lua|luajit|Rscript|julia|dotnet"
+    r"|mono|elixir|escript|ocaml|racket|guile|sbcl|swipl|tclsh|awk|gawk|sh|bash|dash|zsh|ksh)"
+    r"[0-9.]*(\.exe)?"
+)
+"""Programs that run a script: a command starting with one runs the script it names."""
+
+
+def bot_folder(argv: Sequence[str]) -> str | None:
+    """The folder of the program a bot command runs (None: none is a file of its own).
+
+    That is the folder of the script an interpreter runs (``bots/x`` for ``python3
+    bots/x/bot.py``, the first file argument that is not an option's or ``-m``'s), else
+    of the program itself when it is a file (``bin`` for ``./bin/bot``). ``argv`` is as
+    :func:`resolve_command` returns it: file words absolute.
+    """
+    program = argv[0]
+    if not INTERPRETER.fullmatch(os.path.basename(program)):
+        return os.path.dirname(program) if os.path.isabs(program) else None
+    for i, arg in enumerate(argv[1:], start=1):
+        if argv[i - 1] in ("-m", "-c"):
+            return None  # a module or inline code: no script of its own
+        if os.path.isabs(arg) and os.path.isfile(arg):
+            return os.path.dirname(os.path.realpath(arg))
     return None
 
 

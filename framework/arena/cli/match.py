@@ -7,6 +7,7 @@ import shutil
 import sys
 import tempfile
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -49,6 +50,21 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--output", type=Path, help="keep replays and stderr files in this folder")
     p.add_argument("--sandbox", choices=("auto", "bwrap", "none"), default="auto")
+    p.add_argument(
+        "--files",
+        choices=("folder", "named"),
+        default="folder",
+        help="what a sandboxed bot sees of its own files: the folder of the program its "
+        "command runs (default) or only the files its command names",
+    )
+    p.add_argument(
+        "--read-only",
+        action="append",
+        default=[],
+        type=Path,
+        metavar="PATH",
+        help="another file or folder every bot sees, read-only (repeatable)",
+    )
     p.add_argument(
         "--time-margin-ms",
         type=int,
@@ -137,6 +153,10 @@ def cmd_match(args: argparse.Namespace, extra: list[str]) -> int:
         raise ConfigError(f"--clock-scale {message}")
     clock = Clock(args.clock_scale, args.time_margin_ms)
     bots = _match_bots(args.bots)
+    for path in args.read_only:
+        if not path.exists():
+            raise ConfigError(f"--read-only {str(path)!r}: not found")
+    read_only = tuple(str(path.resolve()) for path in args.read_only)
     names = [b.name for b in bots]
     # Round r plays seed --seed + r, every seat rotation of it before the next seed.
     specs = round_robin(names, len(names), args.games, args.seed)
@@ -148,6 +168,7 @@ def cmd_match(args: argparse.Namespace, extra: list[str]) -> int:
     warn_concurrency(args.jobs, "-j")
     say = lambda msg: print(msg, file=sys.stderr, flush=True)  # noqa: E731
     sandbox = choose_sandbox(args.sandbox, None, [args.output] if args.output else [], 64)
+    sandbox = replace(sandbox, files=args.files, read_only=read_only)
     keep = args.output is not None
     root = args.output or Path(tempfile.mkdtemp(prefix="arena-match-"))
     by_name = {b.name: b for b in bots}

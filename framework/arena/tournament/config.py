@@ -63,7 +63,13 @@ KEYS = {
     "time_margin_ms": "grace past each turn's budget: a later answer is `late`, not a "
     "timeout (default 0)",
     "clock_scale": "multiplies every time budget of the game, for slower machines (default 1)",
+    "files": "what a sandboxed bot sees of its own files: folder (the folder of the program "
+    "its command runs, read-only; the default) or named (only the files its command names)",
+    "read_only": "list of more files or folders every bot sees, read-only (paths resolved "
+    "like the bots')",
 }
+FILES = ("folder", "named")
+"""Values of the ``files`` key."""
 
 
 @dataclass(frozen=True)
@@ -107,6 +113,8 @@ class TournamentConfig:
     lines: dict[str, int] = field(default_factory=dict)
     version: int = 1
     given_by: dict[str, str] = field(default_factory=dict)  # key -> command-line option
+    files: str = "folder"  # what a sandboxed bot sees of its own folder (FILES)
+    read_only: tuple[str, ...] = ()  # more paths every bot sees, read-only (absolute)
 
     def where(self, key: str) -> str:
         """Where a key's value came from, for messages: ``FILE: key (line N)`` or the option."""
@@ -407,7 +415,36 @@ def load_tournament(path: Path, registry: Registry) -> TournamentConfig:
         version=info.version,
         time_margin_ms=_time_margin(doc, data),
         clock_scale=_clock_scale(doc, data),
+        files=_files(doc, data),
+        read_only=_read_only(doc, data, path.parent),
     )
+
+
+def _files(doc: _Located, data: dict[str, Any]) -> str:
+    value = data.get("files", "folder")
+    if value not in FILES:
+        raise doc.error("files", f"must be one of {', '.join(FILES)}, not {value!r}")
+    return str(value)
+
+
+def _read_only(doc: _Located, data: dict[str, Any], base: Path) -> tuple[str, ...]:
+    """The ``read_only`` paths made absolute like a bot's files: against the current
+    folder, else the tournament file's; each must exist."""
+    value = data.get("read_only", [])
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list):
+        raise doc.error("read_only", f"must be a list of paths, not {value!r}")
+    out = []
+    for i, item in enumerate(value):
+        key = f"read_only[{i}]"
+        if not isinstance(item, str) or not item:
+            raise doc.error(key, f"must be a path, not {item!r}")
+        found = next((p for p in (Path(item), base / item) if p.exists()), None)
+        if found is None:
+            raise doc.error(key, f"not found: {item!r}")
+        out.append(os.path.abspath(found))
+    return tuple(out)
 
 
 def _time_margin(doc: _Located, data: dict[str, Any]) -> int:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from tqdm import tqdm
@@ -103,6 +103,7 @@ def run_tournament(
             config.sandbox, config.memory_mb, [config.output], config.max_processes, where
         )
     )
+    sandbox = replace(sandbox, files=config.files, read_only=config.read_only)
     # A Dask cluster is reached before anything is written (an unreachable one is a
     # configuration mistake); dask is imported only when used (it is slow to import).
     dask = _open_dask(config, say) if config.executor == "dask" else None
