@@ -60,7 +60,7 @@ class LogSink:
     """
 
     RECENT_CAP = 8 * 1024
-    TAIL_BYTES = 2048
+    TAIL_BYTES = 8 * 1024
 
     def __init__(self, pipe: IO[bytes], path: Path, cap: int = STDERR_CAP_BYTES) -> None:
         self.pipe = pipe
@@ -116,11 +116,12 @@ class LogSink:
         lines = bytes(self._tail).decode("utf-8", "replace").strip().splitlines()
         return lines[-1].strip() if lines else ""
 
-    def tail(self) -> str:
-        """The end of what the bot wrote (its last :data:`TAIL_LINES` lines, at most
+    def tail(self, lines: int | None = None, cap: int | None = None) -> str:
+        """The end of what the bot wrote (its last ``lines`` lines within its last ``cap``
+        bytes: :data:`TAIL_LINES` and :data:`TAIL_CAP` by default, at most
         :attr:`TAIL_BYTES`), whatever was taken or dropped before: e.g. a crash's traceback."""
         self.pump()
-        return stderr_tail(bytes(self._tail))
+        return stderr_tail(bytes(self._tail), lines or TAIL_LINES, cap or TAIL_CAP)
 
     def take_recent(self) -> str:
         """What was read since the last call (at most 8 KiB), decoded leniently.
@@ -151,10 +152,12 @@ class LogSink:
 
 
 TAIL_LINES = 10
-"""Lines of a crashed bot's stderr kept with its forfeit (at most ``LogSink.TAIL_BYTES``)."""
+"""Lines of a crashed bot's stderr kept with its forfeit..."""
+TAIL_CAP = 2048
+"""... in its last this many bytes."""
 
 
-def stderr_tail(data: bytes, lines: int = TAIL_LINES, cap: int = LogSink.TAIL_BYTES) -> str:
+def stderr_tail(data: bytes, lines: int = TAIL_LINES, cap: int = TAIL_CAP) -> str:
     """The last ``lines`` non-blank lines of ``data`` (its last ``cap`` bytes), decoded
     leniently, trailing spaces and carriage returns removed ("" for none)."""
     text = data[-cap:].decode("utf-8", "replace")
