@@ -116,7 +116,7 @@ def play(
     from arena.botproc import resolve_sandbox
     from arena.records import BotSpec
     from arena.referee.engine import Referee
-    from arena.tournament.config import SANDBOXES, game_settings
+    from arena.tournament.config import SANDBOXES, check_seed, game_settings
 
     game_cls = _game_class(game)
     info = game_cls.info
@@ -126,6 +126,8 @@ def play(
         raise ConfigError(f"{info.id} is played by {span} bots; {len(commands)} commands given")
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise ConfigError(f"seed must be a whole number, not {seed!r}")
+    if (why := check_seed(game_cls, seed)) is not None:
+        raise ConfigError(f"seed {why}")
     if sandbox not in SANDBOXES:
         raise ConfigError(f"sandbox must be one of {', '.join(SANDBOXES)}, not {sandbox!r}")
     bots: list[BotSpec] = []

@@ -281,6 +281,24 @@ class Game(ABC, Generic[State]):
         ``check_range(settings, "max_turns", 1, 10_000)``; never do I/O. Default: accept.
         """
 
+    def check_seed(self, seed: int) -> None:
+        """Refuse a seed the game cannot be played with: raise ``InvalidSetting("seed", ...)``.
+
+        Called by the core with every seed before any game is played (``arena match``, a
+        tournament's ``seed`` and round seeds, :func:`arena.play`), e.g. a game whose
+        original takes a signed 64-bit seed refuses larger ones. Default: accept any.
+        """
+
+    def epilogue(self, state: State, seat: int) -> str:
+        """Text sent to seat's bot once the game is over ("" sends nothing, the default).
+
+        The referee writes it, after the last step, to every line bot that did not forfeit
+        (a bot that no longer reads is not waited for) and keeps it in the replay
+        (``epilogue``, by seat). E.g. an original that writes every action to the other
+        bot before it checks for a winner sends the final action to the loser.
+        """
+        return ""
+
     def clock_ms(self, state: State, seat: int, first_turn: bool) -> int:
         """The seat's time budget for this step in ms (default: ``info`` first/later turn)."""
         return self.info.first_turn_ms if first_turn else self.info.turn_ms

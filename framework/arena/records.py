@@ -210,6 +210,7 @@ class Replay(TypedDict):
     outcome: ReplayOutcome
     seats: list[dict[str, Any]]  # each seat's record (SeatRecord's fields but turn_ms)
     final: Any  # the game's full view at the end
+    epilogue: NotRequired[dict[str, str]]  # what each seat was sent after the end (by seat)
 
 
 REPLAY_FORMAT = 2

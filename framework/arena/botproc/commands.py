@@ -7,8 +7,10 @@ resolved here, once, before any game; the sandbox then shows exactly those files
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import shutil
+from collections.abc import Sequence
 from pathlib import Path
 
 PATH_SUFFIXES = (".py", ".sh", ".js")
@@ -23,7 +25,9 @@ def resolve_command(cmd: str, base: Path) -> tuple[str, ...] | str:
     directory, else against ``base`` (the YAML file's folder): :func:`resolve_path`. The
     first word is a program on the PATH unless it holds a ``/`` or ends in .py/.sh/.js;
     options (``-x``) and the module after ``-m`` are left alone. Returns the argv, or an
-    error message when the program or a file is missing (naming the places looked in).
+    error message when the program (or the script an interpreter runs) is missing or
+    cannot be run, naming the places looked in; another word naming a file that does not
+    exist (a log the bot will write) is left as written.
     """
     try:
         argv = shlex.split(cmd)
@@ -47,6 +51,8 @@ def resolve_command(cmd: str, base: Path) -> tuple[str, ...] | str:
                 return f"is a folder, not a program: {token!r}"
             if not os.access(found, os.X_OK):
                 return f"not executable: {token!r}"
+            if (problem := start_problem(os.path.abspath(found))) is not None:
+                return problem
             out.append(os.path.abspath(found))
             continue
         if token.startswith("-") or argv[i - 1] in ("-m", "-c"):
@@ -55,10 +61,10 @@ def resolve_command(cmd: str, base: Path) -> tuple[str, ...] | str:
         found = _existing(token, base)
         if found is not None:
             out.append(os.path.abspath(found))
-        elif pathlike:
+        elif pathlike and _is_script(argv, i):
             return not_found(token, base)
         else:
-            out.append(token)
+            out.append(token)  # e.g. a log the bot will write: left as written
     return tuple(out)
 
 
@@ -81,6 +87,74 @@ def not_found(token: str, base: Path) -> str:
     return f"file not found: {token!r} (looked for {' then '.join(looked_in(token, base))})"
 
 
+def _is_script(argv: Sequence[str], i: int) -> bool:
+    """Whether ``argv[i]`` is the script an interpreter (``argv[0]``) runs: its first
+    argument that is not an option. That one must exist; later words naming files that
+    do not exist (yet) are the bot's business."""
+    if not INTERPRETER.fullmatch(os.path.basename(argv[0])):
+        return False
+    return all(word.startswith("-") for word in argv[1:i])
+
+
+ELF_MAGIC = b"\x7fELF"
+
+
+def start_problem(program: str) -> str | None:
+    """Why the kernel would refuse to run the file ``program``, or None: not found, a
+    folder, not executable, a ``#!`` line whose interpreter is missing (or ends in a
+    carriage return: Windows line endings), neither a script nor a binary, or a binary
+    for another machine. A program on the PATH (no ``/``) is looked up there first."""
+    path = program if "/" in program else shutil.which(program)
+    if path is None:
+        return f"command not found: {program!r}"
+    if not os.path.exists(path):
+        return f"file not found: {program!r}"
+    if os.path.isdir(path):
+        return f"is a folder, not a program: {program!r}"
+    if not os.access(path, os.X_OK):
+        return f"not executable: {program!r} (chmod +x it, or name its interpreter first)"
+    try:
+        with open(path, "rb") as f:
+            head = f.read(512)
+    except OSError as exc:
+        return f"cannot read {program!r}: {exc.strerror}"
+    if head.startswith(b"#!"):
+        line = head[2:].split(b"\n", 1)[0]
+        if line.endswith(b"\r"):  # the kernel runs "/bin/sh\r", which does not exist
+            shown = line.strip().decode("utf-8", "replace")
+            return (
+                f"bad interpreter: {shown}^M: the file has Windows line endings: "
+                f"save {program!r} with Unix line endings (e.g. dos2unix)"
+            )
+        words = line.split()
+        if not words:
+            return f"{program!r}: its #! line names no interpreter"
+        interpreter = shown = words[0].decode("utf-8", "replace")
+        if not os.path.isfile(interpreter):
+            return f"bad interpreter: {shown}: not found (the #! line of {program!r})"
+        if not os.access(interpreter, os.X_OK):
+            return f"bad interpreter: {shown}: not executable (the #! line of {program!r})"
+        return None
+    if not head.startswith(ELF_MAGIC):
+        return f"exec format error: {program!r} is neither a binary nor a script starting with #!"
+    machine = int.from_bytes(head[18:20], "little" if head[5:6] == b"\x01" else "big")
+    if len(head) >= 20 and (mine := _elf_machine()) is not None and machine != mine:
+        return f"exec format error: {program!r} is a binary for another kind of machine"
+    return None
+
+
+def _elf_machine() -> int | None:
+    """The ELF machine number of this process's own interpreter (None: unknown)."""
+    try:
+        with open("/proc/self/exe", "rb") as f:
+            head = f.read(20)
+    except OSError:
+        return None
+    if not head.startswith(ELF_MAGIC) or len(head) < 20:
+        return None
+    return int.from_bytes(head[18:20], "little" if head[5] == 1 else "big")
+
+
 def _existing(token: str, base: Path) -> Path | None:
     """``token`` as a path that exists, relative to the current folder, else to ``base``."""
     for path in (Path(token), base / token):
@@ -89,6 +163,33 @@ def _existing(token: str, base: Path) -> Path | None:
                 return path
         except OSError:  # e.g. a name too long to be a path
             return None
+    return None
+
+
+INTERPRETER = re.compile(
+    r"(python|pypy|node|nodejs|deno|bun|ruby|perl|php|java|lua|luajit|Rscript|julia|dotnet"
+    r"|mono|elixir|escript|ocaml|racket|guile|sbcl|swipl|tclsh|awk|gawk|sh|bash|dash|zsh|ksh)"
+    r"[0-9.]*(\.exe)?"
+)
+"""Programs that run a script: a command starting with one runs the script it names."""
+
+
+def bot_folder(argv: Sequence[str]) -> str | None:
+    """The folder of the program a bot command runs (None: none is a file of its own).
+
+    That is the folder of the script an interpreter runs (``bots/x`` for ``python3
+    bots/x/bot.py``, the first file argument that is not an option's or ``-m``'s), else
+    of the program itself when it is a file (``bin`` for ``./bin/bot``). ``argv`` is as
+    :func:`resolve_command` returns it: file words absolute.
+    """
+    program = argv[0]
+    if not INTERPRETER.fullmatch(os.path.basename(program)):
+        return os.path.dirname(program) if os.path.isabs(program) else None
+    for i, arg in enumerate(argv[1:], start=1):
+        if argv[i - 1] in ("-m", "-c"):
+            return None  # a module or inline code: no script of its own
+        if os.path.isabs(arg) and os.path.isfile(arg):
+            return os.path.dirname(os.path.realpath(arg))
     return None
 
 

@@ -154,16 +154,26 @@ class PrivateDirs:
             _unshare(CLONE_NEWNS)
         # Nothing mounted here may propagate back to the host.
         _mount(None, "/", None, MS_REC | MS_PRIVATE, "")
-        # What must stay visible is detached before a tmpfs covers it, then attached again.
-        covered = [
-            (path, os.path.isdir(path), _clone_tree(path))
+        # What must stay visible is detached before a tmpfs covers it, then attached again
+        # (a symbolic link is made again: its target is kept too).
+        under = [
+            path
             for path in (self.workdir, *self.keep)
             if any(path.startswith(d + "/") for d in PRIVATE_DIRS)
+        ]
+        links = [(path, os.readlink(path)) for path in under if os.path.islink(path)]
+        covered = [
+            (path, os.path.isdir(path), _clone_tree(path))
+            for path in under
+            if not os.path.islink(path)
         ]
         options = "mode=1777" + (f",size={self.size}" if self.size else "")
         for target in PRIVATE_DIRS:
             if os.path.isdir(target):
                 _mount("tmpfs", target, "tmpfs", MS_NOSUID | MS_NODEV, options)
+        for path, target in links:
+            os.makedirs(os.path.dirname(path), mode=0o755, exist_ok=True)
+            os.symlink(target, path)
         for path, is_dir, tree in covered:
             if is_dir:
                 os.makedirs(path, mode=0o755, exist_ok=True)

@@ -90,7 +90,7 @@ class LogSink:
     """
 
     RECENT_CAP = 8 * 1024
-    TAIL_BYTES = 1024
+    TAIL_BYTES = 8 * 1024
 
     def __init__(self, pipe: IO[bytes], path: Path, cap: int = STDERR_CAP_BYTES) -> None:
         self.pipe = pipe
@@ -146,6 +146,13 @@ class LogSink:
         lines = bytes(self._tail).decode("utf-8", "replace").strip().splitlines()
         return lines[-1].strip() if lines else ""
 
+    def tail(self, lines: int | None = None, cap: int | None = None) -> str:
+        """The end of what the bot wrote (its last ``lines`` lines within its last ``cap``
+        bytes: :data:`TAIL_LINES` and :data:`TAIL_CAP` by default, at most
+        :attr:`TAIL_BYTES`), whatever was taken or dropped before: e.g. a crash's traceback."""
+        self.pump()
+        return stderr_tail(bytes(self._tail), lines or TAIL_LINES, cap or TAIL_CAP)
+
     def take_recent(self) -> str:
         """What was read since the last call (at most 8 KiB), decoded leniently.
 
@@ -172,6 +179,40 @@ class LogSink:
         self.eof = True
         with contextlib.suppress(OSError):
             self.pipe.close()
+
+
+TAIL_LINES = 10
+"""Lines of a crashed bot's stderr kept with its forfeit..."""
+TAIL_CAP = 2048
+"""... in its last this many bytes."""
+
+
+def stderr_tail(data: bytes, lines: int = TAIL_LINES, cap: int = TAIL_CAP) -> str:
+    """The last ``lines`` non-blank lines of ``data`` (its last ``cap`` bytes), decoded
+    leniently, trailing spaces and carriage returns removed ("" for none)."""
+    text = data[-cap:].decode("utf-8", "replace")
+    kept = [line.rstrip() for line in text.splitlines() if line.strip()]
+    return "\n".join(kept[-lines:])
+
+
+def crash_detail(summary: str, tail: str) -> str:
+    """A forfeit's detail: ``summary`` on its first line, then the end of the bot's stderr
+    (each line indented by two spaces) when it wrote any."""
+    if not tail:
+        return summary
+    return f"{summary}{STDERR_ENDS}\n" + "\n".join(f"  {line}" for line in tail.splitlines())
+
+
+STDERR_ENDS = "; its stderr ends:"
+"""Ends the first line of a forfeit's detail that goes on with the bot's last stderr lines."""
+
+
+def split_detail(detail: str) -> tuple[str, list[str]]:
+    """A forfeit's detail as (its one-line summary, the bot's last stderr lines, if any)."""
+    first, _, rest = detail.partition("\n")
+    if not rest:
+        return first, []
+    return first.removesuffix(STDERR_ENDS), [line.removeprefix("  ") for line in rest.split("\n")]
 
 
 class BotClosed(ArenaError):
@@ -483,6 +524,10 @@ class LineBot:
     def last_stderr_line(self) -> str:
         """The bot's latest stderr line, kept for the next :meth:`take_logs`."""
         return self._log.last_line() if self._log else ""
+
+    def stderr_tail(self) -> str:
+        """The end of the bot's stderr (:meth:`LogSink.tail`), "" if none."""
+        return self._log.tail() if self._log else ""
 
     def out_of_memory(self) -> str | None:
         """Why the bot's memory cap stopped it, or None (see :func:`out_of_memory`)."""

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from arena.botproc import cgroups
+from arena.botproc.commands import bot_folder
 from arena.botproc.launcher import Launch, PrivateDirs, probe_private_dirs, shell_launch
 from arena.errors import ConfigError
 
@@ -100,6 +101,12 @@ class Sandbox:
     hide: tuple[str, ...] = ()
     max_processes: int | None = 64
     facts: HostFacts | None = field(default=None, compare=False, repr=False)
+    files: str = "folder"
+    """What a sandboxed bot sees of its own files: ``folder``, the folder of the program
+    its command runs (:func:`~arena.botproc.commands.bot_folder`) besides the files the
+    command names, or ``named``, those files alone."""
+    read_only: tuple[str, ...] = ()
+    """More host files and folders (absolute paths) every bot sees, read-only."""
 
     def adopt(self) -> None:
         """Use the probes' results this sandbox carries, if any (see :class:`HostFacts`)."""
@@ -128,7 +135,7 @@ class Sandbox:
             return shell_launch(join, limits, bwrap_argv(self, argv, workdir)), None
         private = None
         if (mode := private_dirs_supported()) is not None:
-            _, shown = command_view(argv, str(workdir))
+            _, shown = command_view(argv, str(workdir), self)
             private = PrivateDirs(str(workdir), self.tmpfs_bytes, mode.userns, tuple(shown))
         return list(argv), Launch(join, tuple(limits), private, os.getpid())
 
@@ -329,10 +336,15 @@ def _bwrap_args(sandbox: Sandbox, argv: Sequence[str], workdir: Path, host: Bwra
             args += ["--size", str(sandbox.tmpfs_bytes)]
         args += ["--tmpfs", d]
     made = {"/tmp", "/dev/shm"}
-    program, shown = command_view(argv, str(workdir))
+    program, shown = command_view(argv, str(workdir), sandbox, host.as_nobody)
     for path in shown:
-        if not _inside(path, visible):
-            args += [*_parents(path, made, visible, host), "--ro-bind", path, path]
+        if _inside(path, visible):
+            continue
+        args += _parents(path, made, visible, host)
+        if os.path.islink(path):  # its target is shown too (command_view): a link to it
+            args += ["--symlink", os.readlink(path), path]
+        else:
+            args += ["--ro-bind", path, path]
     wd = str(workdir)
     args += [*_parents(wd, made, visible, host), "--bind", wd, wd]
     for hidden in sandbox.hide:
@@ -367,14 +379,22 @@ def _parents(path: str, made: set[str], visible: list[str], host: BwrapHost) -> 
     return out
 
 
-def command_view(argv: Sequence[str], workdir: str) -> tuple[str, list[str]]:
+def command_view(
+    argv: Sequence[str], workdir: str, sandbox: Sandbox | None = None, as_nobody: bool = False
+) -> tuple[str, list[str]]:
     """The program to exec and every host path a sandboxed bot needs to see for ``argv``.
 
     The program is looked up in ``PATH`` on the host (``PATH`` folders such as
     ``~/.pyenv/shims`` are hidden inside). A Python interpreter (a pyenv shim included) is
     asked once for its installation: its prefixes are shown, and a shim is replaced by the
     interpreter it runs. Every other argument that names an existing file or folder is
-    shown too, read-only (a bot that needs more files can name their folder).
+    shown too, read-only; so is the bot's own folder (that of the program its command
+    runs: :func:`~arena.botproc.commands.bot_folder`) unless ``sandbox.files`` is
+    ``named``, and the sandbox's ``read_only`` paths. A symbolic link is shown with its
+    target. Each path is listed once, never inside another one listed (bubblewrap cannot
+    mount a file inside a folder it has already mounted read-only). Bots that run as
+    ``nobody`` (``as_nobody``) are not shown a folder that others may not read and enter:
+    they see the named files alone, as before.
     """
     program = argv[0]
     found = program if "/" in program else shutil.which(program)
@@ -390,8 +410,37 @@ def command_view(argv: Sequence[str], workdir: str) -> tuple[str, list[str]]:
             shown += [found, os.path.realpath(found)]
     for arg in argv[1:]:
         if arg.startswith("/") and os.path.exists(arg) and not _inside(arg, [workdir]):
-            shown.append(os.path.normpath(arg))
-    return program, list(dict.fromkeys(shown))
+            shown += [os.path.normpath(arg), os.path.realpath(arg)]
+    if sandbox is None or sandbox.files != "named":
+        folder = bot_folder(argv)
+        if folder is not None and _may_show_folder(folder, workdir, as_nobody):
+            shown.append(folder)
+    if sandbox is not None:
+        shown += [os.path.normpath(p) for p in sandbox.read_only if os.path.exists(p)]
+        shown += [os.path.realpath(p) for p in sandbox.read_only if os.path.exists(p)]
+    return program, _outermost(shown)
+
+
+def _may_show_folder(folder: str, workdir: str, as_nobody: bool) -> bool:
+    """Whether a bot may see all of ``folder``: not the root, not a system folder (seen
+    anyway), nor one holding the bots' private directories (the temporary folder); for a
+    bot running as nobody, only a folder others may read and enter."""
+    homes = os.path.dirname(os.path.dirname(workdir))  # BOT_HOMES: <homes>/<game>/seatN
+    if folder == "/" or folder in SYSTEM_DIRS or _inside(homes, [folder]):
+        return False
+    if as_nobody:
+        try:
+            return os.stat(folder).st_mode & 0o005 == 0o005
+        except OSError:
+            return False
+    return True
+
+
+def _outermost(paths: Sequence[str]) -> list[str]:
+    """``paths`` without repeats and without those inside another one, in order."""
+    unique = list(dict.fromkeys(paths))
+    folders = [p for p in unique if os.path.isdir(p) and not os.path.islink(p)]
+    return [p for p in unique if not any(f != p and _inside(p, [f]) for f in folders)]
 
 
 def _looks_like_python(path: str) -> bool:

@@ -18,7 +18,8 @@ from pathlib import Path
 
 from arena.botproc import procinfo
 from arena.botproc.cgroups import BotCgroup
-from arena.botproc.launcher import become_subreaper
+from arena.botproc.commands import start_problem
+from arena.botproc.launcher import SHELL, become_subreaper
 from arena.botproc.sandbox import Sandbox
 
 _live: dict[int, BotProcess] = {}
@@ -91,24 +92,43 @@ def spawn(
     cgroup = BotCgroup.create(sandbox.max_processes, sandbox.memory_mb)
     try:
         command, launch = sandbox.command(argv, workdir, cgroup, file_cap)
-        proc = subprocess.Popen(
-            command,
-            cwd=workdir,
-            stdin=stdin,
-            stdout=stdout,
-            stderr=stderr,
-            start_new_session=True,  # own session and process group: one killpg ends it
-            bufsize=0,
-            close_fds=True,
-            env=sandbox.env(workdir),
-            preexec_fn=launch,
-        )
+        try:
+            proc = subprocess.Popen(
+                command,
+                cwd=workdir,
+                stdin=stdin,
+                stdout=stdout,
+                stderr=stderr,
+                start_new_session=True,  # own session and process group: one killpg ends it
+                bufsize=0,
+                close_fds=True,
+                env=sandbox.env(workdir),
+                preexec_fn=launch,
+            )
+        except (OSError, subprocess.SubprocessError) as exc:
+            # The bot's program could not be run at all: a stand-in says why on its
+            # stderr and exits 127, so the seat forfeits (crash) with the reason in sight.
+            why = start_problem(argv[0]) or f"{type(exc).__name__}: {exc}"
+            proc = subprocess.Popen(
+                [SHELL, "-c", STAND_IN, "arena", why],
+                cwd=workdir,
+                stdin=stdin,
+                stdout=stdout,
+                stderr=stderr,
+                start_new_session=True,
+                close_fds=True,
+                env={},
+            )
     except BaseException:
         if cgroup is not None:
             cgroup.remove()
         raise
     bot = _live[proc.pid] = BotProcess(proc, cgroup)
     return bot
+
+
+STAND_IN = 'printf "arena: cannot start the bot: %s\\n" "$1" >&2; exit 127'
+"""What runs instead of a bot whose program cannot be started (its reason as ``$1``)."""
 
 
 OOM_MESSAGES = (

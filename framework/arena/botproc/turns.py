@@ -36,7 +36,8 @@ class TurnProcessResult:
 
     ``file_problem`` is a protocol violation found in the bot's directory (before the turn:
     the process was then never started, ``started`` is False). ``memory`` says why the
-    memory cap stopped it, if it did.
+    memory cap stopped it, if it did. ``log_tail`` is the end of what it wrote on its log
+    this turn (a crash's traceback).
     """
 
     exit_code: int | None
@@ -47,6 +48,7 @@ class TurnProcessResult:
     last_log_line: str = ""
     started: bool = True
     memory: str | None = None
+    log_tail: str = ""
 
 
 def run_turn_process(
@@ -148,6 +150,7 @@ def _run(
         if pidfd is not None:
             os.close(pidfd)
     last_line = log.last_line()
+    tail = log.tail()
     log.close()
     timed_out = code is None
     memory = out_of_memory(bot.oom_kills(), last_line, sandbox.memory_mb)
@@ -155,7 +158,9 @@ def _run(
     output = None
     if not timed_out and problem is None:
         output, problem = read_output(dir_fd, output_name, max_file_bytes)
-    return TurnProcessResult(code, elapsed_ms, timed_out, output, problem, last_line, True, memory)
+    return TurnProcessResult(
+        code, elapsed_ms, timed_out, output, problem, last_line, True, memory, tail
+    )
 
 
 def _kind(mode: int) -> str:

@@ -8,7 +8,7 @@ import shutil
 import sys
 import tempfile
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -54,6 +54,21 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--output", type=Path, help="keep replays and stderr files in this folder")
     p.add_argument("--sandbox", choices=("auto", "bwrap", "none"), default="auto")
+    p.add_argument(
+        "--files",
+        choices=("folder", "named"),
+        default="folder",
+        help="what a sandboxed bot sees of its own files: the folder of the program its "
+        "command runs (default) or only the files its command names",
+    )
+    p.add_argument(
+        "--read-only",
+        action="append",
+        default=[],
+        type=Path,
+        metavar="PATH",
+        help="another file or folder every bot sees, read-only (repeatable)",
+    )
     p.add_argument(
         "--time-margin-ms",
         type=int,
@@ -106,6 +121,18 @@ def _setting_options(game: type[Game[Any]], extra: list[str]) -> dict[str, Any]:
     return game_settings(game, given, error)
 
 
+def _check_seeds(game: type[Game[Any]], first: int, seeds: list[int], games: int) -> None:
+    """Refuse, before any game, a seed the game cannot play (``--seed`` and the seeds
+    after it that ``--games`` plays)."""
+    from arena.tournament.config import check_seed
+
+    for seed in seeds:
+        if (why := check_seed(game, seed)) is not None:
+            if seed == first:
+                raise ConfigError(f"--seed {why}")
+            raise ConfigError(f"--seed {first} --games {games}: seed {why}")
+
+
 def cmd_match(args: argparse.Namespace, extra: list[str]) -> int:
     """Play ``--games`` games between the given commands and summarise them.
 
@@ -139,6 +166,14 @@ def cmd_match(args: argparse.Namespace, extra: list[str]) -> int:
         raise ConfigError(f"--clock-scale {message}")
     clock = Clock(args.clock_scale, args.time_margin_ms, args.clock)
     bots = _match_bots(args.bots)
+    for path in args.read_only:
+        if not path.exists():
+            raise ConfigError(f"--read-only {str(path)!r}: not found")
+    read_only = tuple(str(path.resolve()) for path in args.read_only)
+    names = [b.name for b in bots]
+    # Round r plays seed --seed + r, every seat rotation of it before the next seed.
+    specs = round_robin(names, len(names), args.games, args.seed)
+    _check_seeds(game_cls, args.seed, sorted({args.seed + s.round for s in specs}), args.games)
     if args.output is not None:
         from arena.results.store import make_output_folder
 
@@ -146,13 +181,11 @@ def cmd_match(args: argparse.Namespace, extra: list[str]) -> int:
     warn_concurrency(args.jobs, "-j", info.thinking)
     say = lambda msg: print(msg, file=sys.stderr, flush=True)  # noqa: E731
     sandbox = choose_sandbox(args.sandbox, None, [args.output] if args.output else [], 64)
+    sandbox = replace(sandbox, files=args.files, read_only=read_only)
     announce_sandbox(args.sandbox, sandbox, say)
     bots = _build_sources(bots, sandbox, say)
     keep = args.output is not None
     root = args.output or Path(tempfile.mkdtemp(prefix="arena-match-"))
-    names = [b.name for b in bots]
-    # Round r plays seed --seed + r, every seat rotation of it before the next seed.
-    specs = round_robin(names, len(names), args.games, args.seed)
     by_name = {b.name: b for b in bots}
     records: list[GameRecord] = []
     failed = 0
@@ -292,17 +325,24 @@ def _build_sources(bots: list[Any], sandbox: Sandbox, say: Callable[[str], None]
 
 
 def _result_line(n: int, record: Any) -> str:
+    """``game 1 seed 1, 36 turns, ...: a #1 (3); b #2 (0) crash: ...``, then, for each
+    seat that forfeited with stderr in its detail (a crash), the end of that stderr."""
+    from arena.botproc.lines import split_detail
+
     parts = []
+    tails = []
     for s in record.seats:
         text = f"{s.bot} #{s.rank + 1} ({s.score:g})"
         if s.forfeit:
-            text += f" {s.forfeit}: {s.detail}"
+            summary, tail = split_detail(s.detail)
+            text += f" {s.forfeit}: {summary}"
             if s.raw:
                 text += f" [{s.raw[:60]!r}]"
+            if tail:
+                tails += [f"  {s.bot}'s stderr ends:", *(f"    {line}" for line in tail)]
         parts.append(text)
-    return f"game {n} seed {record.seed}, {record.turns} turns, {record.reason}: " + "; ".join(
-        parts
-    )
+    head = f"game {n} seed {record.seed}, {record.turns} turns, {record.reason}: "
+    return "\n".join([head + "; ".join(parts), *tails])
 
 
 def _match_summary(names: list[str], records: list[Any], late: bool = False) -> str:
@@ -342,6 +382,7 @@ def _match_summary(names: list[str], records: list[Any], late: bool = False) -> 
 
 def _verbose_observer(game: Game[Any], names: Sequence[str]) -> Any:
     """The step observer of ``arena match --verbose`` (built in the worker process)."""
+    from arena.views.listing import forfeit_lines
 
     def observe(index: int, step: ReplayStep, state: Any) -> None:
         print(f"--- step {index + 1} (turn {game.turn_number(state)})")
@@ -356,7 +397,8 @@ def _verbose_observer(game: Game[Any], names: Sequence[str]) -> Any:
                 print(f"    stderr: {line}")
         for seat_key, forfeit in step["forfeits"].items():
             who = f"seat {seat_key} {names[int(seat_key)]}"
-            print(f"  {who} FORFEITS: {forfeit['reason']}: {forfeit['detail']}")
+            for line in forfeit_lines(who, forfeit["reason"], forfeit["detail"]):
+                print(line)
         picture = game.render(state)
         if picture:
             print("\n".join("    " + line for line in picture.splitlines()))

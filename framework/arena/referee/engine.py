@@ -6,6 +6,7 @@ It knows no game's rules: it drives a :class:`~arena.game.Game` through its cont
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from collections import deque
@@ -23,6 +24,7 @@ from arena.botproc import (
     Sandbox,
     TurnProcessResult,
     Usage,
+    crash_detail,
     drain_logs,
     kill_every_bot,
     remove_retired,
@@ -30,6 +32,7 @@ from arena.botproc import (
     stop_bots,
     wait_and_read,
 )
+from arena.botproc.commands import start_problem
 from arena.botproc.procinfo import own_wait_ns
 from arena.errors import AnswerError
 from arena.game import FileTransport, Game, Ignore, Incomplete, Move, Reply, standing_moves
@@ -65,6 +68,10 @@ second) before a bot that does not answer, using no CPU (sleeping, waiting), for
 class _Stall(Exception):
     """A turn went over its budget only because the machine kept the bot or the referee
     waiting: the game is broken off, to be played again."""
+
+
+EPILOGUE_WRITE_S = 0.5
+"""How long the referee tries to write a game's epilogue to a bot that reads slowly."""
 
 
 @dataclass
@@ -155,6 +162,7 @@ class Referee:
         self.replay = replay
         self.info = game.info
         self._home: BotHome | None = None
+        self._epilogue: dict[str, str] = {}  # text sent once the game was over, by seat
 
     def stderr_path(self, seat: int) -> Path:
         """Where seat's stderr is kept."""
@@ -181,6 +189,7 @@ class Referee:
         ]
         for i in range(n):
             self.stderr_path(i).write_bytes(b"")
+        self._epilogue = {}
         home = self._home = BotHome.create(self.info.id, n, self.sandbox)
         workdirs = home.workdirs
         line_bots: list[LineBot] = []
@@ -327,6 +336,7 @@ class Referee:
             for seat, bot in enumerate(line_bots):
                 logs.settle(seat, bot)
             unobserved.append((len(steps) - 1, step, state))
+        self._send_epilogues(state, seats, line_bots)
         # The end: the bots' last logs (bounded in time), then they are stopped.
         drain_logs(line_bots)
         stop_bots(line_bots)  # every bot signalled before any is waited for
@@ -335,6 +345,21 @@ class Referee:
         while unobserved:
             self._observe(*unobserved.popleft())
         return state
+
+    def _send_epilogues(
+        self, state: Any, seats: list[SeatRecord], line_bots: list[LineBot]
+    ) -> None:
+        """Write each line bot that did not forfeit the game's :meth:`~arena.game.Game.epilogue`
+        (kept for the replay); a bot that no longer reads is not waited for."""
+        for seat, bot in enumerate(line_bots):
+            if seats[seat].forfeit is not None or bot.stopped:
+                continue
+            text = self.game.epilogue(state, seat)
+            if not text:
+                continue
+            self._epilogue[str(seat)] = text
+            with contextlib.suppress(InputStalled, BotClosed):
+                bot.send(text, time.perf_counter() + EPILOGUE_WRITE_S, new_turn=False)
 
     def _observe(self, index: int, step: ReplayStep, state: Any) -> None:
         if self.observer is not None:
@@ -384,7 +409,8 @@ class Referee:
                 forfeits[seat] = Forfeit("timeout", "did not read its input")
                 continue
             except BotClosed as closed:
-                forfeits[seat] = Forfeit("crash", _exit_text(closed.exit_code, "before its turn"))
+                summary = self._exit_summary(seat, closed.exit_code, "before its turn")
+                forfeits[seat] = Forfeit("crash", crash_detail(summary, bots[seat].stderr_tail()))
                 continue
             p = pending[seat] = _Pending(start, start + limit_s, budgets[seat], margin_ms)
             p.usage, p.held_ns = bots[seat].turn_usage, held
@@ -487,9 +513,8 @@ class Referee:
         now = time.perf_counter()
         if bot.closed:
             io["ms"] = (now - p.start) * 1000.0
-            detail = _exit_text(bot.exit_code(), "without answering")
-            if last := bot.last_stderr_line():
-                detail += f" (stderr: {last[:200]})"
+            summary = self._exit_summary(seat, bot.exit_code(), "without answering")
+            detail = crash_detail(summary, bot.stderr_tail())
             return Forfeit("crash", detail, "\n".join(p.lines))
         if now > p.deadline:
             io["ms"] = self._charge(bot, p, now, io)
@@ -624,10 +649,9 @@ class Referee:
             return Forfeit("timeout", f"still running after {budget_ms:g} ms{extra}")
         if result.exit_code != 0:
             reason, meaning = transport.exit_codes.get(result.exit_code or 0, ("crash", ""))
-            detail = _exit_text(result.exit_code, f"({meaning})" if meaning else "")
-            if result.last_log_line:
-                detail += f" (stderr: {result.last_log_line[:200]})"
-            return Forfeit(reason, detail, output or "")
+            context = f"({meaning})" if meaning else ""
+            summary = self._exit_summary(seat, result.exit_code, context)
+            return Forfeit(reason, crash_detail(summary, result.log_tail), output or "")
         if result.file_problem is not None:
             return Forfeit("invalid", result.file_problem)
         if output is None:
@@ -639,6 +663,14 @@ class Referee:
         if not isinstance(answer, Move):
             return Forfeit("invalid", f"{out} holds no move", output)
         return answer
+
+    def _exit_summary(self, seat: int, code: int | None, context: str) -> str:
+        """How seat's bot ended (``exited with code 1 without answering``); for the codes
+        of a program that could not be run (126, 127), why it could not, where known."""
+        text = _exit_text(code, context)
+        if code in (126, 127) and (why := start_problem(self.bots[seat].argv[0])) is not None:
+            text += f": {why}"
+        return text
 
     # -- replay --------------------------------------------------------------------
 
@@ -667,6 +699,8 @@ class Referee:
             ],
             "final": self.game.view(state),
         }
+        if self._epilogue:
+            replay["epilogue"] = dict(self._epilogue)
         path = self.game_dir / record.replay
         tmp = path.with_suffix(".tmp")
         tmp.write_text(json.dumps(replay, separators=(",", ":")))

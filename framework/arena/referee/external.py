@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import select
 import shutil
 import subprocess
@@ -150,9 +151,9 @@ class ExternalProcess:
             code = self._proc.wait(timeout=0.2 if self._eof else 0)
         if code is not None:
             detail += f" (exit code {code})" if code >= 0 else f" (killed by signal {-code})"
-        last = self._log.last_line()
-        if last:
-            detail += f"; its last stderr line: {last[:200]}"
+        error = error_line(self._log.tail(lines=200, cap=LogSink.TAIL_BYTES))
+        if error:
+            detail += f"; its stderr: {error[:400]}"
         return ExternalProcessError(detail)
 
     def send(self, text: str) -> None:
@@ -221,3 +222,20 @@ class ExternalProcess:
         """Kill the helper and everything it started, keep its stderr; safe to call again."""
         self._closed = True
         self._finalizer()
+
+
+_CONTINUATION = re.compile(r"\s*(at |Caused by:|\.\.\. \d+ more)")
+
+
+def error_line(text: str) -> str:
+    """The line of a helper's stderr that says what went wrong: for a stack trace (Java's
+    ``Exception in thread ...`` followed by ``\tat`` lines), its exception line plus its
+    last ``Caused by``; else the last line ("" for none)."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    end = len(lines)
+    while end > 0 and _CONTINUATION.match(lines[end - 1]):
+        end -= 1
+    if end == 0:
+        return lines[-1] if lines else ""
+    causes = [line for line in lines[end:] if line.startswith("Caused by:")]
+    return lines[end - 1] + (f"; {causes[-1]}" if causes else "")

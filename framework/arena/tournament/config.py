@@ -83,8 +83,14 @@ KEYS = {
     "build_timeout_s": f"time cap of one bot's build in seconds (default {BUILD_TIMEOUT_S:g})",
     "build_memory_mb": f"memory cap of a build in MiB (default {BUILD_MEMORY_MB})",
     "on_build_error": "stop (default: no game is played) or skip (the bot is left out)",
+    "files": "what a sandboxed bot sees of its own files: folder (the folder of the program "
+    "its command runs, read-only; the default) or named (only the files its command names)",
+    "read_only": "list of more files or folders every bot sees, read-only (paths resolved "
+    "like the bots')",
 }
 CLOCKS = ("wall", "cpu")
+FILES = ("folder", "named")
+"""Values of the ``files`` key."""
 
 
 @dataclass(frozen=True)
@@ -132,6 +138,8 @@ class TournamentConfig:
     lines: dict[str, int] = field(default_factory=dict)
     version: int = 1
     given_by: dict[str, str] = field(default_factory=dict)  # key -> command-line option
+    files: str = "folder"  # what a sandboxed bot sees of its own folder (FILES)
+    read_only: tuple[str, ...] = ()  # more paths every bot sees, read-only (absolute)
 
     def where(self, key: str) -> str:
         """Where a key's value came from, for messages: ``FILE: key (line N)`` or the option."""
@@ -274,6 +282,20 @@ def game_settings(
     return merged
 
 
+def check_seed(game: type[Game[Any]], seed: int) -> str | None:
+    """Why ``game`` refuses to play ``seed`` (:meth:`~arena.game.Game.check_seed`), or None.
+
+    A plugin's bug while checking is one clear message too, not a traceback.
+    """
+    try:
+        game().check_seed(seed)
+    except InvalidSetting as bad:
+        return bad.message
+    except Exception as exc:
+        return f"{game.info.id} could not check the seed {seed}: {type(exc).__name__}: {exc}"
+    return None
+
+
 def _same_kind(default: Any, value: Any) -> bool:
     if isinstance(default, bool) or isinstance(value, bool):
         return isinstance(default, bool) and isinstance(value, bool)
@@ -384,6 +406,8 @@ def load_tournament(path: Path, registry: Registry) -> TournamentConfig:
     seed = data.get("seed", 1)
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise doc.error("seed", f"must be a whole number, not {seed!r}")
+    if (why := check_seed(game_cls, seed)) is not None:
+        raise doc.error("seed", why)
     sandbox = data.get("sandbox", "auto")
     if sandbox not in SANDBOXES:
         raise doc.error("sandbox", f"must be one of {', '.join(SANDBOXES)}, not {sandbox!r}")
@@ -423,6 +447,8 @@ def load_tournament(path: Path, registry: Registry) -> TournamentConfig:
         time_margin_ms=_time_margin(doc, data),
         clock_scale=_clock_scale(doc, data),
         clock=_clock(doc, data),
+        files=_files(doc, data),
+        read_only=_read_only(doc, data, path.parent),
         **_build_options(doc, data),
     )
 
@@ -486,6 +512,33 @@ def new_output_note(config: TournamentConfig) -> str | None:
     if Path.cwd().resolve() == config.path.parent.resolve():
         return None
     return f"new output folder {out} (found neither here nor in {config.path.parent})"
+
+
+def _files(doc: _Located, data: dict[str, Any]) -> str:
+    value = data.get("files", "folder")
+    if value not in FILES:
+        raise doc.error("files", f"must be one of {', '.join(FILES)}, not {value!r}")
+    return str(value)
+
+
+def _read_only(doc: _Located, data: dict[str, Any], base: Path) -> tuple[str, ...]:
+    """The ``read_only`` paths made absolute like a bot's files: against the current
+    folder, else the tournament file's; each must exist."""
+    value = data.get("read_only", [])
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list):
+        raise doc.error("read_only", f"must be a list of paths, not {value!r}")
+    out = []
+    for i, item in enumerate(value):
+        key = f"read_only[{i}]"
+        if not isinstance(item, str) or not item:
+            raise doc.error(key, f"must be a path, not {item!r}")
+        found = next((p for p in (Path(item), base / item) if p.exists()), None)
+        if found is None:
+            raise doc.error(key, f"not found: {item!r}")
+        out.append(os.path.abspath(found))
+    return tuple(out)
 
 
 def _time_margin(doc: _Located, data: dict[str, Any]) -> int:

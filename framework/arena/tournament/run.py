@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from collections import deque
 from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from tqdm import tqdm
@@ -69,6 +69,23 @@ class _Leader:
         return max(self.ratings, key=lambda b: self.ratings[b].mu - 3 * self.ratings[b].sigma)
 
 
+def _check_round_seeds(config: TournamentConfig) -> None:
+    """Refuse, before anything is written, a schedule with a seed the game cannot play
+    (:meth:`~arena.game.Game.check_seed`); open-ended formats are checked as they go."""
+    from arena.plugins.registry import load_registry
+    from arena.tournament.config import check_seed
+
+    game_cls = load_registry().get(config.game)
+    seeds = {config.seed}
+    plan = fixed_plan(config)
+    seeds.update(spec.seed for spec in plan or ())
+    for seed in sorted(seeds):
+        if (why := check_seed(game_cls, seed)) is not None:
+            if seed == config.seed:
+                raise ConfigError(f"{where(config, 'seed')}: {why}")
+            raise ConfigError(f"{where(config, 'seed')}: a round's seed is refused: {why}")
+
+
 def run_tournament(
     config: TournamentConfig,
     progress: bool = True,
@@ -84,6 +101,7 @@ def run_tournament(
     (:func:`arena.results.store.clear_output`) and every game is played again.
     """
     say = log or (lambda msg: print(msg, file=sys.stderr))
+    _check_round_seeds(config)
     line = config.lines.get("sandbox")
     where = f"{config.path}: sandbox" + (f" (line {line})" if line else "")
     # On a remote Dask cluster each worker decides the sandbox (`auto`) for itself.
@@ -95,6 +113,7 @@ def run_tournament(
             config.sandbox, config.memory_mb, [config.output], config.max_processes, where
         )
     )
+    sandbox = replace(sandbox, files=config.files, read_only=config.read_only)
     # Bots from source are built (or found built) before anything else: a bot that does
     # not build is a mistake in the file, reported before any game.
     if any(b.recipe is not None for b in config.bots):

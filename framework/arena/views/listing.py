@@ -11,6 +11,7 @@ from typing import Any
 
 from tabulate import tabulate
 
+from arena.botproc.lines import split_detail
 from arena.errors import ConfigError
 from arena.game import Game
 from arena.records import Replay, ReplayStep, SeatRecord, first_places, result_of
@@ -141,4 +142,14 @@ def _step_lines(
             yield f"      stderr: {line}"
     for key, forfeit in step.get("forfeits", {}).items():
         who = f"seat {key} {players[int(key)]}"
-        yield f"  {who} FORFEITS: {forfeit['reason']}: {forfeit['detail']}"
+        yield from forfeit_lines(who, forfeit["reason"], forfeit["detail"])
+
+
+def forfeit_lines(who: str, reason: str, detail: str) -> Iterator[str]:
+    """``  seat 0 bot FORFEITS: crash: exited with code 1 ...``, then the end of the bot's
+    stderr that the detail keeps (a crash's traceback), indented below it."""
+    summary, tail = split_detail(detail)
+    yield f"  {who} FORFEITS: {reason}: {summary}"
+    if tail:
+        yield "    its stderr ends:"
+        yield from (f"      {line}" for line in tail)

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from arena.botproc.lines import split_detail
 from arena.errors import ArenaError
 from arena.plugins.registry import Registry, load_registry
 from arena.records import Replay
@@ -370,9 +371,11 @@ def _forfeits_section(games: Sequence[StoredGame], links: Mapping[int, str]) -> 
             counts.setdefault(s.bot, {})
             counts[s.bot][s.forfeit] = counts[s.bot].get(s.forfeit, 0) + 1
             link = _link(links, g, "last")
+            summary, tail = split_detail(s.detail)
+            stderr = f"<pre>{esc(chr(10).join(tail))}</pre>" if tail else ""
             items.append(
                 f'<tr><td>{link}</td><td class="l">{esc(s.bot)}</td><td class="l">'
-                f'{esc(s.forfeit)}</td><td class="l wrap">{esc(s.detail)}</td></tr>'
+                f'{esc(s.forfeit)}</td><td class="l wrap">{esc(summary)}{stderr}</td></tr>'
             )
     if not items:
         return '<section id="forfeits"><h2>Forfeits</h2><p>None.</p></section>'

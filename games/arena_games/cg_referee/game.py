@@ -195,6 +195,10 @@ class CgRefereeGame(Game[CgState]):
         )
         infos = [protocol.plain(line) for line in state.last.last("INFOS")]
         reason = next((line for line in infos if line), "") or "the referee's scores"
+        if state.out:
+            # What a referee says after SET_PLAYER_TIMEOUT depends on whose turn it was (a
+            # timeout tooltip, or whatever its game state was): the same reason for any seat.
+            reason = "forfeit"
         return Outcome(ranks, tuple(scores), reason)
 
     def random_answer(self, state: CgState, seat: int, rng: random.Random) -> str:

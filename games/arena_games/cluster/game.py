@@ -152,6 +152,14 @@ class ClusterGame(Game[State]):
             scores[state.winner] = 1.0
         return Outcome.from_scores(scores, state.reason)
 
+    def epilogue(self, state: State, seat: int) -> str:
+        """The final action, sent to the seat that did not play it (the loser of a line, or
+        a seat left without chips), as the original writes every action to the other bot
+        before it checks for a winner."""
+        if state.phase != "over" or not state.last_action or state.mover in (None, seat):
+            return ""
+        return f"{state.last_action}\n"
+
     def action_view(self, action: Any) -> Any:
         """``{"Drop": {...}}`` and the like; a command with characters left after its last
         number adds ``"rest"``."""

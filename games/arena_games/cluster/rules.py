@@ -113,7 +113,8 @@ class State:
     to the seat to move. ``rng_state`` is the state of the game's ``random.Random``.
     ``leftover[s]`` is what seat s's last command left unread after its last number (C's
     ``%d`` stops at the first non-digit: ``drop 0 2x`` leaves ``x``); the original reads it
-    as the start of the seat's next command.
+    as the start of the seat's next command. ``mover`` is the seat that played
+    ``last_action`` (None before the first action).
     """
 
     settings: Settings
@@ -132,6 +133,7 @@ class State:
     loser: int | None = None
     reason: str = ""
     leftover: tuple[str, str] = ("", "")
+    mover: int | None = None
 
     @property
     def grid(self) -> HexGrid:
@@ -289,6 +291,7 @@ def apply_action(state: State, action: Drop | Rotate) -> State:
         turns=state.turns + 1,
         drawn=(EMPTY, EMPTY),
         last_action=action_line(action),
+        mover=seat,
     )
     lines = longest_lines(after)
     for player in (0, 1):

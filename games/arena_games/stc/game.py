@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from arena import Game, GameInfo, Move, Outcome, check_range
+from arena import Game, GameInfo, InvalidSetting, Move, Outcome, check_range
 from arena_games.stc import rules
 from arena_games.stc.protocol import build_prompt, grid_rows, parse_answer
 from arena_games.stc.rules import StcState
@@ -38,6 +38,15 @@ class StcGame(Game[StcState]):
     def check_settings(self, settings: Mapping[str, Any]) -> None:
         """``max_turns`` between 1 and 10000."""
         check_range(settings, "max_turns", 1, MAX_TURNS_LIMIT)
+
+    def check_seed(self, seed: int) -> None:
+        """Only a Java ``long``, as CodinGame's referee requires (2^63 is refused there)."""
+        if seed not in SEEDS:
+            raise InvalidSetting(
+                "seed",
+                f"{seed} is not a Java long ({SEEDS.start} to {SEEDS.stop - 1}), "
+                "which CodinGame's referee requires",
+            )
 
     def start(self, seed: int, players: int, settings: Mapping[str, Any]) -> StcState:
         """Empty grids; the pair queue is ``java.util.Random(seed)``, as on CodinGame.

@@ -68,7 +68,7 @@ def test_a_silent_helper_times_out_with_its_last_stderr_line(tmp_path):
     started = time.perf_counter()
     with pytest.raises(
         ExternalProcessError,
-        match=r"^slow: sent nothing for 0.3 s; its last stderr line: thinking$",
+        match=r"^slow: sent nothing for 0.3 s; its stderr: thinking$",
     ):
         helper.read_line()
     assert time.perf_counter() - started < 3

@@ -58,7 +58,8 @@ EXIT_CASES = [
     (
         "import json; json.loads('{')",
         "invalid",
-        "exited with code 1 (invalid json) (stderr: json.decoder.JSONDecodeError: Expecting property name enclosed in double quotes: line 1 column 2 (char 1))",
+        "exited with code 1 (invalid json); its stderr ends:\n"
+        "  json.decoder.JSONDecodeError: Expecting property name enclosed in double quotes: line 1 column 2 (char 1)",
     ),
     ("pass", "invalid", "exited 0 without writing move.json"),
     ("open('move.json', 'w').write('x')", "invalid", "expected a whole number"),
@@ -84,6 +85,8 @@ def test_exit_codes_missing_files_timeouts_and_file_limits_lose_with_their_reaso
     bad = make_bot("bad", body)
     record = play([good, bad], tmp_path)
     assert record.seats[1].forfeit == reason
-    assert record.seats[1].detail == detail
+    # A crash's detail ends with its stderr's last lines (here a traceback's last line).
+    got, want = record.seats[1].detail.splitlines(), detail.splitlines()
+    assert [got[0], *got[len(got) - len(want) + 1 :]] == want
     assert record.seats[0].forfeit is None
     assert [s.rank for s in record.seats] == [0, 1]

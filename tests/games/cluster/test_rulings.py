@@ -198,14 +198,10 @@ def test_a_winning_drop_with_characters_after_its_chip_wins(tmp_path: Path) -> N
     assert replay["steps"][-1]["moves"] == {"0": "drop 0 0;"}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="needs the core to send text to a bot once the game is over (Game has no hook)",
-)
 def test_the_final_action_is_sent_to_the_other_bot(tmp_path: Path) -> None:
     # The original writes every action to the other bot before it checks for a winner.
     game_dir = tmp_path / "game"
-    scripted_game(
+    _, replay = scripted_game(
         tmp_path,
         ("color 0", ["drop 0 {a}", "drop 0 {a}"]),
         ("color 4", ["drop 2 {a}", "drop 2 {a}"]),
@@ -214,3 +210,4 @@ def test_the_final_action_is_sent_to_the_other_bot(tmp_path: Path) -> None:
         win_length=2,
     )
     assert (game_dir / "stderr-1-b.txt").read_text().endswith("got drop 0 0\n")
+    assert replay["epilogue"] == {"1": "drop 0 0\n"}  # the winner is sent nothing

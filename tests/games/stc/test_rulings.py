@@ -13,8 +13,10 @@ from pathlib import Path
 
 import pytest
 
+import arena
 from arena import InvalidAnswer, Move
 from arena.botproc import Sandbox
+from arena.errors import ConfigError
 from arena.game import standing_moves
 from arena.records import BotSpec
 from arena.referee.engine import Referee
@@ -218,6 +220,46 @@ def test_arena_match_refuses_a_seed_outside_javas_long(tmp_path: Path) -> None:
     result = run_arena(
         "match", "stc", bot, bot, "--seed", str(2**63), "--games", "1", "--sandbox", "none",
     )  # fmt: skip
-    assert result.returncode != 0
-    assert "seed 9223372036854775808 is not a Java long" in result.stderr
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [
+        "arena: --seed 9223372036854775808 is not a Java long "
+        "(-9223372036854775808 to 9223372036854775807), which CodinGame's referee requires"
+    ]
     assert "turns" not in result.stdout  # no game was played (as seed 0 or any other)
+
+
+def test_arena_match_refuses_a_later_game_seed_past_javas_long(tmp_path: Path) -> None:
+    # --games 2 plays --seed and --seed + 1: the second is refused before the first is played.
+    bot = f"python3 {tmp_path / 'bot.py'}"
+    (tmp_path / "bot.py").write_text(SCRIPTED.format(answers=["0 1"] * 3))
+    result = run_arena(
+        "match", "stc", bot, bot, "--seed", str(2**63 - 1), "--games", "4", "--sandbox", "none",
+    )  # fmt: skip
+    assert result.returncode == 2
+    assert result.stderr.startswith(
+        "arena: --seed 9223372036854775807 --games 4: seed 9223372036854775808 is not a Java long"
+    )
+    assert "turns" not in result.stdout
+
+
+def test_a_tournament_seed_outside_javas_long_is_refused_with_its_line(tmp_path: Path) -> None:
+    (tmp_path / "bot.py").write_text(SCRIPTED.format(answers=["0 1"] * 3))
+    config = tmp_path / "t.yaml"
+    config.write_text(
+        "game: stc\nbots:\n  - {name: a, cmd: python3 bot.py}\n"
+        f"  - {{name: b, cmd: python3 bot.py}}\nseed: {2**63}\nsandbox: none\n"
+    )
+    result = run_arena("run", str(config))
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [
+        f"arena: {config}: seed (line 5): 9223372036854775808 is not a Java long "
+        "(-9223372036854775808 to 9223372036854775807), which CodinGame's referee requires"
+    ]
+    assert not (tmp_path / "out").exists()
+
+
+def test_arena_play_refuses_a_seed_outside_javas_long(tmp_path: Path) -> None:
+    (tmp_path / "bot.py").write_text(SCRIPTED.format(answers=["0 1"] * 3))
+    bot = f"python3 {tmp_path / 'bot.py'}"
+    with pytest.raises(ConfigError, match=r"^seed -9223372036854775809 is not a Java long"):
+        arena.play("stc", [bot, bot], seed=-(2**63) - 1, sandbox="none")

@@ -17,7 +17,7 @@
  * @typedef {{format: number, game: string, version: number, seed: number, settings: Object,
  *            players: string[], start_view: *, steps: ReplayStep[],
  *            outcome: {ranks: number[], scores: number[], reason: string},
- *            seats: Object[], final: *}} Replay
+ *            seats: Object[], final: *, epilogue?: Object<string, string>}} Replay
  */
 
 const SEAT_COLORS = ["#e4572e", "#2f6fde", "#1f9d55", "#b83fd0"];
@@ -195,8 +195,14 @@ class Viewer {
       panel.append(el("div", { cls: "timebar", title: `${(frac * 100).toFixed(1)}% of the budget` }, bar));
     }
     if (forfeit) {
+      // A crash's detail goes on with the end of the bot's stderr (its traceback).
+      const [summary, ...tail] = String(forfeit.detail).split("\n");
+      const stderr = tail.length ? el("pre", { cls: "crash-stderr",
+        text: tail.map((line) => line.replace(/^  /, "")).join("\n") }) : null;
       panel.append(el("div", { cls: "forfeit" },
-        el("b", { text: `forfeit: ${forfeit.reason}` }), ` — ${forfeit.detail}`,
+        el("b", { text: `forfeit: ${forfeit.reason}` }),
+        ` — ${tail.length ? summary.replace(/; its stderr ends:$/, "") : summary}`,
+        tail.length ? el("div", { cls: "muted", text: "its stderr ends:" }) : null, stderr,
         forfeit.raw ? el("pre", { text: forfeit.raw }) : null));
     }
     const answers = el("div", { cls: "answer" });
