@@ -330,9 +330,12 @@ def _bwrap_args(sandbox: Sandbox, argv: Sequence[str], workdir: Path, host: Bwra
             args += [*_parents(path, made, visible, host), "--ro-bind", path, path]
     wd = str(workdir)
     args += [*_parents(wd, made, visible, host), "--bind", wd, wd]
+    real_wd = os.path.realpath(wd)
     for hidden in sandbox.hide:
-        if _inside(hidden, [*visible, *shown]) and not _inside(wd, [hidden]):
-            args += ["--tmpfs", hidden]
+        if _inside(real_wd, [os.path.realpath(hidden)]):
+            continue  # the bot's own directory lies inside: its folder is hidden anyway
+        for seen in hidden_views(hidden, [*visible, *shown]):
+            args += ["--tmpfs", seen]
     args += ["--remount-ro", "/", "--chdir", wd, "--"]
     if host.setpriv is not None:
         uid, gid = nobody()
@@ -345,6 +348,23 @@ def _bwrap_args(sandbox: Sandbox, argv: Sequence[str], workdir: Path, host: Bwra
 
 def _inside(path: str, folders: Sequence[str]) -> bool:
     return any(path == f or path.startswith(f.rstrip("/") + "/") for f in folders)
+
+
+def hidden_views(hidden: str, shown: Sequence[str]) -> list[str]:
+    """Every path at which ``hidden`` shows inside a sandbox that shows ``shown``.
+
+    Paths are compared resolved: a folder shown through a symbolic link (bound at the
+    link's path) shows ``hidden`` under that path when ``hidden``'s real path lies inside
+    the folder's real path.
+    """
+    real = os.path.realpath(hidden)
+    views: list[str] = []
+    for path in shown:
+        for base in dict.fromkeys([path, os.path.realpath(path)]):
+            for target in dict.fromkeys([hidden, real]):
+                if _inside(target, [base]):
+                    views.append(path.rstrip("/") + target[len(base.rstrip("/")) :])
+    return list(dict.fromkeys(views))
 
 
 def _parents(path: str, made: set[str], visible: list[str], host: BwrapHost) -> list[str]:
