@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from arena.botproc import cgroups
+from arena.botproc import cgroups, seccomp
 from arena.botproc.launcher import Launch, PrivateDirs, probe_private_dirs, shell_launch
 from arena.errors import ConfigError
 
@@ -125,12 +125,15 @@ class Sandbox:
         limits = [(limit, _within_hard_limit(limit, value)) for limit, value in limits]
         join = cgroup.join_files if cgroup is not None else ()
         if self.kind == "bwrap":
-            return shell_launch(join, limits, bwrap_argv(self, argv, workdir)), None
+            fd9 = seccomp.program_path()
+            bwrap = _bwrap_args(self, argv, workdir, bwrap_host(), fd9 is not None)
+            return shell_launch(join, limits, bwrap, fd9), None
         private = None
         if (mode := private_dirs_supported()) is not None:
             _, shown = command_view(argv, str(workdir))
             private = PrivateDirs(str(workdir), self.tmpfs_bytes, mode.userns, tuple(shown))
-        return list(argv), Launch(join, tuple(limits), private, os.getpid())
+        no_keyrings = seccomp.program() is not None
+        return list(argv), Launch(join, tuple(limits), private, os.getpid(), no_keyrings)
 
     def env(self, workdir: Path) -> dict[str, str]:
         """The bot's environment."""
@@ -296,7 +299,10 @@ def bwrap_argv(sandbox: Sandbox, argv: Sequence[str], workdir: Path) -> list[str
     return _bwrap_args(sandbox, argv, workdir, bwrap_host())
 
 
-def _bwrap_args(sandbox: Sandbox, argv: Sequence[str], workdir: Path, host: BwrapHost) -> list[str]:
+def _bwrap_args(
+    sandbox: Sandbox, argv: Sequence[str], workdir: Path, host: BwrapHost, fd9: bool = False
+) -> list[str]:
+    """``fd9``: descriptor 9 holds the seccomp filter (:mod:`arena.botproc.seccomp`)."""
     assert host.path is not None
     args = [
         host.path,
@@ -336,6 +342,8 @@ def _bwrap_args(sandbox: Sandbox, argv: Sequence[str], workdir: Path, host: Bwra
             continue  # the bot's own directory lies inside: its folder is hidden anyway
         for seen in hidden_views(hidden, [*visible, *shown]):
             args += ["--tmpfs", seen]
+    if fd9:
+        args += ["--seccomp", "9"]
     args += ["--remount-ro", "/", "--chdir", wd, "--"]
     if host.setpriv is not None:
         uid, gid = nobody()
