@@ -140,13 +140,16 @@ class PrivateDirs:
     ``workdir`` (the bot's directory) and ``keep`` (the files its command names, its
     interpreter) are put back in place where a tmpfs covers them; ``size`` caps each tmpfs
     (bytes, None: the kernel's default); ``userns``: an unprivileged user creates a user
-    namespace (its own uid mapped to itself) to be allowed the mounts.
+    namespace (its own uid mapped to itself) to be allowed the mounts. ``scratch``: the
+    bot's directory is not the host's but a fresh one on the ``/tmp`` tmpfs (sharing
+    its cap), or a tmpfs of its own of ``size`` where it lies elsewhere.
     """
 
     workdir: str
     size: int | None
     userns: bool
     keep: tuple[str, ...] = ()
+    scratch: bool = False
 
     def enter(self) -> None:
         """Create the namespace and the mounts (in the child, before exec)."""
@@ -163,15 +166,22 @@ class PrivateDirs:
         # Nothing mounted here may propagate back to the host.
         _mount(None, "/", None, MS_REC | MS_PRIVATE, "")
         # What must stay visible is detached before a tmpfs covers it, then attached again.
+        kept = self.keep if self.scratch else (self.workdir, *self.keep)
         covered = [
             (path, os.path.isdir(path), _clone_tree(path))
-            for path in (self.workdir, *self.keep)
+            for path in kept
             if any(path.startswith(d + "/") for d in PRIVATE_DIRS)
         ]
         options = "mode=1777" + (f",size={self.size}" if self.size else "")
         for target in PRIVATE_DIRS:
             if os.path.isdir(target):
                 _mount("tmpfs", target, "tmpfs", MS_NOSUID | MS_NODEV, options)
+        if self.scratch:
+            if any(self.workdir.startswith(d + "/") for d in PRIVATE_DIRS):
+                os.makedirs(self.workdir, mode=0o755)
+            else:
+                flags = MS_NOSUID | MS_NODEV
+                _mount("tmpfs", self.workdir, "tmpfs", flags, options.replace("1777", "0755"))
         for path, is_dir, tree in covered:
             if is_dir:
                 os.makedirs(path, mode=0o755, exist_ok=True)

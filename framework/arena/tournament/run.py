@@ -82,7 +82,12 @@ def run_tournament(
         Sandbox(config.sandbox)
         if remote
         else choose_sandbox(
-            config.sandbox, config.memory_mb, [config.output], config.max_processes, where
+            config.sandbox,
+            config.memory_mb,
+            [config.output],
+            config.max_processes,
+            where,
+            config.disk_mb,
         )
     )
     # A Dask cluster is reached before anything is written (an unreachable one is a
