@@ -401,7 +401,8 @@ class LineBot:
         if self._process is None:
             return None
         last = self._log.latest_line() if self._log else ""
-        memory, disk = self.sandbox.memory_mb, self.sandbox.disk_mb
+        memory, tmpfs = self.sandbox.memory_mb, self.sandbox.tmpfs_bytes
+        disk = tmpfs >> 20 if tmpfs and self.sandbox.disk_mb else None  # its tmpfs's size
         return out_of_memory(self._process.oom_kills(), last, memory, disk)
 
     def stop(self) -> None:

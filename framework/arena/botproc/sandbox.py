@@ -168,10 +168,10 @@ class Sandbox:
 
     @property
     def tmpfs_bytes(self) -> int | None:
-        """Size of each private tmpfs (``disk_mb``, else ``memory_mb``; None: the kernel's
-        default)."""
-        mb = self.disk_mb or self.memory_mb
-        return mb * 1024 * 1024 if mb else None
+        """Size of each private tmpfs (the smaller of ``disk_mb`` and ``memory_mb``: its
+        files are memory; None: the kernel's default)."""
+        caps = [mb for mb in (self.disk_mb, self.memory_mb) if mb]
+        return min(caps) * 1024 * 1024 if caps else None
 
     @property
     def bot_ids(self) -> tuple[int, int] | None:
