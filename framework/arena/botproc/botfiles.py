@@ -6,7 +6,8 @@ file or folder that a bot's command names (the absolute paths
 what comes with them: see :data:`SYSTEM_DIRS`), is packed with its executable bits and
 named by the SHA-256 of its name and content. A worker unpacks each pack once into
 ``<cache>/<digest>/<name>`` (:func:`unpack`; atomic, so several processes can share the
-cache) and runs the command with its paths rewritten to those copies (:func:`localize`).
+cache; a folder only this user can change, and each copy is checked as it is used) and
+runs the command with its paths rewritten to those copies (:func:`localize`).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import pwd
 import shutil
 import stat
 import sys
@@ -23,7 +25,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from arena.errors import ArenaError
+from arena.errors import ArenaError, ConfigError
 
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc")
 """Paths under these folders (and under Python's own prefixes) are the machine's, not the
@@ -32,11 +34,15 @@ MAX_PACK_BYTES = 512 * 1024 * 1024
 """Most bytes the files of one tournament's commands may hold (a folder named by mistake
 should not be copied to every worker)."""
 CACHE_ENV = "ARENA_BOT_CACHE"
-"""Environment variable naming the cache folder (default: ``<tmp>/arena-bot-files``)."""
+"""Environment variable naming the cache folder (default: ``<tmp>/arena-bot-files-<uid>``)."""
 
 
 class PackError(ArenaError):
     """A named file or folder that cannot be packed (unreadable, too large)."""
+
+
+class CacheRefused(PackError, ConfigError):
+    """A cache folder that others could change (exit code 2: the environment is wrong)."""
 
 
 @dataclass(frozen=True)
@@ -144,11 +150,62 @@ def pack_commands(
 
 
 def cache_root() -> Path:
-    """The cache folder of this machine (``$ARENA_BOT_CACHE`` or ``<tmp>/arena-bot-files``)."""
-    return Path(os.environ.get(CACHE_ENV) or Path(tempfile.gettempdir()) / "arena-bot-files")
+    """This user's cache folder on this machine: ``$ARENA_BOT_CACHE``, else
+    ``<tmp>/arena-bot-files-<uid>``; created (mode 0700) and checked by :func:`safe_cache`."""
+    env = os.environ.get(CACHE_ENV)
+    default = Path(tempfile.gettempdir()) / f"arena-bot-files-{os.geteuid()}"
+    return safe_cache(Path(env) if env else default, CACHE_ENV if env else None)
 
 
-_checked: set[tuple[str, str]] = set()
+def safe_cache(path: Path, named_by: str | None = None) -> Path:
+    """``path`` as a cache folder only this user can change, created if missing.
+
+    Refuses (:class:`PackError`, one line) a symbolic link, something that is not a
+    folder, a folder of another user or one others may write, and a folder inside one
+    where another user could replace it (writable by others without the sticky bit):
+    whoever could change the cached files would choose the code bots run.
+    """
+    where = f"{path} (${named_by})" if named_by else str(path)
+
+    def refuse(why: str) -> CacheRefused:
+        return CacheRefused(f"bot file cache {where}: {why}: refusing it")
+
+    path = Path(os.path.abspath(path))
+    parent = Path(os.path.realpath(path.parent))
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+        with contextlib.suppress(FileExistsError):
+            os.mkdir(parent / path.name, 0o700)
+        st = os.lstat(parent / path.name)
+    except OSError as exc:
+        raise refuse(exc.strerror or str(exc)) from None
+    if stat.S_ISLNK(st.st_mode):
+        raise refuse("it is a symbolic link")
+    if not stat.S_ISDIR(st.st_mode):
+        raise refuse("it is not a folder")
+    if st.st_uid != os.geteuid():
+        raise refuse(f"it belongs to {_owner(st.st_uid)}, not to this user")
+    if st.st_mode & 0o022:
+        raise refuse("other users may write in it")
+    for folder in [parent, *parent.parents]:
+        fst = folder.stat()
+        open_to_others = fst.st_mode & 0o022 and not fst.st_mode & stat.S_ISVTX
+        if fst.st_uid not in (0, os.geteuid()) or open_to_others:
+            raise refuse(f"{folder} lets another user replace it")
+    if stat.S_IMODE(st.st_mode) != 0o700:
+        os.chmod(parent / path.name, 0o700)
+    return parent / path.name
+
+
+def _owner(uid: int) -> str:
+    try:
+        return f"{pwd.getpwuid(uid).pw_name} (uid {uid})"
+    except KeyError:
+        return f"uid {uid}"
+
+
+_verified: dict[tuple[str, str], tuple[object, ...]] = {}
+"""Copies hashed whole by this process: their files' status (inode, size, times) then."""
 _lock = threading.Lock()
 
 
@@ -156,16 +213,19 @@ def unpack(packed: Pack, cache: Path) -> Path:
     """The cached copy of ``packed`` under ``cache`` (written if missing or damaged).
 
     The copy is written in a private folder, then renamed into place in one step, so
-    processes sharing the cache never see half a copy. An existing copy is checked against
-    its digest once per process.
+    processes sharing the cache never see half a copy. An existing copy is checked at
+    every call, as it is about to be used: hashed again whole unless the status of its
+    files (inode, size, modification and change times, which no edit leaves as they
+    were) is the one it had when last hashed.
     """
     final = cache / packed.digest
     target = final / packed.name
     key = (str(cache), packed.digest)
     with _lock:
-        if key in _checked and target.exists():
+        seen = _status(final)
+        if seen is not None and _verified.get(key) == seen:
             return target
-        if final.exists() and not _intact(final, packed):
+        if os.path.lexists(final) and not _intact(final, packed):
             # Damaged (edited, half-deleted): move it aside, then write a fresh copy.
             aside = Path(tempfile.mkdtemp(prefix=f".{packed.digest[:12]}-bad-", dir=cache))
             with contextlib.suppress(OSError):
@@ -173,11 +233,37 @@ def unpack(packed: Pack, cache: Path) -> Path:
             shutil.rmtree(aside, ignore_errors=True)
         if not final.exists():
             _write(packed, cache)
-        _checked.add(key)
+        seen = _status(final)
+        if seen is None or not _intact(final, packed):
+            raise PackError(f"cannot keep an intact copy of {packed.name} in {cache}")
+        _verified[key] = seen
     return target
 
 
+def _status(final: Path) -> tuple[object, ...] | None:
+    """What identifies the copy's current files (None: missing, or holds a link)."""
+    out: list[object] = []
+    try:
+        for root, dirs, files in os.walk(final, onerror=_raise):
+            dirs.sort()
+            for name in ["", *sorted(files), *dirs]:
+                st = os.lstat(os.path.join(root, name))
+                if stat.S_ISLNK(st.st_mode):
+                    return None
+                ident = (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_mode)
+                out.append((root, name, *ident))
+    except OSError:
+        return None
+    return tuple(out) if out else None
+
+
+def _raise(exc: OSError) -> None:
+    raise exc
+
+
 def _intact(final: Path, packed: Pack) -> bool:
+    if _status(final) is None:
+        return False  # a link: the copies arena writes hold none
     try:
         again = pack(final / packed.name)
     except PackError:

@@ -8,13 +8,16 @@ which then starts it) runs at all:
 3. without bubblewrap, where the kernel allows: a private mount namespace with fresh
    tmpfs on ``/tmp`` and ``/dev/shm`` (size-capped, freed when the bot's last process
    ends), the bot's own directory bound back in place;
-4. die with the process that started it (``PR_SET_PDEATHSIG``).
+4. no kernel keyrings (a seccomp filter, :mod:`arena.botproc.seccomp`: bots of every
+   game and run share their user's keyring otherwise);
+5. die with the process that started it (``PR_SET_PDEATHSIG``).
 
 Two ways to take them, by sandbox:
 
 * with bubblewrap, :func:`shell_launch`: the child is ``/bin/sh``, which joins the groups
   and sets the limits with its builtins, then ``exec``s bubblewrap (which arms the death
-  signal itself, ``--die-with-parent``, and does step 3 and more). Nothing runs in Python
+  signal itself, ``--die-with-parent``, loads the seccomp filter, ``--seccomp``, and does
+  step 3 and more). Nothing runs in Python
   between fork and exec, so ``subprocess`` starts it with ``vfork``: the referee is free
   again within a millisecond, instead of the 3-5 ms a ``fork`` of the referee's process
   costs (copying its page tables, then a copy-on-write fault for every page the child or
@@ -30,11 +33,14 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import errno
 import os
 import resource
 import signal
 from collections.abc import Sequence
 from dataclasses import dataclass
+
+from arena.botproc import seccomp
 
 _libc = ctypes.CDLL(None, use_errno=True)
 
@@ -59,6 +65,8 @@ LAUNCH_FAILED = 125
 _LAUNCH_SCRIPT = """
 while [ "$1" != -- ]; do
     case $1 in
+    --fd9) exec 9<"$2" || { echo "arena: cannot open $2" >&2; exit 125; }
+        shift 2 ;;
     -?) ulimit "$1" "$2" || { echo "arena: cannot set ulimit $1 $2" >&2; exit 125; }
         shift 2 ;;
     *) echo 0 >"$1" || { echo "arena: cannot join the cgroup of $1" >&2; exit 125; }
@@ -132,13 +140,16 @@ class PrivateDirs:
     ``workdir`` (the bot's directory) and ``keep`` (the files its command names, its
     interpreter) are put back in place where a tmpfs covers them; ``size`` caps each tmpfs
     (bytes, None: the kernel's default); ``userns``: an unprivileged user creates a user
-    namespace (its own uid mapped to itself) to be allowed the mounts.
+    namespace (its own uid mapped to itself) to be allowed the mounts. ``scratch``: the
+    bot's directory is not the host's but a fresh one on the ``/tmp`` tmpfs (sharing
+    its cap), or a tmpfs of its own of ``size`` where it lies elsewhere.
     """
 
     workdir: str
     size: int | None
     userns: bool
     keep: tuple[str, ...] = ()
+    scratch: bool = False
 
     def enter(self) -> None:
         """Create the namespace and the mounts (in the child, before exec)."""
@@ -155,12 +166,10 @@ class PrivateDirs:
         # Nothing mounted here may propagate back to the host.
         _mount(None, "/", None, MS_REC | MS_PRIVATE, "")
         # What must stay visible is detached before a tmpfs covers it, then attached again
-        # (a symbolic link is made again: its target is kept too).
-        under = [
-            path
-            for path in (self.workdir, *self.keep)
-            if any(path.startswith(d + "/") for d in PRIVATE_DIRS)
-        ]
+        # (a symbolic link is made again: its target is kept too). A scratch workdir is
+        # made anew on the tmpfs instead.
+        kept = self.keep if self.scratch else (self.workdir, *self.keep)
+        under = [path for path in kept if any(path.startswith(d + "/") for d in PRIVATE_DIRS)]
         links = [(path, os.readlink(path)) for path in under if os.path.islink(path)]
         covered = [
             (path, os.path.isdir(path), _clone_tree(path))
@@ -174,6 +183,12 @@ class PrivateDirs:
         for path, target in links:
             os.makedirs(os.path.dirname(path), mode=0o755, exist_ok=True)
             os.symlink(target, path)
+        if self.scratch:
+            if any(self.workdir.startswith(d + "/") for d in PRIVATE_DIRS):
+                os.makedirs(self.workdir, mode=0o755)
+            else:
+                flags = MS_NOSUID | MS_NODEV
+                _mount("tmpfs", self.workdir, "tmpfs", flags, options.replace("1777", "0755"))
         for path, is_dir, tree in covered:
             if is_dir:
                 os.makedirs(path, mode=0o755, exist_ok=True)
@@ -193,6 +208,7 @@ class Launch:
     rlimits: tuple[tuple[int, int], ...] = ()
     private: PrivateDirs | None = None
     parent: int = 0
+    no_keyrings: bool = False
 
     def __call__(self) -> None:
         """Run in the child between fork and exec; any exception fails the start."""
@@ -207,15 +223,25 @@ class Launch:
             resource.setrlimit(limit, (value, value))
         if self.private is not None:
             self.private.enter()
+        if self.no_keyrings:
+            try:
+                seccomp.install()
+            except OSError as exc:
+                if exc.errno != errno.EINVAL:  # EINVAL: a kernel without seccomp filters
+                    raise
         prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
         if self.parent and os.getppid() != self.parent:
             os._exit(1)  # the parent died before the death signal was armed
 
 
 def shell_launch(
-    cgroup_join: Sequence[str], rlimits: Sequence[tuple[int, int]], argv: Sequence[str]
+    cgroup_join: Sequence[str],
+    rlimits: Sequence[tuple[int, int]],
+    argv: Sequence[str],
+    fd9: str | None = None,
 ) -> list[str]:
-    """``argv`` behind a ``/bin/sh`` that first joins the cgroups and sets the rlimits.
+    """``argv`` behind a ``/bin/sh`` that first joins the cgroups and sets the rlimits
+    (and opens ``fd9``, if given, for reading on descriptor 9: bubblewrap's seccomp filter).
 
     The shell's pid is the pid ``argv`` runs as (``exec``). Limits go in whole units of
     the shell's ``ulimit``: a file size cap is rounded up to the next 512 bytes (the
@@ -223,7 +249,8 @@ def shell_launch(
     limit, then down. If a step fails the shell says so on stderr and exits with
     :data:`LAUNCH_FAILED` without running ``argv``.
     """
-    steps: list[str] = list(cgroup_join)
+    steps: list[str] = ["--fd9", fd9] if fd9 is not None else []
+    steps += cgroup_join
     for limit, value in rlimits:
         flag, unit = _ULIMIT[limit]
         units = value // unit

@@ -284,6 +284,7 @@ class LineBot:
             subprocess.PIPE,
             subprocess.PIPE,
             FILE_SIZE_CAP_BYTES,
+            scratch=True,  # nothing else reads its directory: it may be a capped tmpfs
         )
         self.proc = self._process.proc
         assert self.proc.stdout is not None and self.proc.stderr is not None
@@ -534,7 +535,9 @@ class LineBot:
         if self._process is None:
             return None
         last = self._log.latest_line() if self._log else ""
-        return out_of_memory(self._process.oom_kills(), last, self.sandbox.memory_mb)
+        memory, tmpfs = self.sandbox.memory_mb, self.sandbox.tmpfs_bytes
+        disk = tmpfs >> 20 if tmpfs and self.sandbox.disk_mb else None  # its tmpfs's size
+        return out_of_memory(self._process.oom_kills(), last, memory, disk)
 
     def stop(self) -> None:
         """End the bot: close its stdin, kill it and everything it started, flush stderr.

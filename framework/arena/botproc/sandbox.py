@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from arena.botproc import cgroups
+from arena.botproc import cgroups, seccomp
 from arena.botproc.commands import bot_folder
 from arena.botproc.launcher import Launch, PrivateDirs, probe_private_dirs, shell_launch
 from arena.errors import ConfigError
@@ -40,6 +40,9 @@ ENV_KEEP = ("PATH", "LANG", "LANGUAGE", "TZ", "TERM")
 
 FILE_SIZE_CAP_BYTES = 256 * 1024 * 1024
 """RLIMIT_FSIZE for persistent bots: no single file they write grows past this."""
+
+DEFAULT_DISK_MB = 256
+"""Default cap on the files a bot writes (``disk_mb``), see :attr:`Sandbox.disk_mb`."""
 
 KINDS = ("auto", "bwrap", "none")
 
@@ -91,15 +94,21 @@ class Sandbox:
     ``kind`` "none" or "bwrap" (see the module docstring). ``memory_mb`` caps a bot's memory:
     through its memory cgroup (all its processes, tmpfs and shm pages included) where
     there is one, else the address space of each process; it also sizes the bot's private
-    tmpfs folders. ``max_processes`` caps how many processes a bot may run at once, where a
-    pids cgroup is available. ``hide`` lists folders (the tournament's output) a
+    tmpfs folders. ``max_processes`` caps how many processes a bot may run at once, where
+    a pids cgroup is available. ``hide`` lists folders (the tournament's output) a
     sandboxed bot must never see even when they lie inside something it is shown.
+
+    ``disk_mb`` caps what a bot writes: its private ``/tmp`` and ``/dev/shm`` are tmpfs
+    of that size each, and a bot that keeps one process for the game (a line-protocol
+    bot) gets its directory on its ``/tmp`` tmpfs (or one of its own), not on the host's
+    disk. Those files are memory: with a memory cgroup, they count against ``memory_mb``.
     """
 
     kind: str = "none"
     memory_mb: int | None = None
     hide: tuple[str, ...] = ()
     max_processes: int | None = 64
+    disk_mb: int | None = DEFAULT_DISK_MB
     facts: HostFacts | None = field(default=None, compare=False, repr=False)
     files: str = "folder"
     """What a sandboxed bot sees of its own files: ``folder``, the folder of the program
@@ -121,10 +130,15 @@ class Sandbox:
         workdir: Path,
         cgroup: cgroups.BotCgroup | None,
         file_cap: int,
+        scratch: bool = False,
     ) -> tuple[list[str], Launch | None]:
         """How to start ``argv`` (in ``workdir``) with every limit in force before its first
         instruction: the command line to exec, and the step the child takes between fork
         and exec (None: nothing, so it starts with ``vfork``). See ``launcher.py``.
+
+        ``scratch``: nothing outside the bot reads ``workdir`` while the process lives (a
+        line-protocol bot), so it may be a fresh tmpfs of ``disk_mb`` instead of the
+        host's folder.
         """
         limits = [(resource.RLIMIT_FSIZE, file_cap), (resource.RLIMIT_CORE, 0)]
         if self.memory_mb and (cgroup is None or cgroup.memory_dir is None):
@@ -132,12 +146,21 @@ class Sandbox:
         limits = [(limit, _within_hard_limit(limit, value)) for limit, value in limits]
         join = cgroup.join_files if cgroup is not None else ()
         if self.kind == "bwrap":
-            return shell_launch(join, limits, bwrap_argv(self, argv, workdir)), None
+            fd9 = seccomp.program_path()
+            bwrap = _bwrap_args(self, argv, workdir, bwrap_host(), fd9 is not None, scratch)
+            return shell_launch(join, limits, bwrap, fd9), None
         private = None
         if (mode := private_dirs_supported()) is not None:
             _, shown = command_view(argv, str(workdir), self)
-            private = PrivateDirs(str(workdir), self.tmpfs_bytes, mode.userns, tuple(shown))
-        return list(argv), Launch(join, tuple(limits), private, os.getpid())
+            private = PrivateDirs(
+                str(workdir),
+                self.tmpfs_bytes,
+                mode.userns,
+                tuple(shown),
+                scratch and self.disk_mb is not None,
+            )
+        no_keyrings = seccomp.program() is not None
+        return list(argv), Launch(join, tuple(limits), private, os.getpid(), no_keyrings)
 
     def env(self, workdir: Path) -> dict[str, str]:
         """The bot's environment."""
@@ -152,8 +175,10 @@ class Sandbox:
 
     @property
     def tmpfs_bytes(self) -> int | None:
-        """Size of each private tmpfs (``memory_mb``; None: the kernel's default)."""
-        return self.memory_mb * 1024 * 1024 if self.memory_mb else None
+        """Size of each private tmpfs (the smaller of ``disk_mb`` and ``memory_mb``: its
+        files are memory; None: the kernel's default)."""
+        caps = [mb for mb in (self.disk_mb, self.memory_mb) if mb]
+        return min(caps) * 1024 * 1024 if caps else None
 
     @property
     def bot_ids(self) -> tuple[int, int] | None:
@@ -175,9 +200,14 @@ class Sandbox:
                 f"bubblewrap: bots run as {who}, no network, read-only system, "
                 "nothing of $HOME or other bots, private /tmp and /dev/shm"
             )
+            if self.disk_mb and "--size" in host.options:
+                parts.append(f"{self.disk_mb} MiB of files")
         else:
             tmp = "private" if private_dirs_supported() else "shared with the host"
             parts.append(f"none: bots run as {_user_name()}, /tmp and /dev/shm {tmp}")
+            if self.disk_mb:
+                capped = private_dirs_supported() is not None
+                parts.append(f"{self.disk_mb} MiB of files" if capped else "files not capped")
         found = cgroups.parents()
         if found is None:
             parts.append(
@@ -308,7 +338,16 @@ def bwrap_argv(sandbox: Sandbox, argv: Sequence[str], workdir: Path) -> list[str
     return _bwrap_args(sandbox, argv, workdir, bwrap_host())
 
 
-def _bwrap_args(sandbox: Sandbox, argv: Sequence[str], workdir: Path, host: BwrapHost) -> list[str]:
+def _bwrap_args(
+    sandbox: Sandbox,
+    argv: Sequence[str],
+    workdir: Path,
+    host: BwrapHost,
+    fd9: bool = False,
+    scratch: bool = False,
+) -> list[str]:
+    """``fd9``: descriptor 9 holds the seccomp filter (:mod:`arena.botproc.seccomp`);
+    ``scratch``: the bot's directory is a tmpfs (see :meth:`Sandbox.command`)."""
     assert host.path is not None
     args = [
         host.path,
@@ -332,7 +371,7 @@ def _bwrap_args(sandbox: Sandbox, argv: Sequence[str], workdir: Path, host: Bwra
     for d in ("/tmp", "/dev/shm"):
         if "--perms" in host.options:
             args += ["--perms", "1777"]
-        if sandbox.memory_mb and "--size" in host.options:
+        if sandbox.tmpfs_bytes and "--size" in host.options:
             args += ["--size", str(sandbox.tmpfs_bytes)]
         args += ["--tmpfs", d]
     made = {"/tmp", "/dev/shm"}
@@ -346,10 +385,23 @@ def _bwrap_args(sandbox: Sandbox, argv: Sequence[str], workdir: Path, host: Bwra
         else:
             args += ["--ro-bind", path, path]
     wd = str(workdir)
-    args += [*_parents(wd, made, visible, host), "--bind", wd, wd]
+    if scratch and sandbox.disk_mb and {"--size", "--perms"} <= host.options:
+        # On the /tmp tmpfs (its cap shared) when inside it, else a tmpfs of its own.
+        args += _parents(wd, made, visible, host)
+        if _inside(wd, ["/tmp"]):
+            args += ["--perms", "0777", "--dir", wd]
+        else:
+            args += ["--size", str(sandbox.tmpfs_bytes), "--perms", "0777", "--tmpfs", wd]
+    else:
+        args += [*_parents(wd, made, visible, host), "--bind", wd, wd]
+    real_wd = os.path.realpath(wd)
     for hidden in sandbox.hide:
-        if _inside(hidden, [*visible, *shown]) and not _inside(wd, [hidden]):
-            args += ["--tmpfs", hidden]
+        if _inside(real_wd, [os.path.realpath(hidden)]):
+            continue  # the bot's own directory lies inside: its folder is hidden anyway
+        for seen in hidden_views(hidden, [*visible, *shown]):
+            args += ["--tmpfs", seen]
+    if fd9:
+        args += ["--seccomp", "9"]
     args += ["--remount-ro", "/", "--chdir", wd, "--"]
     if host.setpriv is not None:
         uid, gid = nobody()
@@ -362,6 +414,23 @@ def _bwrap_args(sandbox: Sandbox, argv: Sequence[str], workdir: Path, host: Bwra
 
 def _inside(path: str, folders: Sequence[str]) -> bool:
     return any(path == f or path.startswith(f.rstrip("/") + "/") for f in folders)
+
+
+def hidden_views(hidden: str, shown: Sequence[str]) -> list[str]:
+    """Every path at which ``hidden`` shows inside a sandbox that shows ``shown``.
+
+    Paths are compared resolved: a folder shown through a symbolic link (bound at the
+    link's path) shows ``hidden`` under that path when ``hidden``'s real path lies inside
+    the folder's real path.
+    """
+    real = os.path.realpath(hidden)
+    views: list[str] = []
+    for path in shown:
+        for base in dict.fromkeys([path, os.path.realpath(path)]):
+            for target in dict.fromkeys([hidden, real]):
+                if _inside(target, [base]):
+                    views.append(path.rstrip("/") + target[len(base.rstrip("/")) :])
+    return list(dict.fromkeys(views))
 
 
 def _parents(path: str, made: set[str], visible: list[str], host: BwrapHost) -> list[str]:
@@ -490,6 +559,7 @@ def resolve_sandbox(
     memory_mb: int | None = None,
     hide: Sequence[Path] = (),
     max_processes: int | None = 64,
+    disk_mb: int | None = DEFAULT_DISK_MB,
 ) -> Sandbox:
     """Turn the configured kind (``auto``, ``bwrap``, ``none``) into a :class:`Sandbox`.
 
@@ -505,7 +575,7 @@ def resolve_sandbox(
     hidden = tuple(str(Path(p).resolve()) for p in hide)
     private = (private_dirs_supported(),) if kind == "none" else None
     facts = HostFacts(bwrap_host() if kind == "bwrap" else None, cgroups.parents(), private)
-    return Sandbox(kind, memory_mb, hidden, max_processes, facts)
+    return Sandbox(kind, memory_mb, hidden, max_processes, disk_mb, facts)
 
 
 def cpu_warning() -> str | None:

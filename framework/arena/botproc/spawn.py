@@ -82,8 +82,11 @@ def spawn(
     stdout: int | None,
     stderr: int | None,
     file_cap: int,
+    scratch: bool = False,
 ) -> BotProcess:
-    """Start one bot process: its own session and directory, every limit set before it runs."""
+    """Start one bot process: its own session and directory, every limit set before it runs.
+
+    ``scratch``: see :meth:`Sandbox.command`."""
     global _subreaper
     sandbox.adopt()  # what the machine allows, as probed where the sandbox was resolved
     if not _subreaper:
@@ -91,7 +94,7 @@ def spawn(
         _subreaper = True
     cgroup = BotCgroup.create(sandbox.max_processes, sandbox.memory_mb)
     try:
-        command, launch = sandbox.command(argv, workdir, cgroup, file_cap)
+        command, launch = sandbox.command(argv, workdir, cgroup, file_cap, scratch)
         try:
             proc = subprocess.Popen(
                 command,
@@ -140,13 +143,22 @@ OOM_MESSAGES = (
 )
 
 
-def out_of_memory(oom_kills: int, last_stderr_line: str, memory_mb: int | None) -> str | None:
+DISK_MESSAGES = ("No space left on device", "ENOSPC", "File too large", "EFBIG")
+"""What a bot's last stderr line says when it met its disk cap (or the file size cap)."""
+
+
+def out_of_memory(
+    oom_kills: int, last_stderr_line: str, memory_mb: int | None, disk_mb: int | None = None
+) -> str | None:
     """Why a bot that crashed ran out of its memory cap, or None if it did not.
 
     Exact where a memory cgroup caps the bot (the kernel counts the processes it killed);
     where only the address-space limit caps it, the bot sees its allocation fail and most
-    runtimes say so in their last line of stderr.
+    runtimes say so in their last line of stderr. The files a bot writes are memory too
+    (tmpfs): a bot that crashed on its ``disk_mb`` cap ran out of memory as well.
     """
+    if disk_mb and any(message in last_stderr_line for message in DISK_MESSAGES):
+        return f"filled its disk cap ({disk_mb} MiB): {last_stderr_line[:200]}"
     if not memory_mb:
         return None
     if oom_kills:

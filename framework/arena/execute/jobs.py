@@ -23,6 +23,7 @@ from arena.botproc import (
     remove_leftovers,
     resolve_sandbox,
 )
+from arena.botproc.sandbox import DEFAULT_DISK_MB
 from arena.errors import ConfigError
 from arena.execute.pool import Failure, WorkerPool
 from arena.game import Game
@@ -89,6 +90,7 @@ def choose_sandbox(
     hide: Sequence[Path],
     max_processes: int | None,
     where: str = "--sandbox",
+    disk_mb: int = DEFAULT_DISK_MB,
 ) -> Sandbox:
     """The sandbox to run bots in, checked with the other input, before any game.
 
@@ -96,7 +98,7 @@ def choose_sandbox(
     ``where`` (the file, key and line, or the option).
     """
     try:
-        sandbox = resolve_sandbox(kind, memory_mb, hide, max_processes)
+        sandbox = resolve_sandbox(kind, memory_mb, hide, max_processes, disk_mb)
     except SandboxUnavailable as exc:
         raise ConfigError(f"{where}: {exc}") from None
     try:

@@ -46,6 +46,8 @@ MAX_VALUES = 100_000
 """Most values a tournament file may expand to (YAML aliases can multiply them)."""
 MAX_MEMORY_MB = 1024 * 1024
 """Largest ``memory_mb`` accepted: 1 TiB."""
+MAX_DISK_MB = 1024 * 1024
+"""Largest ``disk_mb`` accepted: 1 TiB."""
 MAX_PROCESSES = 32768
 """Largest ``max_processes`` accepted."""
 MAX_TIME_MARGIN_MS = 3_600_000
@@ -70,6 +72,8 @@ KEYS = {
     "output": "output folder (SQLite file, replays, stderr)",
     "sandbox": "auto (bubblewrap when it works), bwrap or none",
     "memory_mb": "memory cap per bot in MiB, all its processes together (optional)",
+    "disk_mb": "cap in MiB on the files a bot writes (its directory with /tmp, and /dev/shm; "
+    "default 256)",
     "max_processes": "processes a bot may run at once where cgroups allow (default 64)",
     "executor": "where games run: local (worker processes here) or dask (a Dask cluster)",
     "dask": "executor dask: the scheduler's address (default: a local Dask cluster)",
@@ -129,6 +133,7 @@ class TournamentConfig:
     sandbox: str = "auto"
     memory_mb: int | None = None
     max_processes: int = 64
+    disk_mb: int = 256
     variants: list[dict[str, Any]] = field(default_factory=list)
     variant_keys: tuple[str, ...] = ()
     champion: str | None = None
@@ -438,6 +443,7 @@ def load_tournament(path: Path, registry: Registry) -> TournamentConfig:
         sandbox=sandbox,
         memory_mb=memory,
         max_processes=_positive_int(doc, data, "max_processes", 64, MAX_PROCESSES),
+        disk_mb=_positive_int(doc, data, "disk_mb", 256, MAX_DISK_MB),
         champion=champion,
         sprt=sprt,
         executor=executor,

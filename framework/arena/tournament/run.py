@@ -110,7 +110,12 @@ def run_tournament(
         Sandbox(config.sandbox)
         if remote
         else choose_sandbox(
-            config.sandbox, config.memory_mb, [config.output], config.max_processes, where
+            config.sandbox,
+            config.memory_mb,
+            [config.output],
+            config.max_processes,
+            where,
+            config.disk_mb,
         )
     )
     sandbox = replace(sandbox, files=config.files, read_only=config.read_only)

@@ -70,7 +70,6 @@ def test_a_damaged_copy_is_written_again(tmp_path, monkeypatch):
     packed = pack(src)
     copy = unpack(packed, cache)
     copy.write_text("print('tampered')\n")
-    monkeypatch.setattr(botfiles, "_checked", set())  # as a new worker process would start
     assert unpack(packed, cache).read_text() == "print('right')\n"
 
 
@@ -126,5 +125,5 @@ def test_cache_root_follows_the_environment(tmp_path, monkeypatch):
     monkeypatch.setenv(botfiles.CACHE_ENV, str(tmp_path / "c"))
     assert botfiles.cache_root() == tmp_path / "c"
     monkeypatch.delenv(botfiles.CACHE_ENV)
-    assert botfiles.cache_root().name == "arena-bot-files"
+    assert botfiles.cache_root().name == f"arena-bot-files-{os.geteuid()}"
     shutil.rmtree(tmp_path / "c", ignore_errors=True)
