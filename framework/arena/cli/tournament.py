@@ -78,7 +78,9 @@ def cmd_run(args: argparse.Namespace, extra: list[str]) -> int:
     if note:
         print(f"arena: {note}", file=sys.stderr)
     make_output_folder(config.output, "--output" if args.output else where(config, "output"))
-    warn_concurrency(config.concurrency, "concurrency", registry.get(config.game).info.thinking)
+    if config.executor == "local" or config.dask is None:  # else the bots run elsewhere
+        thinking = registry.get(config.game).info.thinking
+        warn_concurrency(config.concurrency, "concurrency", thinking)
     summary = run_tournament(config, progress=progress_wanted(args.no_progress), fresh=args.fresh)
     print_board(summary.leaderboard.render(args.format))
     done = f"{summary.played} games played now, {summary.resumed} resumed"
