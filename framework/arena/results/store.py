@@ -273,6 +273,20 @@ class Store:
         row = self.db.execute("SELECT identity FROM games WHERE key = ?", (key,)).fetchone()
         return dict(json.loads(row[0])) if row else {}
 
+    def remove_games(self, keys: Sequence[str]) -> None:
+        """Delete stored games (database rows and game folders) so their keys can be played
+        again: what ``arena run --update`` does to games a bot's edit made stale."""
+        with self.db:
+            for key in keys:
+                row = self.db.execute("SELECT id FROM games WHERE key = ?", (key,)).fetchone()
+                if row is None:
+                    continue
+                self.db.execute("DELETE FROM seats WHERE game_id = ?", (row[0],))
+                self.db.execute("DELETE FROM games WHERE id = ?", (row[0],))
+                self.db.execute("DELETE FROM current_games WHERE key = ?", (key,))
+        for key in keys:
+            shutil.rmtree(self.game_dir(key), ignore_errors=True)
+
     def set_current(self, games: list[CurrentGame]) -> None:
         """Record which stored games the tournament file now defines (replacing the list);
         :meth:`add_game` adds every game played after."""

@@ -18,6 +18,7 @@ at start, so every format resumes: stored keys are never played again.
 from __future__ import annotations
 
 import itertools
+import math
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
@@ -50,6 +51,11 @@ class Scheduler(ABC):
 
     def status(self) -> str | None:
         """A short state for the progress bar (``None``: nothing of its own)."""
+        return None
+
+    def expected_total(self) -> int | None:
+        """The games the whole run is now expected to hold, stored ones included, for the
+        progress bar's ETA (``None``: :attr:`planned`, as it stands)."""
         return None
 
 
@@ -113,7 +119,7 @@ class SprtScheduler(Scheduler):
         self.test = config.sprt
         self.candidate, self.baseline = (b.name for b in config.bots[:2])
         self.variants = max(1, len(config.variants))
-        self.seed = config.seed
+        self.seed = config.schedule_seed
         self.limit = config.games
         self.planned = config.games
         self.pairs = _Pairs()
@@ -151,6 +157,20 @@ class SprtScheduler(Scheduler):
         """``LLR 1.23 (-2.94, 2.94) [0, 5]``."""
         return self.result().progress()
 
+    def expected_total(self) -> int | None:
+        """Games until the LLR reaches the bound it heads for, at the pace it moved so far:
+        ``2 pairs * bound / LLR`` (the LLR grows about linearly with the pairs), at most
+        ``games``; the games so far once decided; ``None`` before any pair counts."""
+        r = self.result()
+        games = 2 * r.pairs
+        if r.verdict is not None:
+            return games
+        if r.pairs == 0 or r.llr == 0:
+            return None
+        bound = self.test.upper if r.llr > 0 else self.test.lower
+        expected = max(games + 2, math.ceil(games * bound / r.llr))
+        return min(expected, self.limit) if self.limit is not None else expected
+
 
 class LeagueScheduler(Scheduler):
     """psyleague-style: the next round goes where it tells most (see the module doc)."""
@@ -158,7 +178,7 @@ class LeagueScheduler(Scheduler):
     def __init__(self, config: TournamentConfig, stored: Iterable[StoredGame]) -> None:
         self.bots = [b.name for b in config.bots]
         self.variants = max(1, len(config.variants))
-        self.seed = config.seed
+        self.seed = config.schedule_seed
         self.limit = config.games
         self.planned = config.games
         self.pairs = _Pairs()
@@ -250,15 +270,16 @@ def fixed_plan(config: TournamentConfig) -> list[GameSpec] | None:
     if config.format == "sprt":
         if config.games is None:
             return None
-        rounds = paired_rounds(names[0], names[1], config.seed, variants)
+        rounds = paired_rounds(names[0], names[1], config.schedule_seed, variants)
         return list(itertools.islice(rounds, config.games))
     if config.format == "league":
         return None
     games = config.games if config.games is not None else 2
     if config.format == "gauntlet":
         assert config.champion is not None
-        return gauntlet(names, config.champion, config.players, games, config.seed, variants)
-    return round_robin(names, config.players, games, config.seed, variants)
+        seed = config.schedule_seed
+        return gauntlet(names, config.champion, config.players, games, seed, variants)
+    return round_robin(names, config.players, games, config.schedule_seed, variants)
 
 
 def defined_spec(config: TournamentConfig, stored: StoredPlace) -> GameSpec | None:
@@ -271,7 +292,7 @@ def defined_spec(config: TournamentConfig, stored: StoredPlace) -> GameSpec | No
     if config.format == "sprt" and set(seats) != set(names[:2]):
         return None
     variants = max(1, len(config.variants))
-    seed = round_seed(config.seed, stored.round)
+    seed = round_seed(config.schedule_seed, stored.round)
     for v in range(variants):
         spec = GameSpec(stored.ord, stored.round, seed, seats, stored.group, v, variants)
         if spec.key == stored.key:
