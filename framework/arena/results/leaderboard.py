@@ -74,7 +74,7 @@ def _score_text(interval: ScoreInterval, wide: bool = False) -> str:
     range; ``367.5`` alone from one game; ``-`` from none."""
     if interval.n == 0:
         return "-"
-    digits = 1 if wide or abs(interval.mean) < 1000 else 0
+    digits = 1 if wide or abs(interval.mean) < 100 else 0
     mean = f"{round(interval.mean, digits) + 0.0:.{digits}f}"
     if interval.low is None or interval.high is None:
         return mean
@@ -322,7 +322,8 @@ class Leaderboard:
         keys += ["avg_rank"] if self.players > 2 else []
         keys += ["score"] if self.one_player else []
         keys += ["forfeits", "p99"]
-        drops = {"p99": 6, "games": 5, "win": 4, "score": 3, "avg_rank": 3, "forfeits": 2}
+        # Left out first when too narrow: games (W/D/L adds up to it), then p99 time...
+        drops = {"games": 6, "p99": 5, "win": 4, "score": 3, "avg_rank": 3, "forfeits": 2}
         chosen = [Column(cols[k].header, cols[k].cells, drops.get(k, 0)) for k in keys]
         text, dropped = fit_table(chosen, width)
         notes: list[str] = []
@@ -438,6 +439,7 @@ class Leaderboard:
             "score": "score [95%]",
         }
         out = {k: Column(h, [r[h] for r in table]) for k, h in headers.items()}
+        out["score"].cells = [_score_text(score_interval(s.scores)) for s in self.stats]
         if self.multiplayer:
             out["avg_rank"] = Column("avg rank", [r["avg rank"] for r in table])
         out["forfeits"] = Column("forfeits", self._forfeit_cells(False))

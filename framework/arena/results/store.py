@@ -306,9 +306,11 @@ class Store:
         group: str,
         record: GameRecord,
         identity: dict[str, Any],
+        folder: Path | None = None,
     ) -> int:
         """Store a finished game, its identity and its seats in one transaction, as a game
-        of the current tournament; return its id."""
+        of the current tournament; return its id. ``folder`` holds its files (default
+        :meth:`game_dir`)."""
         digest = identity_hash(identity)
         with self.db:
             self.db.execute(
@@ -333,7 +335,7 @@ class Store:
                     record.turns,
                     record.steps,
                     record.duration_ms,
-                    str(self.game_dir(key).relative_to(self.output)),
+                    str((folder or self.game_dir(key)).relative_to(self.output)),
                     time.strftime("%Y-%m-%dT%H:%M:%S"),
                     canonical(identity),
                     digest,
