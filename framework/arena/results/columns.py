@@ -92,13 +92,13 @@ def _render(columns: Sequence[Column], wrap: dict[int, int], tablefmt: str) -> s
         return ""
     if tablefmt != "simple":
         rows = [list(cells) for cells in zip(*(c.cells for c in columns), strict=True)]
-        widths = [wrap.get(i) for i in range(len(columns))] if wrap else None
+        limits = [wrap.get(i) for i in range(len(columns))] if wrap else None
         return tabulate(
             rows,
             headers=[c.header for c in columns],
             tablefmt=tablefmt,
             disable_numparse=True,
-            maxcolwidths=widths,
+            maxcolwidths=limits,
         )
     split: list[list[list[str]]] = []  # column -> row -> lines
     for i, c in enumerate(columns):
