@@ -44,7 +44,7 @@ def _num(value: float | None, digits: int) -> float | None:
     """``value`` rounded, or ``None`` when missing or not finite (JSON has no infinity)."""
     if value is None or not math.isfinite(value):
         return None
-    return round(value, digits)
+    return round(value, digits) + 0.0  # + 0.0: never -0.0
 
 
 def _signed(value: float, digits: int = 1) -> str:
