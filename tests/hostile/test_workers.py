@@ -42,7 +42,7 @@ def test_a_bot_that_kills_its_parent_costs_only_its_own_games(tmp_path, mode, wo
             # Inside bubblewrap the parent is out of reach: the games are played.
             assert result.returncode == 0, result.stderr
             assert len(keys) == 6
-        assert "Win rate of row against column" in result.stdout
+        assert "rating ±95%" in result.stdout  # the leaderboard
 
 
 def test_a_bot_that_stops_its_parent_is_abandoned_by_the_watchdog(tmp_path):

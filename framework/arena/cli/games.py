@@ -13,6 +13,9 @@ from arena.errors import EXIT_OK, ConfigError
 def add_parsers(sub: Any) -> None:
     """The ``games`` and ``new-game`` commands."""
     p = sub.add_parser("games", help="list the installed games")
+    p.add_argument(
+        "--wide", action="store_true", help="every column, unwrapped (default: fit the terminal)"
+    )
     p.set_defaults(func=cmd_games)
     p = sub.add_parser(
         "new-game",
@@ -27,9 +30,9 @@ def add_parsers(sub: Any) -> None:
 
 
 def cmd_games(args: argparse.Namespace, extra: list[str]) -> int:
-    """List installed games: id, players, clocks, transport, settings, package."""
-    from tabulate import tabulate
-
+    """List installed games: id, players, clocks, transport, settings, package; fitted to
+    the terminal's width (settings wrap, the package goes first) unless ``--wide``."""
+    from arena.results.columns import Column, fit_table, terminal_width
     from arena.tournament.config import players_text
 
     registry = installed_games()
@@ -55,9 +58,20 @@ def cmd_games(args: argparse.Namespace, extra: list[str]) -> int:
                 entry.package,
             ]
         )
-    headers = ["id", "game", "rules", "players", "clock ms (first/turn)", "protocol"]
+    headers = ["id", "game", "rules", "players", "ms 1st/turn", "protocol"]
     headers += ["settings", "package"]
-    print(tabulate(rows, headers=headers, disable_numparse=True))
+    # Left out when too wide: the package, then the rules version; then the long cells
+    # wrap; the settings go last.
+    drops = {"package": 3, "rules": 2, "settings": 1}
+    narrowest = {"settings": 22, "game": 12, "protocol": 10}  # wrapped down to these
+    columns = [
+        Column(h, [r[i] for r in rows], drops.get(h, 0), h in narrowest, narrowest.get(h, 0))
+        for i, h in enumerate(headers)
+    ]
+    text, dropped = fit_table(columns, None if args.wide else terminal_width(), wrap_below=1)
+    print(text)
+    if dropped:
+        print(f"\n({', '.join(dropped)} left out to fit: --wide shows every column)")
     return EXIT_OK
 
 

@@ -180,6 +180,7 @@ def cmd_match(args: argparse.Namespace, extra: list[str]) -> int:
         make_output_folder(args.output, "--output")
     warn_concurrency(args.jobs, "-j", info.thinking)
     say = lambda msg: print(msg, file=sys.stderr, flush=True)  # noqa: E731
+    store = _match_store(args.output, info, settings, bots, say) if args.output else None
     sandbox = choose_sandbox(args.sandbox, None, [args.output] if args.output else [], 64)
     sandbox = replace(sandbox, files=args.files, read_only=read_only)
     announce_sandbox(args.sandbox, sandbox, say)
@@ -188,6 +189,7 @@ def cmd_match(args: argparse.Namespace, extra: list[str]) -> int:
     root = args.output or Path(tempfile.mkdtemp(prefix="arena-match-"))
     by_name = {b.name: b for b in bots}
     records: list[GameRecord] = []
+    played: list[GameSpec] = []
     failed = 0
     progress = not args.verbose and args.games > 1 and progress_wanted(args.no_progress)
     bar = progress_bar(len(specs)) if progress else NoProgressBar()
@@ -215,6 +217,12 @@ def cmd_match(args: argparse.Namespace, extra: list[str]) -> int:
             bar.write(f"arena: game {spec.order + 1} stalled, not counted: {stall}", sys.stderr)
             return
         records.append(GameRecord.from_dict(result))
+        played.append(spec)
+        if store is not None:
+            identity = {"game": info.id, "seed": records[-1].seed, "bots": list(spec.seats)}
+            folder = root / f"game-{spec.order + 1:04d}"
+            store.add_game(spec.key, spec.order, spec.round, spec.group, records[-1], identity,
+                           folder)  # fmt: skip
         if args.verbose or args.games <= 20:
             bar.write(_result_line(spec.order + 1, records[-1]), sys.stdout)
             sys.stdout.flush()
@@ -231,14 +239,80 @@ def cmd_match(args: argparse.Namespace, extra: list[str]) -> int:
             bar.close()
             if records:
                 print(_match_summary(names, records, late=clock.margin_ms > 0))
+                if len(names) == 2:
+                    print(_match_board(info, names, played, records).pair_line(*names))
             if keep:
                 print(f"replays and stderr in {root}")
+                print(f"games stored in {root} (arena list, leaderboard, report read it)")
     finally:
+        if store is not None:
+            store.close()
         if not keep:
             shutil.rmtree(root, ignore_errors=True)
     if stop is not None:
         return 128 + stop.signum
     return EXIT_FAILED if failed else EXIT_OK
+
+
+def _match_store(
+    output: Path, info: Any, settings: dict[str, Any], bots: list[Any], say: Any
+) -> Any:
+    """The store of ``--output``: each game is kept in its ``arena.sqlite`` as a tournament
+    run keeps it, so ``arena list``, ``leaderboard`` and ``report`` read the folder. A
+    folder of an earlier match is started over; one of a tournament is refused."""
+    from arena.results.store import DB_NAME, Store, clear_output, open_existing
+
+    if (output / DB_NAME).is_file():
+        old = open_existing(output)
+        try:
+            fmt = old.meta().get("format")
+        finally:
+            old.close()
+        if fmt != "match":
+            raise ConfigError(
+                f"--output {output}: holds a tournament's games ({DB_NAME}); "
+                "choose another folder for a match"
+            )
+        say(f"arena: {output} held an earlier match: its games are replaced")
+        clear_output(output)
+        for old_game in output.glob("game-[0-9]*"):
+            shutil.rmtree(old_game, ignore_errors=True)
+    store = Store(output)
+    names = [b.name for b in bots]
+    store.set_meta(
+        {
+            "name": " vs ".join(names),
+            "game": info.id,
+            "version": info.version,
+            "format": "match",
+            "players": len(names),
+            "settings": settings,
+            "variant_keys": [],
+            "bots": names,
+        }
+    )
+    store.set_bots({b.name: " ".join(b.argv) for b in bots})
+    return store
+
+
+def _match_board(info: Any, names: list[str], specs: list[Any], records: list[Any]) -> Any:
+    """The leaderboard of the games played, as a tournament computes it."""
+    from arena.results import rating
+    from arena.results.leaderboard import Leaderboard
+    from arena.results.store import StoredGame
+
+    games = [
+        StoredGame(
+            i, spec.key, spec.order, spec.round, spec.group, info.id, r.seed, r.reason,
+            r.turns, r.duration_ms, "", tuple(r.seats), dict(r.settings),
+        )
+        for i, (spec, r) in enumerate(
+            sorted(zip(specs, records, strict=True), key=lambda sr: sr[0].order)
+        )
+    ]  # fmt: skip
+    stats, pairs = rating.compute(names, games)
+    title = f"match {' vs '.join(names)} ({info.id}, {len(games)} games)"
+    return Leaderboard(title, stats, pairs, players=len(names), multiplayer=len(names) != 2)
 
 
 def _match_bots(commands: list[str]) -> list[Any]:
@@ -349,13 +423,13 @@ def _match_summary(names: list[str], records: list[Any], late: bool = False) -> 
     from tabulate import tabulate
 
     from arena.records import result_of
-    from arena.results.stats import mean_interval
+    from arena.results.stats import score_interval
 
     rows = []
     for name in names:
         seats = [s for r in records for s in r.seats if s.bot == name]
         scores = [s.score for s in seats]
-        mean, half = mean_interval(scores)
+        interval = score_interval(scores)
         row = [name, len(seats)]
         if len(names) > 1:
             results = [
@@ -366,7 +440,10 @@ def _match_summary(names: list[str], records: list[Any], late: bool = False) -> 
             ]
             wins, draws = results.count("win"), results.count("draw")
             row.append(f"{wins}/{draws}/{len(seats) - wins - draws}")
-        row += [f"{mean:.2f} ± {half:.2f}", f"{min(scores):g}", f"{max(scores):g}"]
+        mean = f"{interval.mean + 0.0:.2f}"
+        if interval.low is not None and interval.high is not None:
+            mean += f" [{interval.low + 0.0:.2f}, {interval.high + 0.0:.2f}]"
+        row += [mean, f"{min(scores) + 0.0:g}", f"{max(scores) + 0.0:g}"]
         forfeits = [s.forfeit for s in seats if s.forfeit]
         row.append(", ".join(f"{k} {forfeits.count(k)}" for k in sorted(set(forfeits))) or "-")
         if late:
@@ -375,7 +452,7 @@ def _match_summary(names: list[str], records: list[Any], late: bool = False) -> 
         row.append(f"{max(ms):.1f}")
         rows.append(row)
     headers = ["bot", "games"] + (["W/D/L"] if len(names) > 1 else [])
-    headers += ["mean score ± 95%", "min", "max", "forfeits"]
+    headers += ["mean score [95%]", "min", "max", "forfeits"]
     headers += ["late", "max turn ms"] if late else ["max turn ms"]
     return tabulate(rows, headers=headers, disable_numparse=True)
 

@@ -25,7 +25,13 @@ def add_parsers(sub: Any) -> None:
     p = sub.add_parser("list", help="list the stored games of an output folder")
     p.add_argument("output", type=Path, help="the tournament's output folder")
     p.add_argument("--bot", help="only games of this bot")
-    p.add_argument("--result", choices=RESULTS, help="only games with this result (for --bot)")
+    p.add_argument(
+        "--result",
+        choices=RESULTS,
+        help="only games with this result: for --bot, that bot's; without, win or loss: "
+        "games someone won, draw: a shared first place, forfeit: any forfeit",
+    )
+    p.add_argument("--wide", action="store_true", help="every column, unwrapped")
     p.set_defaults(func=cmd_list)
     p = sub.add_parser("show", help="show a stored game in the terminal, turn by turn")
     p.add_argument("game_id", help="game number (see `arena list`) or a replay.json path")
@@ -73,9 +79,11 @@ def cmd_export(args: argparse.Namespace, extra: list[str]) -> int:
 
 def cmd_list(args: argparse.Namespace, extra: list[str]) -> int:
     """Print the stored games of an output folder, filtered by bot and result."""
+    from arena.results.columns import terminal_width
     from arena.views.listing import list_games
 
-    print(list_games(args.output, args.bot, args.result))
+    width = None if args.wide else terminal_width()
+    print(list_games(args.output, args.bot, args.result, width))
     return EXIT_OK
 
 

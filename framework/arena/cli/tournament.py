@@ -38,6 +38,25 @@ def add_parsers(sub: Any) -> None:
         default="table",
         help="leaderboard format; stdout holds only the leaderboard, the rest goes to stderr",
     )
+    _board_options(p)
+    p.add_argument(
+        "--update",
+        action="store_true",
+        help="after editing a bot: keep the stored games that still hold, replay only "
+        "those the edit made stale",
+    )
+    p.add_argument(
+        "--rating-interval",
+        type=int,
+        metavar="N",
+        help="print the compact leaderboard to stderr every N games (override "
+        "`rating_interval`; 0: never)",
+    )
+    p.add_argument(
+        "--seeds",
+        metavar="S1,S2,...",
+        help="play one round per seed of this list (override `seeds` and `seed`)",
+    )
     p.add_argument(
         "--fresh",
         action="store_true",
@@ -47,13 +66,41 @@ def add_parsers(sub: Any) -> None:
     p = sub.add_parser("leaderboard", help="print the leaderboard of an output folder")
     p.add_argument("output", type=Path, help="the tournament's output folder")
     p.add_argument("--format", choices=BOARD_FORMATS, default="table")
+    _board_options(p)
     p.set_defaults(func=cmd_leaderboard)
+
+
+def _board_options(p: Any) -> None:
+    """``--wide`` and ``--columns``: what the text table shows."""
+    p.add_argument(
+        "--wide",
+        action="store_true",
+        help="the text table with every column, the pairings and the win-rate matrix",
+    )
+    p.add_argument(
+        "--columns",
+        metavar="A,B,...",
+        help="the text table with these columns, e.g. rank,bot,elo,los,mu-3sigma "
+        "(every key: docs/leaderboard.md)",
+    )
+
+
+def render_board(board: Any, args: argparse.Namespace) -> str:
+    """The leaderboard as ``--format``, ``--wide`` and ``--columns`` ask."""
+    columns = [c.strip() for c in args.columns.split(",") if c.strip()] if args.columns else None
+    return str(board.render(args.format, wide=args.wide, columns=columns))
 
 
 def cmd_run(args: argparse.Namespace, extra: list[str]) -> int:
     """Run or resume a tournament file and print its leaderboard (only it, on stdout)."""
     from arena.results.store import make_output_folder
-    from arena.tournament.config import load_tournament, new_output_note, too_many_games, where
+    from arena.tournament.config import (
+        load_tournament,
+        new_output_note,
+        parse_seeds,
+        too_many_games,
+        where,
+    )
     from arena.tournament.run import run_tournament
     from arena.tournament.schedule import MAX_GAMES, schedule_size
 
@@ -71,6 +118,16 @@ def cmd_run(args: argparse.Namespace, extra: list[str]) -> int:
         raise ConfigError(f"--games {args.games}: {too_many_games(fmt, args.games, total)}")
     if args.seed is not None:
         config.seed = args.seed
+    if args.seeds is not None:
+        _apply_seeds(config, parse_seeds(args.seeds), args.games is not None)
+    if args.rating_interval is not None:
+        if args.rating_interval < 0:
+            raise ConfigError(f"--rating-interval must be 0 or more, not {args.rating_interval}")
+        config.rating_interval = args.rating_interval
+    if args.update and args.fresh:
+        raise ConfigError(
+            "--update keeps the games that still hold, --fresh deletes them all: give one of them"
+        )
     if args.output is not None:
         config.output = args.output
     _executor_options(config, args)
@@ -81,8 +138,14 @@ def cmd_run(args: argparse.Namespace, extra: list[str]) -> int:
     if config.executor == "local" or config.dask is None:  # else the bots run elsewhere
         thinking = registry.get(config.game).info.thinking
         warn_concurrency(config.concurrency, "concurrency", thinking)
-    summary = run_tournament(config, progress=progress_wanted(args.no_progress), fresh=args.fresh)
-    print_board(summary.leaderboard.render(args.format))
+    summary = run_tournament(
+        config,
+        progress=progress_wanted(args.no_progress),
+        fresh=args.fresh,
+        update=args.update,
+        report=True,
+    )
+    print_board(render_board(summary.leaderboard, args))
     done = f"{summary.played} games played now, {summary.resumed} resumed"
     print(f"{done}, results in {config.output}", file=sys.stderr)
     _write_report(config.output)
@@ -92,6 +155,18 @@ def cmd_run(args: argparse.Namespace, extra: list[str]) -> int:
         print(f"arena: {summary.changed}", file=sys.stderr)
         return EXIT_USAGE
     return EXIT_FAILED if summary.failed else EXIT_OK
+
+
+def _apply_seeds(config: Any, seeds: tuple[int, ...], games_given: bool) -> None:
+    """``--seeds``: one round per seed (for round-robin and gauntlet, instead of ``games``)."""
+    from arena.tournament.config import games_for_seeds
+
+    config.seeds = seeds
+    config.given_by["seeds"] = "--seeds"
+    if config.format in ("round-robin", "gauntlet"):
+        if games_given:
+            raise ConfigError("--seeds plays one round per seed: leave out --games")
+        config.games = games_for_seeds(len(seeds), config.players)
 
 
 def _write_report(output: Path) -> None:
@@ -126,5 +201,5 @@ def cmd_leaderboard(args: argparse.Namespace, extra: list[str]) -> int:
     """Print the leaderboard of an output folder again, from its database."""
     from arena.results.leaderboard import leaderboard_for
 
-    print_board(leaderboard_for(args.output).render(args.format))
+    print_board(render_board(leaderboard_for(args.output), args))
     return EXIT_OK

@@ -2,7 +2,10 @@
 
 :meth:`Leaderboard.rows` is the one source of the per-bot columns (JSON, CSV, the text
 tables and any report built on them); :meth:`Leaderboard.pairings` the same for pairs.
-Numbers that are not finite (the Elo of a 100% score) are ``None`` there.
+Numbers that are not finite (the Elo of a 100% score) are ``None`` there, with
+``elo_bound`` saying which way (``"+"``: above any number, ``"-"``: below). The text table
+is compact by default, fitted to the terminal's width (:mod:`arena.results.columns`);
+``wide`` or ``columns`` show more. Every column is explained in docs/leaderboard.md.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ import csv
 import io
 import json
 import math
+import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,9 +22,19 @@ from typing import Any
 
 from tabulate import tabulate
 
+from arena.errors import ConfigError
 from arena.results import rating
+from arena.results.columns import Column, fit_table, terminal_width
 from arena.results.rating import REASONS, BotStats, Pairwise
-from arena.results.stats import EloEstimate, Sprt, SprtResult, mean_interval, percentile
+from arena.results.stats import (
+    EloEstimate,
+    ScoreInterval,
+    Sprt,
+    SprtResult,
+    elo_bound,
+    percentile,
+    score_interval,
+)
 from arena.results.store import Store, open_existing
 
 FORFEIT_KEYS = REASONS
@@ -30,17 +44,41 @@ def _num(value: float | None, digits: int) -> float | None:
     """``value`` rounded, or ``None`` when missing or not finite (JSON has no infinity)."""
     if value is None or not math.isfinite(value):
         return None
-    return round(value, digits)
+    return round(value, digits) + 0.0  # + 0.0: never -0.0
+
+
+def _signed(value: float, digits: int = 1) -> str:
+    """``+55.6``; never ``-0.0``."""
+    return f"{round(value, digits) + 0.0:+.{digits}f}"
 
 
 def _elo_text(e: EloEstimate) -> str:
-    """``+55.6 ±27.7``; ``+inf`` for a 100% score; ``-`` without games."""
+    """``+55.6 ±27.7``; ``> +127`` for a 100% score (its 95% lower bound), ``< -127`` for
+    0%; ``+190.8 (> -68)`` when only one bound of the interval is finite; ``-`` without
+    games."""
     if e.n == 0:
         return "-"
     if not math.isfinite(e.elo):
-        return "+inf" if e.elo > 0 else "-inf"
-    error = f"{e.elo_error:.1f}" if math.isfinite(e.elo_error) else "inf"
-    return f"{round(e.elo, 1) + 0.0:+.1f} ±{error}"  # + 0.0: no "-0.0"
+        if e.elo > 0:
+            return f"> {_signed(e.elo_low, 0)}" if math.isfinite(e.elo_low) else "+inf"
+        return f"< {_signed(e.elo_high, 0)}" if math.isfinite(e.elo_high) else "-inf"
+    if math.isfinite(e.elo_low) and math.isfinite(e.elo_high):
+        return f"{_signed(e.elo)} ±{e.elo_error:.1f}"
+    if math.isfinite(e.elo_low):
+        return f"{_signed(e.elo)} (> {_signed(e.elo_low, 0)})"
+    return f"{_signed(e.elo)} (< {_signed(e.elo_high, 0)})"
+
+
+def _score_text(interval: ScoreInterval, wide: bool = False) -> str:
+    """``367.5 [0-1088]``: a mean score with its 95% interval clipped to the scores'
+    range; ``367.5`` alone from one game; ``-`` from none."""
+    if interval.n == 0:
+        return "-"
+    digits = 1 if wide or abs(interval.mean) < 100 else 0
+    mean = f"{round(interval.mean, digits) + 0.0:.{digits}f}"
+    if interval.low is None or interval.high is None:
+        return mean
+    return f"{mean} [{interval.low + 0.0:.0f}-{interval.high + 0.0:.0f}]"
 
 
 def _bt_text(rating: float | None, error: float | None) -> str:
@@ -116,21 +154,26 @@ class Leaderboard:
     sprt: SprtResult | None = None
     timing: dict[str, Timing] = field(default_factory=dict)
     clock: ClockOptions | None = None
+    players: int = 2
 
     def rows(self) -> list[dict[str, Any]]:
         """One dict per bot, best first (the JSON and CSV form).
 
-        ``bt``/``bt_ci``: Bradley-Terry rating over all games and its 95% half-width;
-        ``elo``/``elo_ci``/``los``: Elo difference against the field ±95% and likelihood
-        of superiority in % (fastchess's formulas; pentanomial over seat-swapped pairs);
-        ``win%_low``/``win%_high``: 95% Wilson interval of ``win%``; then the games lost
-        by each forfeit reason, ``late`` (answers over the budget but within the time
-        margin) and ``p50_ms``/``p99_ms``/``max_ms``, the response time over every
-        answered turn (``None`` when no times were stored).
+        ``bt``/``bt_ci``: Bradley-Terry rating over all games and its 95% half-width
+        (the order of the rows); ``elo``/``elo_ci``/``los``: Elo difference against the
+        field ±95% and likelihood of superiority in % (fastchess's formulas; pentanomial
+        over seat-swapped pairs), ``elo_low``/``elo_high`` the interval's bounds, and
+        ``elo_bound`` ``"+"`` or ``"-"`` when ``elo`` is ``None`` for being infinite;
+        ``win%_low``/``win%_high``: 95% Wilson interval of ``win%``; ``score`` the mean
+        score, ``score_ci`` its 95% half-width and ``score_low``/``score_high`` the
+        interval clipped to the scores' range (``None`` from fewer than two games); then
+        the games lost by each forfeit reason, ``late`` (answers over the budget but
+        within the time margin) and ``p50_ms``/``p99_ms``/``max_ms``, the response time
+        over every answered turn (``None`` when no times were stored).
         """
         rows = []
         for i, s in enumerate(self.stats, start=1):
-            mean, half = mean_interval(s.scores)
+            score = score_interval(s.scores)
             elo = s.overall.elo()
             low, high = s.win_interval()
             row: dict[str, Any] = {
@@ -142,7 +185,10 @@ class Leaderboard:
                 "bt": _num(s.bt, 1),
                 "bt_ci": _num(s.bt_error, 1),
                 "elo": _num(elo.elo, 1),
+                "elo_bound": elo_bound(elo.elo),
                 "elo_ci": _num(elo.elo_error, 1),
+                "elo_low": _num(elo.elo_low, 1),
+                "elo_high": _num(elo.elo_high, 1),
                 "los": _num(100 * elo.los, 2),
                 "games": s.games,
                 "wins": s.wins,
@@ -152,15 +198,17 @@ class Leaderboard:
                 "win%_low": round(100 * low, 1),
                 "win%_high": round(100 * high, 1),
                 "draw%": round(100 * s.overall.draw_rate, 1),
-                "score": round(mean, 2),
-                "score±": round(half, 2),
+                "score": round(score.mean, 2) + 0.0,
+                "score_ci": _num(score.half, 2),
+                "score_low": _num(score.low, 2),
+                "score_high": _num(score.high, 2),
             }
             for label in self.variants():
-                v_mean, v_half = mean_interval(s.variant_scores.get(label, []))
-                row[f"score {label}"] = round(v_mean, 2)
-                row[f"score± {label}"] = round(v_half, 2)
+                v = score_interval(s.variant_scores.get(label, []))
+                row[f"score {label}"] = round(v.mean, 2) + 0.0
+                row[f"score_ci {label}"] = _num(v.half, 2)
             if self.multiplayer:
-                row["avg_rank"] = round(s.avg_rank, 2)
+                row["avg_rank"] = round(s.avg_rank, 2) if s.games else None
             row.update(s.forfeits)
             timing = self.timing.get(s.name, Timing())
             row["late"] = timing.late
@@ -195,7 +243,10 @@ class Leaderboard:
                     "rate_low": round(low, 4),
                     "rate_high": round(high, 4),
                     "elo": _num(elo.elo, 1),
+                    "elo_bound": elo_bound(elo.elo),
                     "elo_ci": _num(elo.elo_error, 1),
+                    "elo_low": _num(elo.elo_low, 1),
+                    "elo_high": _num(elo.elo_high, 1),
                     "nelo": _num(elo.nelo, 1),
                     "nelo_ci": _num(elo.nelo_error, 1),
                     "los": _num(100 * elo.los, 2),
@@ -227,8 +278,20 @@ class Leaderboard:
             out.append(row)
         return out
 
-    def render(self, fmt: str = "table") -> str:
-        """The leaderboard, pairings and matrix in ``fmt``: table, markdown, json or csv."""
+    def render(
+        self,
+        fmt: str = "table",
+        wide: bool = False,
+        columns: Sequence[str] | None = None,
+        width: int | None = None,
+    ) -> str:
+        """The leaderboard in ``fmt``: table, markdown, json or csv.
+
+        JSON, CSV and markdown hold everything (rows, pairings, the win-rate matrix).
+        The text table is compact and fitted to ``width`` (default: the terminal's, see
+        :func:`arena.results.columns.terminal_width`); ``wide`` shows every column, the
+        pairings and the matrix; ``columns`` picks the columns by key (:data:`COLUMNS`).
+        """
         if fmt == "json":
             data: dict[str, Any] = {"title": self.title}
             if self.clock is not None:
@@ -249,6 +312,85 @@ class Leaderboard:
                 writer.writeheader()
                 writer.writerows(rows)
             return buf.getvalue()
+        if fmt == "markdown" or wide:
+            return self._full(fmt)
+        if columns:
+            return self._chosen(columns)
+        return self.compact(width)
+
+    def compact(self, width: int | None = None, title: bool = True) -> str:
+        """The table a user reads first, within ``width`` columns: rank, bot, rating ±95%,
+        games, W/D/L, win % [95%], average rank (3+ players) or mean score (one player),
+        forfeits and p99 response time; a footnote names the forfeits' kinds when they
+        do not fit, and the Elo line of the pair when there are two bots."""
+        width = width or terminal_width()
+        parts: list[str] = []
+        if title:
+            parts += textwrap.wrap(self.title, width) or [""]
+            clock = self.clock
+            if clock is not None and (clock.clock_scale != 1 or clock.time_margin_ms):
+                parts += textwrap.wrap(clock.describe(), width)
+            parts.append("")
+        cols = self._columns()
+        keys = ["rank", "bot", "rating", "games", "wdl", "win"]
+        keys += ["avg_rank"] if self.players > 2 else []
+        keys += ["score"] if self.one_player else []
+        keys += ["forfeits", "p99"]
+        # Left out first when too narrow: games (W/D/L adds up to it), then p99 time...
+        drops = {"games": 6, "p99": 5, "win": 4, "score": 3, "avg_rank": 3, "forfeits": 2}
+        chosen = [Column(cols[k].header, cols[k].cells, drops.get(k, 0)) for k in keys]
+        text, dropped = fit_table(chosen, width)
+        notes: list[str] = []
+        if kinds := self._forfeit_kinds():
+            # The kinds inline (``2 (timeout 2)``) when that still fits, else a footnote.
+            at = keys.index("forfeits")
+            inline = [Column(c.header, c.cells, c.drop) for c in chosen]
+            inline[at] = Column("forfeits", self._forfeit_cells(True), drops["forfeits"])
+            text2, dropped2 = fit_table(inline, width)
+            if dropped2 == dropped:
+                text = text2
+            elif "forfeits" not in dropped:
+                notes += textwrap.wrap(
+                    "forfeits: " + "; ".join(f"{bot} {kinds}" for bot, kinds in kinds.items()),
+                    width,
+                    subsequent_indent="  ",
+                )
+        parts.append(text)
+        parts += notes
+        if len(self.stats) == 2:
+            a, b = (s.name for s in self.stats)
+            if self.pairs.get((a, b)) and self.pairs[a, b].n:
+                line = textwrap.wrap(self.pair_line(a, b), width, subsequent_indent="  ")
+                parts += ["", *line]
+        if self.sprt is not None:
+            parts += ["", *textwrap.wrap(self.sprt_text(), width, subsequent_indent="  ")]
+        if title:
+            left = f" ({', '.join(dropped)} left out at {width} columns)" if dropped else ""
+            hint = f"more columns, pairings and the win-rate matrix: --wide{left}"
+            parts += ["", *textwrap.wrap(hint, width)]
+        return "\n".join(parts)
+
+    @property
+    def one_player(self) -> bool:
+        """Whether the games have one player each (bots compared by score per seed)."""
+        return self.players == 1
+
+    def pair_line(self, a: str, b: str) -> str:
+        """``enemy vs greedy: 4 games 4/0/0, Elo > +7, LOS 84.6%, draws 0.0%,
+        Ptnml(0-2) [0, 0, 0, 0, 2]``: a pair as cutechess and fastchess print a match."""
+        pw = self.pairs.get((a, b), Pairwise())
+        elo = pw.elo()
+        los = "-" if elo.n == 0 else f"{100 * elo.los:.1f}%"
+        text = (
+            f"{a} vs {b}: {pw.n} games {pw.wins}/{pw.draws}/{pw.losses}, "
+            f"Elo {_elo_text(elo)}, LOS {los}, draws {100 * pw.draw_rate:.1f}%"
+        )
+        if pw.ptnml.pairs:
+            text += f", Ptnml(0-2) [{', '.join(str(c) for c in pw.ptnml.counts)}]"
+        return text
+
+    def _full(self, fmt: str) -> str:
+        """Every column, the pairings and the matrix (``--wide`` and markdown)."""
         tablefmt = "github" if fmt == "markdown" else "simple"
 
         def heading(text: str) -> str:
@@ -282,6 +424,71 @@ class Leaderboard:
             parts += ["", self.sprt_text()]
         return "\n".join(parts)
 
+    def _chosen(self, keys: Sequence[str]) -> str:
+        """The table of the columns ``keys`` (``--columns``), in that order."""
+        cols = self._columns()
+        unknown = [k for k in keys if k not in cols]
+        if unknown:
+            known = ", ".join(cols)
+            raise ConfigError(f"--columns: unknown column {unknown[0]!r} (known: {known})")
+        text, _ = fit_table([cols[k] for k in keys], None)
+        return "\n".join([self.title, "", text])
+
+    def _columns(self) -> dict[str, Column]:
+        """Every text column by key (what ``--columns`` names), cells in row order."""
+        table = self._table_rows()
+        headers = {
+            "rank": "#",
+            "bot": "bot",
+            "rating": "rating ±95%",
+            "elo": "Elo ±95%",
+            "los": "LOS",
+            "mu": "mu",
+            "sigma": "sigma",
+            "mu-3sigma": "mu-3σ",
+            "games": "games",
+            "wdl": "W/D/L",
+            "win": "win % [95%]",
+            "draws": "draws",
+            "score": "score [95%]",
+        }
+        out = {k: Column(h, [r[h] for r in table]) for k, h in headers.items()}
+        out["score"].cells = [_score_text(score_interval(s.scores)) for s in self.stats]
+        if self.multiplayer:
+            out["avg_rank"] = Column("avg rank", [r["avg rank"] for r in table])
+        out["forfeits"] = Column("forfeits", self._forfeit_cells(False))
+        for reason in FORFEIT_KEYS:
+            out[reason] = Column(reason, [str(r[reason]) for r in self.rows()])
+        out["late"] = Column("late", [r["late"] for r in table])
+        rows = self.rows()
+        for key in ("p50", "p99", "max"):
+            cells = ["-" if r[f"{key}_ms"] is None else _ms_text(r[f"{key}_ms"]) for r in rows]
+            out[key] = Column(f"{key} ms", cells)
+        return out
+
+    def _forfeit_kinds(self) -> dict[str, str]:
+        """``{bot: "timeout 2, crash 1"}`` for the bots that forfeited."""
+        out = {}
+        for s in self.stats:
+            kinds = ", ".join(f"{k} {n}" for k, n in s.forfeits.items() if n)
+            if kinds:
+                out[s.name] = kinds
+        return out
+
+    def _forfeit_cells(self, kinds: bool) -> list[str]:
+        """``2`` or, with ``kinds``, ``2 (timeout 2)``; ``-`` for a bot without games."""
+        named = self._forfeit_kinds()
+        cells = []
+        for s in self.stats:
+            total = sum(s.forfeits.values())
+            if not s.games:
+                cells.append("-")
+            elif kinds and total:
+                cells.append(f"{total} ({named[s.name]})")
+            else:
+                cells.append(str(total))
+        return cells
+
     def sprt_text(self) -> str:
         """``SPRT normalized Elo [0, 5], ...: new vs base, 150 pairs, LLR 2.96 (...): H1
         accepted``."""
@@ -297,25 +504,29 @@ class Leaderboard:
         table = []
         for s, r in zip(self.stats, self.rows(), strict=True):
             elo = s.overall.elo()
+            played = s.games > 0
             row = {
                 "#": str(r["rank"]),
                 "bot": r["bot"],
-                "BT ±95%": _bt_text(r["bt"], r["bt_ci"]),
+                "rating ±95%": _bt_text(r["bt"], r["bt_ci"]),
                 "Elo ±95%": _elo_text(elo),
                 "LOS": "-" if r["los"] is None else f"{r['los']:.1f}%",
                 "mu": f"{r['mu']:.2f}",
                 "sigma": f"{r['sigma']:.2f}",
-                "mu-3σ": f"{r['mu-3sigma']:.2f}",
+                "mu-3σ": f"{r['mu-3sigma'] + 0.0:.2f}",
                 "games": str(r["games"]),
                 "W/D/L": f"{r['wins']}/{r['draws']}/{r['losses']}",
-                "win % [95%]": f"{r['win%']:.1f} [{r['win%_low']:.0f}-{r['win%_high']:.0f}]",
-                "draws": f"{r['draw%']:.1f}%",
-                "score": f"{r['score']:.1f} ±{r['score±']:.1f}",
+                "win % [95%]": (
+                    f"{r['win%']:.1f} [{r['win%_low']:.0f}-{r['win%_high']:.0f}]" if played else "-"
+                ),
+                "draws": f"{r['draw%']:.1f}%" if played else "-",
+                "score [95%]": _score_text(score_interval(s.scores), wide=True),
             }
             for label in self.variants():
-                row[f"score {label}"] = f"{r[f'score {label}']:.1f} ±{r[f'score± {label}']:.1f}"
+                v = score_interval(s.variant_scores.get(label, []))
+                row[f"score {label}"] = _score_text(v, wide=True)
             if self.multiplayer:
-                row["avg rank"] = f"{r['avg_rank']:.2f}"
+                row["avg rank"] = "-" if r["avg_rank"] is None else f"{r['avg_rank']:.2f}"
             row["/".join(FORFEIT_KEYS)] = "/".join(str(r[k]) for k in FORFEIT_KEYS)
             row["late"] = str(r["late"])
             times = (r["p50_ms"], r["p99_ms"], r["max_ms"])
@@ -332,7 +543,7 @@ class Leaderboard:
             if place.get(a, len(place)) > place.get(b, len(place)):
                 continue
             pw = self.pairs[a, b]
-            nelo = "-" if p["nelo"] is None else f"{p['nelo']:+.1f} ±{p['nelo_ci']:.1f}"
+            nelo = "-" if p["nelo"] is None else f"{_signed(p['nelo'])} ±{p['nelo_ci']:.1f}"
             rows.append(
                 {
                     "bot": a,
@@ -348,6 +559,13 @@ class Leaderboard:
                 }
             )
         return rows
+
+
+COLUMNS = (
+    "rank", "bot", "rating", "elo", "los", "mu", "sigma", "mu-3sigma", "games", "wdl", "win",
+    "draws", "score", "avg_rank", "forfeits", *REASONS, "late", "p50", "p99", "max",
+)  # fmt: skip
+"""The keys ``--columns`` accepts (``avg_rank`` only for games of three or more players)."""
 
 
 def leaderboard_from_store(store: Store) -> Leaderboard:
@@ -386,6 +604,7 @@ def leaderboard_from_store(store: Store) -> Leaderboard:
         stats,
         pairs,
         multiplayer=int(meta.get("players", 2)) != 2,
+        players=int(meta.get("players", 2)),
         sprt=sprt,
         timing=timing,
         clock=clock,

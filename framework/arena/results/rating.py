@@ -13,6 +13,7 @@ form a *pair* (pentanomial statistics, :mod:`arena.results.stats`).
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -96,7 +97,7 @@ class BotStats:
 
     @property
     def conservative(self) -> float:
-        """mu - 3 sigma: the rating the leaderboard sorts by."""
+        """mu - 3 sigma: TrueSkill's conservative rating (the leaderboard's tie-break)."""
         return self.mu - 3 * self.sigma
 
     @property
@@ -219,8 +220,14 @@ def compute(
     for b, r in ratings.items():
         stats[b].mu, stats[b].sigma = r.mu, r.sigma
         stats[b].bt, stats[b].bt_error = bt.ratings.get(b), bt.errors.get(b)
-    ordered = sorted(stats.values(), key=lambda s: (-s.conservative, s.name))
-    return ordered, pairs
+    return sorted(stats.values(), key=rank_key), pairs
+
+
+def rank_key(s: BotStats) -> tuple[bool, float, float, str]:
+    """The leaderboard's order: Bradley-Terry rating (best first), then TrueSkill's
+    ``mu - 3 sigma``, then name; bots without games last, whatever their prior."""
+    bt = s.bt if s.bt is not None else -math.inf
+    return (s.games == 0, -bt, -s.conservative, s.name)
 
 
 def pair_points(seats: Sequence[Any], bot: str) -> float:

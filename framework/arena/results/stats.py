@@ -56,7 +56,12 @@ class EloEstimate:
     ``elo_error`` is fastchess's ``+/-``: half the width of the 95% interval
     ``[elo_low, elo_high]`` (which is not symmetric around ``elo``). ``nelo`` is
     normalized Elo, the scale of SPRT's default model. Infinite values mean the score or
-    an interval bound reached 0% or 100%.
+    an interval bound reached 0% or 100% (then :func:`elo_bound` says which way).
+
+    When every game (pair) scored the same (always so for one), the spread is not zero
+    but unmeasured: the interval is then the Wilson interval of the score over the games
+    (``n``, or ``2n`` for pairs), so two wins out of two give LOS about 85%, not 100%,
+    and an interval, not ``±0``.
     """
 
     n: int
@@ -78,17 +83,20 @@ def _estimate(scores: Sequence[float], counts: Sequence[int], nelo_factor: float
         return EloEstimate(0, nan, nan, nan, nan, nan, nan, nan, nan, nan)
     score = sum(a * c for a, c in zip(scores, counts, strict=True)) / n
     variance = sum(c * (a - score) ** 2 for a, c in zip(scores, counts, strict=True)) / n
-    half = Z95 * math.sqrt(variance / n)
-    low, high = score_to_elo(score - half), score_to_elo(score + half)
     if variance > 0:
-        los = normal_cdf((score - 0.5) / math.sqrt(variance / n))
-        sd = math.sqrt(nelo_factor * variance)
-        nelo = (score - 0.5) / sd * NELO_SCALE
-        nelo_error = half / sd * NELO_SCALE
-    else:  # every game (pair) scored the same: no spread to measure
-        los = 1.0 if score > 0.5 else 0.0 if score < 0.5 else 0.5
-        nelo = math.copysign(math.inf, score - 0.5) if score != 0.5 else 0.0
-        nelo_error = 0.0
+        centre, sd_mean = score, math.sqrt(variance / n)
+        low_s, high_s = score - Z95 * sd_mean, score + Z95 * sd_mean
+    else:
+        # Every game (pair) scored the same, one game included: the sample shows no
+        # spread, which is not the same as none. Fall back to the Wilson interval of the
+        # score over the games played (a pair is two), the width single games of that
+        # score allow; LOS and normalized Elo then use its centre and the spread it implies.
+        games = round(nelo_factor * n)
+        low_s, high_s = wilson(score * games, games)
+        centre, sd_mean = (low_s + high_s) / 2, (high_s - low_s) / (2 * Z95)
+    los = normal_cdf((centre - 0.5) / sd_mean)
+    sd = math.sqrt(nelo_factor * n) * sd_mean  # of one game's (pair's) score
+    low, high = score_to_elo(low_s), score_to_elo(high_s)
     return EloEstimate(
         n=n,
         score=score,
@@ -98,8 +106,8 @@ def _estimate(scores: Sequence[float], counts: Sequence[int], nelo_factor: float
         elo_low=low,
         elo_high=high,
         los=los,
-        nelo=nelo,
-        nelo_error=nelo_error,
+        nelo=(score - 0.5) / sd * NELO_SCALE,
+        nelo_error=(high_s - low_s) / 2 / sd * NELO_SCALE,
     )
 
 
@@ -591,6 +599,44 @@ def information_order(
         return overlap / (1 + played(a, b))
 
     return sorted(candidates, key=lambda pair: -value(pair))
+
+
+def elo_bound(value: float | None) -> str | None:
+    """``"+"`` for an Elo of ``+inf``, ``"-"`` for ``-inf``, ``None`` when finite or missing:
+    the direction JSON keeps where it writes the value itself as ``null``."""
+    if value is None or math.isnan(value) or math.isfinite(value):
+        return None
+    return "+" if value > 0 else "-"
+
+
+@dataclass(frozen=True)
+class ScoreInterval:
+    """Mean of a bot's scores with a 95% interval that stays inside the scores' range.
+
+    The normal interval ``mean ± 1.96 s / sqrt(n)`` is clipped to ``[lowest, highest]``
+    of the scores observed (games do not declare the range of their scores): a mean of
+    scores that cannot be negative never gets a negative bound. ``low``/``high`` are
+    ``None`` for fewer than two scores (no spread measured, so no interval).
+    """
+
+    n: int
+    mean: float
+    half: float | None  # the unclipped half-width
+    low: float | None
+    high: float | None
+
+
+def score_interval(values: Sequence[float]) -> ScoreInterval:
+    """:class:`ScoreInterval` of ``values``: ``[0, 300, 1450, 0]`` has mean 437.5 and the
+    normal interval -242.2 to 1117.2, clipped to 0 to 1117.2."""
+    if not values:
+        return ScoreInterval(0, 0.0, None, None, None)
+    mean, half = mean_interval(values)
+    if len(values) < 2:
+        return ScoreInterval(1, mean, None, None, None)
+    return ScoreInterval(
+        len(values), mean, half, max(min(values), mean - half), min(max(values), mean + half)
+    )
 
 
 def mean_interval(values: Sequence[float]) -> tuple[float, float]:

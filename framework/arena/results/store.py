@@ -273,6 +273,20 @@ class Store:
         row = self.db.execute("SELECT identity FROM games WHERE key = ?", (key,)).fetchone()
         return dict(json.loads(row[0])) if row else {}
 
+    def remove_games(self, keys: Sequence[str]) -> None:
+        """Delete stored games (database rows and game folders) so their keys can be played
+        again: what ``arena run --update`` does to games a bot's edit made stale."""
+        with self.db:
+            for key in keys:
+                row = self.db.execute("SELECT id FROM games WHERE key = ?", (key,)).fetchone()
+                if row is None:
+                    continue
+                self.db.execute("DELETE FROM seats WHERE game_id = ?", (row[0],))
+                self.db.execute("DELETE FROM games WHERE id = ?", (row[0],))
+                self.db.execute("DELETE FROM current_games WHERE key = ?", (key,))
+        for key in keys:
+            shutil.rmtree(self.game_dir(key), ignore_errors=True)
+
     def set_current(self, games: list[CurrentGame]) -> None:
         """Record which stored games the tournament file now defines (replacing the list);
         :meth:`add_game` adds every game played after."""
@@ -292,9 +306,11 @@ class Store:
         group: str,
         record: GameRecord,
         identity: dict[str, Any],
+        folder: Path | None = None,
     ) -> int:
         """Store a finished game, its identity and its seats in one transaction, as a game
-        of the current tournament; return its id."""
+        of the current tournament; return its id. ``folder`` holds its files (default
+        :meth:`game_dir`)."""
         digest = identity_hash(identity)
         with self.db:
             self.db.execute(
@@ -319,7 +335,7 @@ class Store:
                     record.turns,
                     record.steps,
                     record.duration_ms,
-                    str(self.game_dir(key).relative_to(self.output)),
+                    str((folder or self.game_dir(key)).relative_to(self.output)),
                     time.strftime("%Y-%m-%dT%H:%M:%S"),
                     canonical(identity),
                     digest,

@@ -65,6 +65,10 @@ KEYS = {
     "sprt": "sprt: {elo0, elo1, alpha, beta, model}",
     "players": "bots per game (default: the game's minimum, 2 for two-player games)",
     "seed": "tournament seed: every game's seed derives from it",
+    "seeds": "an explicit list of seeds, one round per seed (round-robin and gauntlet: "
+    "instead of `games`; sprt and league: the rounds go through the list again and again)",
+    "rating_interval": "print the compact leaderboard to stderr every N games (default 0: "
+    "only at the end)",
     "concurrency": "games played at once (default: the cores divided by the seats of the "
     "game that think at once, at least 1)",
     "settings": "game settings (see `arena games`); a list of values plays each of them",
@@ -156,6 +160,13 @@ class TournamentConfig:
     build_timeout_s: float = BUILD_TIMEOUT_S
     build_memory_mb: int = BUILD_MEMORY_MB
     on_build_error: str = "stop"
+    seeds: tuple[int, ...] | None = None  # one round per seed, instead of seeds from `seed`
+    rating_interval: int = 0  # games between two leaderboards on stderr (0: none)
+
+    @property
+    def schedule_seed(self) -> int | tuple[int, ...]:
+        """What the schedule derives each round's seed from: ``seeds`` or ``seed``."""
+        return self.seeds if self.seeds else self.seed
 
 
 class _Located:
@@ -419,6 +430,11 @@ def load_tournament(path: Path, registry: Registry) -> TournamentConfig:
     memory = data.get("memory_mb")
     if memory is not None:
         memory = _positive_int(doc, data, "memory_mb", 1, MAX_MEMORY_MB)
+    seeds = _seeds(doc, data)
+    if seeds is not None and fmt in ("round-robin", "gauntlet"):
+        if data.get("games") is not None:
+            raise doc.error("games", "give `games` or `seeds`, not both (one round per seed)")
+        data["games"] = games_for_seeds(len(seeds), players)
     games = _games(doc, data, fmt)
     total = schedule_size(fmt, len(bots), players, games, len(variants))
     if games is not None and total > MAX_GAMES:
@@ -455,6 +471,8 @@ def load_tournament(path: Path, registry: Registry) -> TournamentConfig:
         clock=_clock(doc, data),
         files=_files(doc, data),
         read_only=_read_only(doc, data, path.parent),
+        seeds=seeds,
+        rating_interval=_rating_interval(doc, data),
         **_build_options(doc, data),
     )
 
@@ -545,6 +563,42 @@ def _read_only(doc: _Located, data: dict[str, Any], base: Path) -> tuple[str, ..
             raise doc.error(key, f"not found: {item!r}")
         out.append(os.path.abspath(found))
     return tuple(out)
+
+
+def games_for_seeds(seeds: int, players: int) -> int:
+    """``games`` of a round-robin or gauntlet with one round per seed: a combination of
+    bots plays every seat rotation of each seed (one game for one-player games)."""
+    return seeds * max(1, players)
+
+
+def parse_seeds(text: str) -> tuple[int, ...]:
+    """``"1,2,3"`` (``--seeds``) as seeds; :class:`ConfigError` for anything else."""
+    try:
+        seeds = tuple(int(part) for part in text.split(",") if part.strip())
+    except ValueError:
+        raise ConfigError(f"--seeds: whole numbers separated by commas, not {text!r}") from None
+    if not seeds:
+        raise ConfigError("--seeds: at least one seed, e.g. --seeds 1,2,3")
+    return seeds
+
+
+def _seeds(doc: _Located, data: dict[str, Any]) -> tuple[int, ...] | None:
+    raw = data.get("seeds")
+    if raw is None:
+        return None
+    if not isinstance(raw, list) or not raw:
+        raise doc.error("seeds", f"must be a non-empty list of whole numbers, not {raw!r}")
+    for i, value in enumerate(raw):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise doc.error(f"seeds[{i}]", f"must be a whole number, not {value!r}")
+    return tuple(raw)
+
+
+def _rating_interval(doc: _Located, data: dict[str, Any]) -> int:
+    value = data.get("rating_interval", 0)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise doc.error("rating_interval", f"must be a whole number of games >= 0, not {value!r}")
+    return value
 
 
 def _time_margin(doc: _Located, data: dict[str, Any]) -> int:

@@ -18,6 +18,7 @@ at start, so every format resumes: stored keys are never played again.
 from __future__ import annotations
 
 import itertools
+import math
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
@@ -71,6 +72,11 @@ class Scheduler(ABC):
         names = [b.name for b in config.bots]
         return len(seats) == 2 and all(b in names for b in seats)
 
+    def expected_total(self) -> int | None:
+        """The games the whole run is now expected to hold, stored ones included, for the
+        progress bar's ETA (``None``: :attr:`planned`, as it stands)."""
+        return None
+
 
 class FixedScheduler(Scheduler):
     """A fixed list of games (round-robin, gauntlet): those not stored yet, in order."""
@@ -104,7 +110,7 @@ class RoundRobinScheduler(FixedScheduler):
         names = [b.name for b in config.bots]
         games = config.games if config.games is not None else 2
         variants = max(1, len(config.variants))
-        return round_robin(names, config.players, games, config.seed, variants)
+        return round_robin(names, config.players, games, config.schedule_seed, variants)
 
 
 class GauntletScheduler(FixedScheduler):
@@ -117,7 +123,8 @@ class GauntletScheduler(FixedScheduler):
         names = [b.name for b in config.bots]
         games = config.games if config.games is not None else 2
         variants = max(1, len(config.variants))
-        return gauntlet(names, config.champion, config.players, games, config.seed, variants)
+        seed = config.schedule_seed
+        return gauntlet(names, config.champion, config.players, games, seed, variants)
 
 
 class _Pairs:
@@ -166,7 +173,7 @@ class SprtScheduler(Scheduler):
         self.test = config.sprt
         self.candidate, self.baseline = (b.name for b in config.bots[:2])
         self.variants = max(1, len(config.variants))
-        self.seed = config.seed
+        self.seed = config.schedule_seed
         self.limit = config.games
         self.planned = config.games
         self.pairs = _Pairs()
@@ -193,7 +200,9 @@ class SprtScheduler(Scheduler):
         if config.games is None:
             return None
         names = [b.name for b in config.bots]
-        rounds = paired_rounds(names[0], names[1], config.seed, max(1, len(config.variants)))
+        rounds = paired_rounds(
+            names[0], names[1], config.schedule_seed, max(1, len(config.variants))
+        )
         return list(itertools.islice(rounds, config.games))
 
     @classmethod
@@ -225,6 +234,20 @@ class SprtScheduler(Scheduler):
         """``LLR 1.23 (-2.94, 2.94) [0, 5]``."""
         return self.result().progress()
 
+    def expected_total(self) -> int | None:
+        """Games until the LLR reaches the bound it heads for, at the pace it moved so far:
+        ``2 pairs * bound / LLR`` (the LLR grows about linearly with the pairs), at most
+        ``games``; the games so far once decided; ``None`` before any pair counts."""
+        r = self.result()
+        games = 2 * r.pairs
+        if r.verdict is not None:
+            return games
+        if r.pairs == 0 or r.llr == 0:
+            return None
+        bound = self.test.upper if r.llr > 0 else self.test.lower
+        expected = max(games + 2, math.ceil(games * bound / r.llr))
+        return min(expected, self.limit) if self.limit is not None else expected
+
 
 class LeagueScheduler(Scheduler):
     """psyleague-style: the next round goes where it tells most (see the module doc)."""
@@ -232,7 +255,7 @@ class LeagueScheduler(Scheduler):
     def __init__(self, config: TournamentConfig, stored: Iterable[StoredGame]) -> None:
         self.bots = [b.name for b in config.bots]
         self.variants = max(1, len(config.variants))
-        self.seed = config.seed
+        self.seed = config.schedule_seed
         self.limit = config.games
         self.planned = config.games
         self.pairs = _Pairs()
@@ -345,7 +368,7 @@ def defined_spec(config: TournamentConfig, stored: StoredPlace) -> GameSpec | No
     if not SCHEDULERS[config.format].defines(config, seats):
         return None
     variants = max(1, len(config.variants))
-    seed = round_seed(config.seed, stored.round)
+    seed = round_seed(config.schedule_seed, stored.round)
     for v in range(variants):
         spec = GameSpec(stored.ord, stored.round, seed, seats, stored.group, v, variants)
         if spec.key == stored.key:

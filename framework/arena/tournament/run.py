@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import sys
+import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 from tqdm import tqdm
 
 from arena.botproc import Sandbox, remove_leftovers
-from arena.errors import ConfigError
+from arena.errors import ArenaError, ConfigError
 from arena.execute.executor import Executor, LocalExecutor
 from arena.execute.jobs import Job, announce_sandbox, choose_sandbox
 from arena.execute.pool import Failure
@@ -91,6 +93,8 @@ def run_tournament(
     progress: bool = True,
     log: Callable[[str], None] | None = None,
     fresh: bool = False,
+    update: bool = False,
+    report: bool = False,
 ) -> RunSummary:
     """Play the games ``config.format`` schedules that are not yet stored in
     ``config.output``, then rate the stored games the file now defines.
@@ -98,7 +102,12 @@ def run_tournament(
     A stored game is reused only when its identity (:mod:`arena.results.identity`) is the one the
     file now gives it; when some are not, :class:`ConfigError` says what changed, before
     any game is played, unless ``fresh``: then the folder's stored games are deleted
-    (:func:`arena.results.store.clear_output`) and every game is played again.
+    (:func:`arena.results.store.clear_output`) and every game is played again; or unless
+    ``update``: then only the stale games are deleted and played again, the others kept.
+
+    While games are played, ``config.rating_interval`` prints the compact leaderboard
+    every that many games, and (``report``) ``report.html`` in the output folder is
+    rewritten as games end, at most every few seconds, reloading itself in a browser.
     """
     say = log or (lambda msg: print(msg, file=sys.stderr))
     _check_round_seeds(config)
@@ -160,7 +169,13 @@ def run_tournament(
             config.game, config.version, config.seed, variants, fingerprints, clock_options
         )
         plan = fixed_plan(config)
-        current = _current_games(config, store, ids, plan)
+        current, replayed = _current_games(config, store, ids, plan, update)
+        if update:
+            kept = len(current)
+            say(
+                f"--update: {kept} stored game{'' if kept == 1 else 's'} kept, {replayed} "
+                f"stale game{'' if replayed == 1 else 's'} to play again"
+            )
         store.set_current(current)
         store.set_meta(
             {
@@ -172,6 +187,7 @@ def run_tournament(
                 "settings": config.settings,
                 "variant_keys": list(config.variant_keys),
                 "seed": config.seed,
+                "seeds": list(config.seeds) if config.seeds else None,
                 "bots": [b.name for b in config.bots],
                 "champion": config.champion,
                 "sprt": None if config.sprt is None else asdict(config.sprt),
@@ -217,6 +233,7 @@ def run_tournament(
         abandoned = 0
         failures: list[str] = []
         leader = _Leader()
+        live = _LiveReport(config.output, say) if report else None
         bar = tqdm(
             total=planned,
             initial=resumed,
@@ -258,6 +275,15 @@ def run_tournament(
                 status = scheduler.status() or (f"leader: {best}" if best else "")
                 if status:
                     bar.set_postfix_str(status, refresh=False)
+                if config.rating_interval and played % config.rating_interval == 0:
+                    board = leaderboard_from_store(store).compact(title=False)
+                    head = f"--- {config.name}: {resumed + played} games stored"
+                    bar.write(f"{head}\n{board}\n", file=sys.stderr)
+                if live is not None:
+                    live.games_ended()
+            eta = scheduler.expected_total()
+            if eta is not None:
+                bar.total = max(eta, bar.n + 1)
             bar.update(1)
 
         stop_signal: int | None = None
@@ -313,6 +339,37 @@ def run_tournament(
         executor.close()
 
 
+class _LiveReport:
+    """``report.html`` rewritten as games end: at most every :data:`LIVE_MIN_S` seconds,
+    and never more often than four times the last write took (it reads every replay)."""
+
+    def __init__(self, output: Path, say: Callable[[str], None]) -> None:
+        self.output = output
+        self.say = say
+        self.next = 0.0
+        self.broken = False
+
+    def games_ended(self) -> None:
+        """A game was stored: rewrite the report if it is time."""
+        now = time.monotonic()
+        if self.broken or now < self.next:
+            return
+        from arena.views.report import write_report
+
+        try:
+            write_report(self.output, live=True)
+        except (ArenaError, OSError) as exc:
+            self.broken = True  # said once; the report is written again after the run
+            self.say(f"arena: could not refresh the report during the run: {exc}")
+            return
+        took = time.monotonic() - now
+        self.next = time.monotonic() + max(LIVE_MIN_S, 4 * took)
+
+
+LIVE_MIN_S = 3.0
+"""Seconds at least between two rewrites of the live report."""
+
+
 def _while_unchanged(
     specs: Iterator[GameSpec], watch: FileWatch, config: TournamentConfig, changed: list[str]
 ) -> Iterator[GameSpec]:
@@ -327,8 +384,9 @@ def _while_unchanged(
             changed.append(
                 f"{where(config, f'bots[{index}].cmd')}: {word} ({name}) changed during the "
                 "run, so no more games were started; the games stored were all played with "
-                "the file as it was when the run began. Put it back to resume, or run with "
-                "--fresh to start over with the new file"
+                "the file as it was when the run began. Run again with --update to replay only "
+                "the games of the edited bot (the others are kept), or put the file back to "
+                "resume"
             )
             return
         yield spec
@@ -369,26 +427,36 @@ def _open_dask(config: TournamentConfig, say: Callable[[str], None]) -> Executor
 
 
 def _current_games(
-    config: TournamentConfig, store: Store, ids: Identities, plan: list[GameSpec] | None
-) -> list[CurrentGame]:
+    config: TournamentConfig,
+    store: Store,
+    ids: Identities,
+    plan: list[GameSpec] | None,
+    update: bool = False,
+) -> tuple[list[CurrentGame], int]:
     """The stored games the file now defines, with the identity it gives them, placed as
-    its schedule places them; :class:`ConfigError` naming what changed when a stored game
-    the file defines was played with another identity."""
+    its schedule places them, and how many stale games ``update`` removed (to be played
+    again); without ``update``, :class:`ConfigError` naming what changed when a stored
+    game the file defines was played with another identity."""
     by_key = {s.key: s for s in plan} if plan is not None else None
     current: list[CurrentGame] = []
     stale: list[tuple[GameSpec, dict[str, Any]]] = []
+    stale_keys: list[str] = []
     for stored in store.stored_places():
         spec = by_key.get(stored.key) if by_key is not None else defined_spec(config, stored)
         if spec is None:
             continue  # a removed bot's game, or beyond a smaller `games`: kept, not shown
         digest = ids.hash(spec.seed, spec.variant, spec.seats)
         if digest != stored.identity_hash:
-            stale.append((spec, store.stored_identity(stored.key)))
+            stale_keys.append(stored.key)
+            if not update:
+                stale.append((spec, store.stored_identity(stored.key)))
             continue
         current.append(CurrentGame(stored.key, spec.order, spec.round, spec.group, digest))
     if stale:
         raise _stale_error(config, ids, stale, store.count_games())
-    return current
+    if stale_keys:
+        store.remove_games(stale_keys)
+    return current, len(stale_keys)
 
 
 def _stale_error(
@@ -397,19 +465,43 @@ def _stale_error(
     stale: list[tuple[GameSpec, dict[str, Any]]],
     stored: int,
 ) -> ConfigError:
-    """One line saying why stored games no longer match the tournament file."""
+    """Why stored games no longer match the tournament file, and the ways on: --update,
+    keeping the old version of an edited bot as another bot, --fresh."""
     index = {b.name: i for i, b in enumerate(config.bots)}
     changes: dict[str, None] = {}
+    edited: dict[str, None] = {}  # bots whose files changed
     for spec, identity in stale:
         now = ids.of(spec.seed, spec.variant, spec.seats)
         for change in describe_changes(identity, now, index):
             changes[change] = None
+        for old_bot, new_bot in zip(identity.get("bots", []), now["bots"], strict=False):
+            same_cmd = old_bot.get("cmd") == new_bot["cmd"]
+            if same_cmd and old_bot.get("files") != new_bot["files"]:
+                edited[new_bot["name"]] = None  # its file was edited
     out = config.output
-    return ConfigError(
+    text = (
         f"{config.path}: {len(stale)} of the {stored} games stored in {out} no longer match "
-        f"this file: {'; '.join(changes)}. Run with --fresh to start over in {out} (deletes "
-        "its stored games), or choose another --output"
+        f"this file: {'; '.join(changes)}.\n"
+        f"  Run with --update to play only those {len(stale)} games again and keep the others."
     )
+    bots = {b.name: b for b in config.bots}
+    for name in edited:
+        bot = bots.get(name)
+        script = next((w for w, _ in bot.files), None) if bot is not None else None
+        if bot is None or script is None:
+            continue
+        old = Path(script)
+        copy = str(old.with_name(f"{old.stem}_v1{old.suffix}"))
+        text += (
+            f"\n  To keep the old {name} as another bot: save its old version as {copy} "
+            f"(from git or a backup), add `- {{name: {name}_v1, cmd: "
+            f"{bot.cmd.replace(script, copy)}}}` to `bots`, then run with --update."
+        )
+    text += (
+        f"\n  Or run with --fresh to start over in {out} (deletes its stored games), or "
+        "choose another --output."
+    )
+    return ConfigError(text)
 
 
 def _at_most_one_left(scheduler: Scheduler) -> bool:

@@ -12,17 +12,23 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from arena.records import GameSpec
 
+Seed = int | Sequence[int]
+"""A tournament's seed, or its explicit list of round seeds (``seeds``)."""
 MAX_GAMES = 200_000
 """Most games one schedule may hold (it is built in memory, with a row per game in the store)."""
 
 
-def round_seed(tournament_seed: int, round_index: int) -> int:
-    """The seed of one round, derived from the tournament seed (31 bits, stable)."""
+def round_seed(tournament_seed: int | Sequence[int], round_index: int) -> int:
+    """The seed of one round, derived from the tournament seed (31 bits, stable); from a
+    list of seeds (``seeds``), its entry for the round, the list read again from its
+    start past its end."""
+    if not isinstance(tournament_seed, int):
+        return int(tournament_seed[round_index % len(tournament_seed)])
     import hashlib  # here, not at the top: loading OpenSSL is slow and `arena match` needs none
 
     digest = hashlib.sha256(f"arena:{tournament_seed}:{round_index}".encode()).digest()
@@ -76,7 +82,7 @@ def schedule_size(fmt: str, bots: int, players: int, games: int | None, variants
 
 
 def round_robin(
-    bots: list[str], players: int, games: int, seed: int, variants: int = 1
+    bots: list[str], players: int, games: int, seed: Seed, variants: int = 1
 ) -> list[GameSpec]:
     """The round-robin schedule: every combination of ``players`` bots plays ``games`` games.
 
@@ -95,7 +101,7 @@ def round_robin(
 
 
 def gauntlet(
-    bots: list[str], champion: str, players: int, games: int, seed: int, variants: int = 1
+    bots: list[str], champion: str, players: int, games: int, seed: Seed, variants: int = 1
 ) -> list[GameSpec]:
     """The gauntlet: like :func:`round_robin`, keeping only the line-ups with ``champion``.
 
@@ -107,7 +113,7 @@ def gauntlet(
 
 
 def _rounds(
-    lineups: list[list[tuple[str, ...]]], players: int, games: int, seed: int, variants: int
+    lineups: list[list[tuple[str, ...]]], players: int, games: int, seed: Seed, variants: int
 ) -> list[GameSpec]:
     specs: list[GameSpec] = []
     per_seed = len(lineups[0]) if lineups else 1
@@ -126,7 +132,7 @@ def _rounds(
 
 
 def pair_round(
-    a: str, b: str, round_index: int, seed: int, variants: int = 1, order: int = 0
+    a: str, b: str, round_index: int, seed: Seed, variants: int = 1, order: int = 0
 ) -> list[GameSpec]:
     """One round between two bots: the seed played with seats swapped, per settings variant.
 
@@ -145,7 +151,7 @@ def pair_round(
     return specs
 
 
-def paired_rounds(a: str, b: str, seed: int, variants: int = 1) -> Iterator[GameSpec]:
+def paired_rounds(a: str, b: str, seed: Seed, variants: int = 1) -> Iterator[GameSpec]:
     """Round after round of :func:`pair_round` between ``a`` and ``b``, without end."""
     order = 0
     for r in itertools.count():

@@ -9,12 +9,11 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from tabulate import tabulate
-
 from arena.botproc.lines import split_detail
 from arena.errors import ConfigError
 from arena.game import Game
 from arena.records import Replay, ReplayStep, SeatRecord, first_places, result_of
+from arena.results.columns import Column, fit_table
 from arena.results.rating import variant_label
 from arena.results.store import StoredGame, open_existing
 from arena.views.replay import step_views, text_pictures
@@ -51,8 +50,12 @@ def result_text(seats: Sequence[SeatRecord]) -> str:
     return f"{first[0]} wins" if len(first) == 1 else "draw: " + ", ".join(first)
 
 
-def list_games(output: Path, bot: str | None = None, result: str | None = None) -> str:
-    """The table of ``arena list``: stored games passing the filters, in schedule order."""
+def list_games(
+    output: Path, bot: str | None = None, result: str | None = None, width: int | None = None
+) -> str:
+    """The table of ``arena list``: stored games passing the filters, in schedule order,
+    within ``width`` columns (``None``: unlimited): the seed and the round are left out
+    first, then the long cells (seats, result, reason, forfeits) wrap."""
     store = open_existing(output)
     try:
         games = store.games()
@@ -86,7 +89,18 @@ def list_games(output: Path, bot: str | None = None, result: str | None = None) 
     headers = ["game", "round", "seed", *(["settings"] if variant_keys else [])]
     headers += ["seats", "result", "scores", "reason", "turns", "forfeit"]
     shown = f"{len(rows)} of {len(games)} games"
-    return tabulate(rows, headers=headers, disable_numparse=True) + f"\n\n{shown}"
+    drops = {"seed": 3, "round": 2}
+    # Wrapped down to these widths (seats: a 20-character name and "vs" on a line).
+    narrowest = {"settings": 10, "seats": 23, "result": 10, "scores": 10, "reason": 12}
+    narrowest["forfeit"] = 9
+    columns = [
+        Column(h, [str(r[i]) for r in rows], drops.get(h, 0), h in narrowest, narrowest.get(h, 0))
+        for i, h in enumerate(headers)
+    ]
+    text, dropped = fit_table(columns, width, wrap_below=1)
+    if dropped:
+        shown += f" ({', '.join(dropped)} left out to fit: --wide shows them)"
+    return text + f"\n\n{shown}"
 
 
 def show_game(

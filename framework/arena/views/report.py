@@ -33,6 +33,8 @@ from arena.views.replay import load_replay
 from arena.views.viewer import VIEWER_NAME, static_text, viewer_html, viewer_stamp
 
 REPORT_NAME = "report.html"
+LIVE_REFRESH_S = 5
+"""How often a report written during a run reloads itself in the browser (seconds)."""
 PALETTE = (
     "#e4572e", "#2f6fde", "#1f9d55", "#b83fd0", "#d97706",
     "#0891b2", "#be123c", "#4d7c0f", "#7c3aed", "#64748b",
@@ -110,10 +112,15 @@ def write_report(
     out: Path | None = None,
     registry: Registry | None = None,
     log: Callable[[str], None] | None = None,
+    live: bool = False,
 ) -> ReportResult:
     """Write the report of ``output`` (default ``output/report.html``) and every game's
     viewer that is missing or stale. A game whose replay cannot be read keeps its row in
-    the list, without a link; the reason is returned in ``problems``."""
+    the list, without a link; the reason is returned in ``problems``.
+
+    The file is replaced atomically (written aside, then renamed), so a browser never
+    reads half of it; ``live`` (while a run goes on) makes the page reload itself every
+    few seconds."""
     target = out or output / REPORT_NAME
     store = open_existing(output)
     try:
@@ -171,8 +178,13 @@ def write_report(
         ("{{BODY}}", body),
     ):
         page = page.replace(token, value)
+    if live:
+        refresh = f'<meta http-equiv="refresh" content="{LIVE_REFRESH_S}">'
+        page = page.replace("<head>", f"<head>\n{refresh}", 1)
     target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(page, encoding="utf-8")
+    aside = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    aside.write_text(page, encoding="utf-8")
+    os.replace(aside, target)
     return ReportResult(target, written, problems)
 
 
@@ -184,7 +196,7 @@ def _cell(value: Any) -> str:
         return '<td class="muted">-</td>'
     if isinstance(value, list | tuple):
         value = " ".join(str(v) for v in value)
-    text = f"{value:g}" if isinstance(value, float) else str(value)
+    text = f"{value + 0.0:g}" if isinstance(value, float) else str(value)  # no "-0"
     cls = ' class="l"' if isinstance(value, str) else ""
     return f"<td{cls}>{esc(text)}</td>"
 
@@ -242,7 +254,7 @@ def _matrix_section(board: Leaderboard) -> str:
             elo = pw.elo()
             title = f"{a} vs {b}: {pw.wins} wins, {pw.draws} draws, {pw.losses} losses"
             if math.isfinite(elo.elo) and math.isfinite(elo.elo_error):
-                title += f"; Elo {elo.elo:+.0f} ±{elo.elo_error:.0f}"
+                title += f"; Elo {round(elo.elo) + 0:+d} ±{elo.elo_error:.0f}"
             cells.append(
                 f'<td class="heat" style="background:{_heat(pw.rate)}" title="{esc(title)}">'
                 f"<b>{100 * pw.rate:.0f}%</b> [{100 * low:.0f}-{100 * high:.0f}] "
@@ -418,7 +430,7 @@ def _games_section(
         seats = " vs ".join(
             f'<span class="seat{" bad" if s.forfeit else ""}">{esc(s.bot)}</span>' for s in g.seats
         )
-        scores = " : ".join(f"{s.score:g}" for s in g.seats)
+        scores = " : ".join(f"{s.score + 0.0:g}" for s in g.seats)
         rows.append(
             f"<tr data-results='{esc(json.dumps(results))}' "
             f"data-forfeits='{esc(json.dumps(forfeits))}'>"

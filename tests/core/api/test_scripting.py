@@ -188,8 +188,10 @@ def test_match_plays_games_in_parallel_with_a_progress_bar(tmp_path):
         "game 1 seed 1", "game 2 seed 1", "game 3 seed 2", "game 4 seed 2",
     ]  # fmt: skip
     assert "4/4 [" in result.stderr  # the bar reached the end
-    summary = {line.split()[0]: line.split()[1] for line in result.stdout.splitlines()[-2:]}
+    *table, pair = result.stdout.splitlines()[-3:]
+    summary = {line.split()[0]: line.split()[1] for line in table}
     assert summary == {"greedy": "4", "random_bot": "4"}
+    assert pair.startswith("greedy vs random_bot: 4 games ")
     assert leftovers(tmp_path) == []
 
 

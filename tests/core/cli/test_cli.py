@@ -12,7 +12,7 @@ from support import REPO, run_arena
 
 
 def test_games_lists_every_game_with_players_clocks_and_package(capsys):
-    assert main(["games"]) == 0
+    assert main(["games", "--wide"]) == 0
     out = capsys.readouterr().out
     lines = {line.split()[0]: line for line in out.splitlines()[2:]}
     assert set(lines) >= {"stc", "splitter", "blocking", "chess5", "cluster"}

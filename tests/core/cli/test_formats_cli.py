@@ -75,7 +75,7 @@ def test_gauntlet_plays_the_champion_against_each_bot_and_the_board_has_the_stat
         "format: gauntlet\nchampion: champ\ngames: 6",
         {"champ": "strong.sh", "w1": "weak.sh", "w2": "weak.sh"},
     )
-    result = run_arena("run", str(path))
+    result = run_arena("run", str(path), "--wide")
     assert result.returncode == 0, result.stderr
     played = keys(tmp_path / "out")
     assert len(played) == 12

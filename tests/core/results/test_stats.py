@@ -132,18 +132,21 @@ def test_pentanomial_matches_fastchess_published_numbers():
 def test_pairs_are_the_honest_variance_when_seats_decide_games():
     # A game where the seat decides: each bot wins as first player. 10 pairs, all W+L.
     # As 20 independent games this looks like a coin toss with a wide interval; as
-    # pairs it is exactly even, every pair scoring 1/2, with no spread at all.
+    # pairs it is exactly even, every pair scoring 1/2, with no spread measured: the
+    # pairs then claim no more than the same games would as single games (not ±0).
     games = trinomial(wins=10, draws=0, losses=10)
     pairs = Pentanomial([0, 0, 10, 0, 0]).estimate()
     assert games.elo == pairs.elo == 0
-    assert games.elo_error > 40 and pairs.elo_error == 0 and pairs.los == 0.5
+    assert games.elo_error > 40 and pairs.los == 0.5
+    assert pairs.elo_error == pytest.approx(trinomial(10, 0, 10).elo_error, rel=0.3)
+    assert pairs.elo_error > 100
 
 
 def test_extreme_scores_give_infinite_elo_not_a_crash():
     e = trinomial(wins=8, draws=0, losses=0)
-    assert e.elo == math.inf and e.los == 1.0
+    assert e.elo == math.inf and 0.999 < e.los < 1.0  # eight wins: nearly sure, not sure
     e = Pentanomial([3, 0, 0, 0, 0]).estimate()
-    assert e.elo == -math.inf and e.los == 0.0
+    assert e.elo == -math.inf and 0.0 < e.los < 0.01
     assert math.isnan(trinomial(0, 0, 0).elo)
 
 

@@ -87,7 +87,7 @@ class Folder:
         code, out, err = self.run(*args)
         assert code == 2, err
         assert out == ""
-        assert len(err.splitlines()) == 1
+        assert err.startswith("arena: ")
         assert self.rows() == before
         assert sorted((self.out / "games").iterdir()) == folders
         db = sqlite3.connect(self.out / "arena.sqlite")
@@ -104,11 +104,24 @@ def folder(tmp_path: Path) -> Folder:
     return f
 
 
-def stale(f: Folder, stored: int, changes: str) -> str:
+def stale(f: Folder, stored: int, changes: str, keep_old: str = "") -> str:
     return (
         f"arena: {f.file}: {stored} of the {stored} games stored in {f.out} no longer match "
-        f"this file: {changes}. Run with --fresh to start over in {f.out} (deletes its stored "
-        "games), or choose another --output"
+        f"this file: {changes}.\n"
+        f"  Run with --update to play only those {stored} games again and keep the others.\n"
+        f"{keep_old}"
+        f"  Or run with --fresh to start over in {f.out} (deletes its stored games), or "
+        "choose another --output."
+    )
+
+
+def keep_old(name: str, word: str, cmd: str) -> str:
+    """The stop message's lines on keeping the old version of an edited bot."""
+    copy = word.replace(".py", "_v1.py")
+    return (
+        f"  To keep the old {name} as another bot: save its old version as {copy} (from git "
+        f"or a backup), add `- {{name: {name}_v1, cmd: {cmd.replace(word, copy)}}}` to "
+        "`bots`, then run with --update.\n"
     )
 
 
@@ -137,7 +150,12 @@ def test_changed_settings_and_commands_are_refused_naming_each(folder):
 def test_an_edited_bot_file_is_refused_naming_the_file(folder):
     with (folder.root / "bots" / "cycle3.py").open("a") as f:
         f.write("# tuned\n")
-    assert folder.refused() == stale(folder, 2, "bots/cycle3.py changed since the stored games")
+    assert folder.refused() == stale(
+        folder,
+        2,
+        "bots/cycle3.py changed since the stored games",
+        keep_old("b", "bots/cycle3.py", "python3 bots/cycle3.py"),
+    )
 
 
 # Appends to its own file as it starts, as a user saving an edit while the run goes on.
@@ -164,11 +182,16 @@ def test_a_bot_file_edited_during_the_run_stops_it_before_the_next_game(tmp_path
     assert err.strip().endswith(
         f"arena: {f.file}: bots[0].cmd (line 10): bots/editor.py (a) changed during the run, "
         "so no more games were started; the games stored were all played with the file as "
-        "it was when the run began. Put it back to resume, or run with --fresh to start "
-        "over with the new file"
+        "it was when the run began. Run again with --update to replay only the games of "
+        "the edited bot (the others are kept), or put the file back to resume"
     )
     assert "resume (stc, 1 games)" in out  # the leaderboard of the game stored
-    assert f.refused() == stale(f, 1, "bots/editor.py changed since the stored games")
+    assert f.refused() == stale(
+        f,
+        1,
+        "bots/editor.py changed since the stored games",
+        keep_old("a", "bots/editor.py", "python3 bots/editor.py"),
+    )
 
 
 def test_another_game_or_rules_version_is_refused(folder):
@@ -304,8 +327,11 @@ def test_a_league_refuses_an_edited_bot_and_drops_a_removed_one(tmp_path):
         bot.write("# tuned\n")
     message = f.refused()
     assert message.endswith(
-        "no longer match this file: bots/cycle4.py changed since the stored games. Run with "
-        f"--fresh to start over in {f.out} (deletes its stored games), or choose another --output"
+        "no longer match this file: bots/cycle4.py changed since the stored games.\n"
+        "  Run with --update to play only those 4 games again and keep the others.\n"
+        + keep_old("c", "bots/cycle4.py", "python3 bots/cycle4.py")
+        + f"  Or run with --fresh to start over in {f.out} (deletes its stored games), or "
+        "choose another --output."
     )
     f.write(**{"games: 2": "games: 6\nformat: league"})
     code, _, err = f.run()

@@ -65,7 +65,7 @@ def board(out: Path) -> dict:
 
 
 def test_run_stores_every_game_and_prints_the_leaderboard(tournament, tmp_path):
-    result = run_arena("run", str(tournament))
+    result = run_arena("run", str(tournament), "--wide")
     assert result.returncode == 0, result.stderr
     out = tmp_path / "out"
     db = sqlite3.connect(out / "arena.sqlite")

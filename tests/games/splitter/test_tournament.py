@@ -9,7 +9,9 @@ from support import run_arena
 
 def test_the_splitter_tournament_ranks_bots_per_seed_and_reports_each_layout(tmp_path):
     out = tmp_path / "sp"
-    result = run_arena("run", "tournaments/splitter.yaml", "--games", "2", "--output", str(out))
+    result = run_arena(
+        "run", "tournaments/splitter.yaml", "--games", "2", "--output", str(out), "--wide"
+    )
     assert result.returncode == 0, result.stderr
     assert "score layout=1" in result.stdout and "score layout=2" in result.stdout
     board = json.loads(run_arena("leaderboard", str(out), "--format", "json").stdout)
@@ -40,5 +42,5 @@ def test_match_prints_the_testers_summary_for_one_player(tmp_path):
     )
     assert result.returncode == 0, result.stderr
     header, _, row = result.stdout.strip().splitlines()[-3:]
-    assert "mean score ± 95%" in header and "min" in header and "max" in header
+    assert "mean score [95%]" in header and "min" in header and "max" in header
     assert row.split()[:2] == ["greedy", "30"]
