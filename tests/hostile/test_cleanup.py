@@ -42,6 +42,14 @@ while True:
 """
 
 
+@pytest.fixture(autouse=True)
+def _no_deep_tree_left(tmp_path):
+    """Whatever a failed test leaves, pytest's own (recursive) clean-up must not meet it."""
+    yield
+    for child in tmp_path.iterdir():
+        remove_tree(child)
+
+
 def deep_bot(victim: Path, depth: int = 1000, name: str = "d") -> str:
     return DEEP_TREE.format(depth=depth, name=name, victim=str(victim)) + STC_LOOP
 

@@ -31,6 +31,7 @@ from typing import Any
 from arena.errors import ConfigError
 from arena.records import GameRecord, SeatRecord
 from arena.results.identity import canonical, identity_hash
+from arena.text import safe_text
 
 DB_NAME = "arena.sqlite"
 SCHEMA_VERSION = 3
@@ -315,7 +316,7 @@ class Store:
                     record.seed,
                     json.dumps(record.settings, sort_keys=True),
                     len(record.seats),
-                    record.reason,
+                    safe_text(record.reason),
                     record.turns,
                     record.steps,
                     record.duration_ms,
@@ -332,8 +333,9 @@ class Store:
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [
                     (
-                        game_id, i, s.bot, s.rank, s.score, s.forfeit, s.detail, s.raw,
-                        s.moves, s.total_ms, s.max_ms, s.stderr, s.late, pack_times(s.turn_ms),
+                        game_id, i, s.bot, s.rank, s.score, s.forfeit, safe_text(s.detail),
+                        safe_text(s.raw), s.moves, s.total_ms, s.max_ms, safe_text(s.stderr),
+                        s.late, pack_times(s.turn_ms),
                     )
                     for i, s in enumerate(record.seats)
                 ],
