@@ -18,6 +18,7 @@ from arena.cli.common import (
     warn_concurrency,
 )
 from arena.errors import EXIT_FAILED, EXIT_OK, ConfigError
+from arena.text import shown_line
 
 if TYPE_CHECKING:
     from arena.game import Game
@@ -159,6 +160,7 @@ def cmd_match(args: argparse.Namespace, extra: list[str]) -> int:
         if isinstance(result, Failure):
             failed += 1
             why = result.reason
+            why = shown_line(why)
             bar.write(f"arena: game {spec.order + 1} failed in the referee: {why}", sys.stderr)
             return
         records.append(GameRecord.from_dict(result))
@@ -220,9 +222,9 @@ def _result_line(n: int, record: Any) -> str:
     for s in record.seats:
         text = f"{s.bot} #{s.rank + 1} ({s.score:g})"
         if s.forfeit:
-            text += f" {s.forfeit}: {s.detail}"
+            text += f" {s.forfeit}: {shown_line(s.detail)}"
             if s.raw:
-                text += f" [{s.raw[:60]!r}]"
+                text += f" [{shown_line(repr(s.raw[:60]))}]"
         parts.append(text)
     return f"game {n} seed {record.seed}, {record.turns} turns, {record.reason}: " + "; ".join(
         parts
@@ -275,19 +277,21 @@ def _verbose_observer(game: Game[Any], names: Sequence[str]) -> Any:
         print(f"--- step {index + 1} (turn {game.turn_number(state)})")
         for seat_key, io in step["io"].items():
             seat = int(seat_key)
-            answer = " | ".join(io["lines"]) if io["lines"] else "(no answer)"
+            # What a bot wrote is shown escaped: no escape sequence reaches the terminal.
+            lines = io["lines"]
+            answer = " | ".join(shown_line(x) for x in lines) if lines else "(no answer)"
             late = " LATE" if io.get("late") else ""
             print(f"  seat {seat} {names[seat]}: {io['ms']:.1f} ms{late} > {answer}")
             if message := step.get("messages", {}).get(seat_key):
-                print(f"    message: {message}")
+                print(f"    message: {shown_line(str(message))}")
             for line in io.get("stderr", "").splitlines():
-                print(f"    stderr: {line}")
+                print(f"    stderr: {shown_line(line)}")
         for seat_key, forfeit in step["forfeits"].items():
             who = f"seat {seat_key} {names[int(seat_key)]}"
-            print(f"  {who} FORFEITS: {forfeit['reason']}: {forfeit['detail']}")
+            print(f"  {who} FORFEITS: {forfeit['reason']}: {shown_line(forfeit['detail'])}")
         picture = game.render(state)
         if picture:
-            print("\n".join("    " + line for line in picture.splitlines()))
+            print("\n".join("    " + shown_line(line) for line in picture.splitlines()))
         sys.stdout.flush()
 
     return observe

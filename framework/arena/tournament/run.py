@@ -18,6 +18,7 @@ from arena.results import rating
 from arena.results.identity import FileWatch, Identities, bot_fingerprint, describe_changes
 from arena.results.leaderboard import Leaderboard, leaderboard_from_store
 from arena.results.store import CurrentGame, Store, clear_output
+from arena.text import shown_line
 from arena.tournament.config import TournamentConfig, where
 from arena.tournament.formats import Scheduler, defined_spec, fixed_plan, make_scheduler
 
@@ -175,7 +176,7 @@ def run_tournament(
             nonlocal played, failed
             if isinstance(result, Failure):
                 failed += 1
-                say(f"game {spec.key} failed in the referee: {result.reason}")
+                say(f"game {spec.key} failed in the referee: {shown_line(result.reason)}")
             else:
                 record = GameRecord.from_dict(result)
                 identity = ids.of(spec.seed, spec.variant, spec.seats)

@@ -16,6 +16,7 @@ from arena.game import Game
 from arena.records import SeatRecord
 from arena.results.rating import variant_label
 from arena.results.store import StoredGame, open_existing
+from arena.text import shown_line
 from arena.views.replay import step_views, text_pictures
 
 
@@ -123,7 +124,8 @@ def show_game(
         else:
             yield from _step_lines(index, steps[index - 1], players, inputs)
         if index < len(pictures) and pictures[index]:
-            yield from ("    " + line for line in pictures[index].rstrip("\n").splitlines())
+            lines = pictures[index].rstrip("\n").splitlines()
+            yield from ("    " + shown_line(line) for line in lines)
 
 
 def _step_lines(
@@ -136,16 +138,17 @@ def _step_lines(
         budget = f" / {io['budget_ms']} ms" if io.get("budget_ms") else ""
         if io.get("late"):
             budget += " LATE"
-        answer = " | ".join(io.get("lines", [])) or "(no answer)"
+        # What a bot wrote is shown escaped: no escape sequence of its reaches the terminal.
+        answer = " | ".join(shown_line(x) for x in io.get("lines", [])) or "(no answer)"
         yield f"  seat {key} {name}: {io.get('ms', 0.0):.1f} ms{budget} > {answer}"
         message = step.get("messages", {}).get(key)
         if message:
-            yield f"      message: {message}"
+            yield f"      message: {shown_line(str(message))}"
         if inputs:
             for line in io.get("input", "").rstrip("\n").splitlines():
-                yield f"      input: {line}"
+                yield f"      input: {shown_line(line)}"
         for line in io.get("stderr", "").rstrip("\n").splitlines():
-            yield f"      stderr: {line}"
+            yield f"      stderr: {shown_line(line)}"
     for key, forfeit in step.get("forfeits", {}).items():
         who = f"seat {key} {players[int(key)]}"
-        yield f"  {who} FORFEITS: {forfeit['reason']}: {forfeit['detail']}"
+        yield f"  {who} FORFEITS: {forfeit['reason']}: {shown_line(str(forfeit['detail']))}"
