@@ -126,10 +126,13 @@ def cmd_match(args: argparse.Namespace, extra: list[str]) -> int:
         raise ConfigError(f"--clock-scale {message}")
     clock = Clock(args.clock_scale, args.time_margin_ms)
     bots = _match_bots(args.bots)
+    lock = None
     if args.output is not None:
+        from arena.results.lock import lock_output
         from arena.results.store import make_output_folder
 
         make_output_folder(args.output, "--output")
+        lock = lock_output(args.output)  # one arena at a time writes there
     warn_concurrency(args.jobs, "-j")
     say = lambda msg: print(msg, file=sys.stderr, flush=True)  # noqa: E731
     sandbox = choose_sandbox(args.sandbox, None, [args.output] if args.output else [], 64)
@@ -184,6 +187,8 @@ def cmd_match(args: argparse.Namespace, extra: list[str]) -> int:
     finally:
         if not keep:
             shutil.rmtree(root, ignore_errors=True)
+        if lock is not None:
+            lock.release()
     if stop is not None:
         return 128 + stop.signum
     return EXIT_FAILED if failed else EXIT_OK

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
@@ -10,20 +11,26 @@ from typing import TYPE_CHECKING, Any
 from tqdm import tqdm
 
 from arena.botproc import Sandbox, remove_leftovers
-from arena.errors import ConfigError
+from arena.errors import ConfigError, OutputError
 from arena.execute.jobs import Job, announce_sandbox, choose_sandbox, play_games
 from arena.execute.pool import Failure, Interrupted
 from arena.records import BotSpec, Clock, GameRecord, GameSpec
 from arena.results import rating
 from arena.results.identity import FileWatch, Identities, bot_fingerprint, describe_changes
 from arena.results.leaderboard import Leaderboard, leaderboard_from_store
-from arena.results.store import CurrentGame, Store, clear_output
+from arena.results.lock import OutputLock, lock_output
+from arena.results.store import CurrentGame, Store, clear_output, make_output_folder
 from arena.text import shown_line
 from arena.tournament.config import TournamentConfig, where
 from arena.tournament.formats import Scheduler, defined_spec, fixed_plan, make_scheduler
 
 if TYPE_CHECKING:
     from arena.execute.dask_executor import DaskExecutor
+
+
+DISK_FULL = ("No space left on device", "Disk quota exceeded", "database or disk is full")
+"""How a full disk shows in a failed game's reason (the worker's ``OSError``)."""
+RESUME = "; the run stopped, every stored game is whole: make room, then run it again to resume"
 
 
 @dataclass
@@ -89,11 +96,17 @@ def run_tournament(
     # A Dask cluster is reached before anything is written (an unreachable one is a
     # configuration mistake); dask is imported only when used (it is slow to import).
     dask = _open_dask(config, say) if config.executor == "dask" else None
+    lock: OutputLock | None = None
     try:
+        # One run per output folder: a second one stops here, before it writes anything.
+        make_output_folder(config.output, config.where("output"))
+        lock = lock_output(config.output)
         if fresh:
             clear_output(config.output)
         store = Store(config.output)
     except BaseException:
+        if lock is not None:
+            lock.release()
         if dask is not None:
             dask.close()
         raise
@@ -175,12 +188,22 @@ def run_tournament(
         def finished(spec: GameSpec, result: dict[str, Any] | Failure) -> None:
             nonlocal played, failed
             if isinstance(result, Failure):
+                if any(why in result.reason for why in DISK_FULL):
+                    # Every next game would fail the same way: stop, nothing is lost.
+                    raise OutputError(
+                        f"{config.output}: game {spec.key} could not be written: "
+                        f"{shown_line(result.reason)}{RESUME}"
+                    )
                 failed += 1
                 say(f"game {spec.key} failed in the referee: {shown_line(result.reason)}")
             else:
                 record = GameRecord.from_dict(result)
                 identity = ids.of(spec.seed, spec.variant, spec.seats)
-                store.add_game(spec.key, spec.order, spec.round, spec.group, record, identity)
+                try:  # one transaction: a game is stored whole or not at all
+                    store.add_game(spec.key, spec.order, spec.round, spec.group, record, identity)
+                except (sqlite3.OperationalError, OSError) as exc:
+                    why = f"cannot store game {spec.key}: {exc}{RESUME}"
+                    raise OutputError(f"{store.path}: {why}") from None
                 scheduler.record(spec, record.seats, record.settings)
                 played += 1
                 best = leader.add(record)
@@ -217,6 +240,8 @@ def run_tournament(
         )
     finally:
         store.close()
+        if lock is not None:
+            lock.release()
         if dask is not None:
             dask.close()
 

@@ -122,6 +122,7 @@ def test_installed_with_pip_it_is_listed_plays_its_tournament_and_arena_tests_pa
     assert (
         "tictac"
         in run(
-            [python, "-m", "pytest", "--collect-only", "-q", "tests/games/test_conformance.py"], REPO
+            [python, "-m", "pytest", "--collect-only", "-q", "tests/games/test_conformance.py"],
+            REPO,
         ).stdout
     )
