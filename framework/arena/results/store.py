@@ -411,8 +411,10 @@ def _read_only(path: Path) -> sqlite3.Connection:
     try:
         db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
         return db
-    except sqlite3.OperationalError:
+    except sqlite3.OperationalError:  # e.g. no -shm could be made here
         db.close()
+    except sqlite3.DatabaseError:  # not a database at all: the schema check says so
+        return db
     return sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True)
 
 
