@@ -60,6 +60,12 @@ class GamesFailed(ArenaError):
         self.result = result
 
 
+class OutputError(ArenaError):
+    """The output folder could not be written (disk full, quota, I/O error): the run stops
+    at once (exit code 1); every game stored so far is whole, and running the same command
+    again resumes once there is room."""
+
+
 class AnswerError(ArenaError):
     """A bot's answer that loses it the game; ``reason`` is what the store records."""
 
@@ -91,7 +97,8 @@ class IllegalMove(AnswerError):
 EXIT_OK = 0
 """Success."""
 EXIT_FAILED = 1
-"""A game failed in the referee (a plugin or helper broke; the other games went on)."""
+"""A game failed in the referee (a plugin or helper broke; the other games went on), or
+the output could not be written (:class:`OutputError`: disk full)."""
 EXIT_USAGE = 2
 """Bad input: a file, key, option, game, command or sandbox that cannot be used."""
 EXIT_BUG = 70

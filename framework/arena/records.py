@@ -10,6 +10,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, NotRequired, TypedDict
 
+from arena.text import safe_text
+
 
 @dataclass(frozen=True)
 class GameSpec:
@@ -121,6 +123,11 @@ class Forfeit:
     reason: str
     detail: str
     raw: str = ""
+
+    def __post_init__(self) -> None:
+        # A bot's file names and output may not be UTF-8: the store must take any forfeit.
+        self.detail = safe_text(self.detail)
+        self.raw = safe_text(self.raw)
 
 
 # -- who won: the one place results are read from ranks ---------------------------------

@@ -14,12 +14,12 @@ from __future__ import annotations
 import atexit
 import contextlib
 import os
-import shutil
 import stat
+import sys
 import tempfile
 from pathlib import Path
 
-from arena.botproc import procinfo
+from arena.botproc import procinfo, trees
 from arena.botproc.sandbox import Sandbox
 from arena.botproc.spawn import sweep_orphans
 
@@ -90,21 +90,20 @@ def remove_retired() -> None:
 atexit.register(remove_retired)
 
 
-def remove_tree(path: Path) -> None:
-    """Remove ``path`` even where a bot took away its own permissions (never follows links)."""
+def remove_tree(path: Path) -> bool:
+    """Remove ``path`` whatever a bot left in it (any depth, folders it made unreadable;
+    never follows links); whether it is gone. A failure is never fatal: it is reported
+    once on standard error and the run goes on (a later run tries again)."""
+    why = trees.remove_tree(path)
+    if why is not None and str(path) not in _reported:
+        _reported.add(str(path))
+        with contextlib.suppress(OSError, ValueError):
+            print(f"arena: could not remove a bot folder: {why}", file=sys.stderr, flush=True)
+    return why is None
 
-    def fix(func: object, failed: str, exc: object) -> None:
-        with contextlib.suppress(OSError):
-            parent = os.path.dirname(failed)
-            os.chmod(parent, 0o700)
-            if os.path.isdir(failed) and not os.path.islink(failed):
-                os.chmod(failed, 0o700)
-                shutil.rmtree(failed, ignore_errors=True)
-            else:
-                os.unlink(failed)
 
-    shutil.rmtree(path, onerror=fix)
-    shutil.rmtree(path, ignore_errors=True)
+_reported: set[str] = set()
+"""Clean-up failures already reported by this process."""
 
 
 def remove_leftover_homes(mine: bool = False) -> int:
@@ -113,9 +112,12 @@ def remove_leftover_homes(mine: bool = False) -> int:
     if not BOT_HOMES.is_dir() or BOT_HOMES.is_symlink():
         return 0
     me = procinfo.owner_tag()
-    for child in BOT_HOMES.iterdir():
+    try:
+        children = list(BOT_HOMES.iterdir())
+    except OSError:
+        return 0
+    for child in children:
         gone = procinfo.owner_alive(child.name) is False
-        if gone or (mine and procinfo.owner_of(child.name) == me):
-            remove_tree(child)
+        if (gone or (mine and procinfo.owner_of(child.name) == me)) and remove_tree(child):
             removed += 1
     return removed

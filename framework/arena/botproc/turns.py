@@ -25,6 +25,7 @@ from arena.botproc.lines import READS_PER_PUMP, LogSink
 from arena.botproc.procinfo import exit_fd
 from arena.botproc.sandbox import Sandbox
 from arena.botproc.spawn import out_of_memory, spawn, sweep_orphans
+from arena.text import shown_line
 
 MAX_WALK_ENTRIES = 10_000
 """Entries of a bot directory examined at most; more is itself a problem."""
@@ -184,6 +185,18 @@ def _lstat(dir_fd: int, name: str) -> os.stat_result | None:
         return None
 
 
+def directory_problem(dir_fd: int) -> str | None:
+    """The bot took permissions the referee needs from its own directory (e.g. ``chmod 000``):
+    its doing, which loses it the game; the same whether the referee runs as root or not."""
+    try:
+        mode = stat.S_IMODE(os.fstat(dir_fd).st_mode)
+    except OSError as exc:
+        return f"cannot look at its directory: {exc.strerror}"
+    if mode & 0o700 != 0o700:
+        return f"it took permissions from its own directory (mode {mode:03o}, owner needs rwx)"
+    return None
+
+
 def prepare_turn(dir_fd: int, input_name: str, input_text: str, output_name: str) -> str | None:
     """Remove the last turn's files and write the input; the problem if the bot left junk.
 
@@ -191,6 +204,8 @@ def prepare_turn(dir_fd: int, input_name: str, input_text: str, output_name: str
     belongs is the bot's doing and loses the game. The input is created afresh
     (``O_EXCL | O_NOFOLLOW``): it can only ever be a new file in this directory.
     """
+    if problem := directory_problem(dir_fd):
+        return problem
     try:
         for name in (output_name, input_name):
             st = _lstat(dir_fd, name)
@@ -210,7 +225,10 @@ def prepare_turn(dir_fd: int, input_name: str, input_text: str, output_name: str
 
 def read_output(dir_fd: int, name: str, cap: int) -> tuple[str | None, str | None]:
     """(text, problem) of the output file: None, None when there is none."""
-    st = _lstat(dir_fd, name)
+    try:
+        st = _lstat(dir_fd, name)
+    except OSError as exc:
+        return None, f"cannot read {name}: {exc.strerror}"
     if st is None:
         return None, None
     if not stat.S_ISREG(st.st_mode):
@@ -236,6 +254,8 @@ def check_files(dir_fd: int, protocol: set[str], max_extra: int, max_bytes: int)
 
     Walks without following links, through at most :data:`MAX_WALK_ENTRIES` entries.
     """
+    if problem := directory_problem(dir_fd):
+        return problem
     try:
         entries = sorted(os.listdir(dir_fd))
     except OSError as exc:
@@ -244,7 +264,7 @@ def check_files(dir_fd: int, protocol: set[str], max_extra: int, max_bytes: int)
         return f"over {MAX_WALK_ENTRIES} entries in the bot directory"
     extra = [name for name in entries if name not in protocol]
     if len(extra) > max_extra:
-        names = ", ".join(extra)
+        names = ", ".join(shown_line(name) for name in extra)
         return f"{len(extra)} extra files in the bot directory (at most {max_extra}): {names}"
     budget = [MAX_WALK_ENTRIES]
     for name in [*extra, *(n for n in sorted(protocol) if n in entries)]:
@@ -252,7 +272,7 @@ def check_files(dir_fd: int, protocol: set[str], max_extra: int, max_bytes: int)
         if size is None:
             return f"over {MAX_WALK_ENTRIES} files below the bot directory"
         if size > max_bytes:
-            return f"{name} is {size} bytes (at most {max_bytes})"
+            return f"{shown_line(name)} is {size} bytes (at most {max_bytes})"
     return None
 
 

@@ -22,8 +22,9 @@ from types import FrameType
 
 from arena import __version__
 from arena.cli import games, match, stored, tournament
-from arena.errors import EXIT_BUG, EXIT_PIPE, exit_code
+from arena.errors import EXIT_BUG, EXIT_PIPE, EXIT_USAGE, exit_code
 from arena.execute.stopping import first_stop, note_stop
+from arena.text import shown_line
 
 # Only the standard library and arena's light modules are imported up here: each command
 # imports what it needs (yaml, tabulate, trueskill, sqlite3, pluggy...) when it runs, so
@@ -37,6 +38,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if extra and args.command != "match":
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
     _install_stop_signals()
+    try:
+        os.getcwd()
+    except FileNotFoundError:  # every relative path would fail: say so once
+        print("arena: the current folder no longer exists: cd to a folder first", file=sys.stderr)
+        return EXIT_USAGE
     try:
         code = int(args.func(args, extra))
         sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's exit
@@ -52,11 +58,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("arena: interrupted", file=sys.stderr)
         return 128 + (first_stop() or signal.SIGINT)
     except Exception as exc:
+        sqlite3 = sys.modules.get("sqlite3")  # imported only by the commands that use it
+        if sqlite3 is not None and isinstance(exc, sqlite3.DatabaseError):
+            from arena.results.store import database_error
+
+            exc = database_error(exc)  # a damaged file: one line naming it, not a bug
         code = exit_code(exc)
         if code == EXIT_BUG:
             print(f"arena: {_bug_report(exc)}", file=sys.stderr)
         else:
-            print(f"arena: {exc}", file=sys.stderr)
+            print(f"arena: {shown_line(str(exc))}", file=sys.stderr)
         return code
     finally:
         _ignore_late_signals()

@@ -20,6 +20,7 @@ from arena.cli.common import (
     warn_concurrency,
 )
 from arena.errors import EXIT_FAILED, EXIT_OK, ConfigError
+from arena.text import shown_line
 
 if TYPE_CHECKING:
     from arena.botproc.build import Recipe
@@ -174,10 +175,13 @@ def cmd_match(args: argparse.Namespace, extra: list[str]) -> int:
     # Round r plays seed --seed + r, every seat rotation of it before the next seed.
     specs = round_robin(names, len(names), args.games, args.seed)
     _check_seeds(game_cls, args.seed, sorted({args.seed + s.round for s in specs}), args.games)
+    lock = None
     if args.output is not None:
+        from arena.results.lock import lock_output
         from arena.results.store import make_output_folder
 
         make_output_folder(args.output, "--output")
+        lock = lock_output(args.output)  # one arena at a time writes there
     warn_concurrency(args.jobs, "-j", info.thinking)
     say = lambda msg: print(msg, file=sys.stderr, flush=True)  # noqa: E731
     store = _match_store(args.output, info, settings, bots, say) if args.output else None
@@ -209,6 +213,7 @@ def cmd_match(args: argparse.Namespace, extra: list[str]) -> int:
         if isinstance(result, Failure):
             failed += 1
             why = result.reason
+            why = shown_line(why)
             bar.write(f"arena: game {spec.order + 1} failed in the referee: {why}", sys.stderr)
             return
         if result.get("reason") == "stall":
@@ -249,6 +254,8 @@ def cmd_match(args: argparse.Namespace, extra: list[str]) -> int:
             store.close()
         if not keep:
             shutil.rmtree(root, ignore_errors=True)
+        if lock is not None:
+            lock.release()
     if stop is not None:
         return 128 + stop.signum
     return EXIT_FAILED if failed else EXIT_OK
@@ -409,11 +416,11 @@ def _result_line(n: int, record: Any) -> str:
         text = f"{s.bot} #{s.rank + 1} ({s.score:g})"
         if s.forfeit:
             summary, tail = split_detail(s.detail)
-            text += f" {s.forfeit}: {summary}"
+            text += f" {s.forfeit}: {shown_line(summary)}"
             if s.raw:
-                text += f" [{s.raw[:60]!r}]"
+                text += f" [{shown_line(repr(s.raw[:60]))}]"
             if tail:
-                tails += [f"  {s.bot}'s stderr ends:", *(f"    {line}" for line in tail)]
+                tails += [f"  {s.bot}'s stderr ends:", *(f"    {shown_line(x)}" for x in tail)]
         parts.append(text)
     head = f"game {n} seed {record.seed}, {record.turns} turns, {record.reason}: "
     return "\n".join([head + "; ".join(parts), *tails])
@@ -465,20 +472,22 @@ def _verbose_observer(game: Game[Any], names: Sequence[str]) -> Any:
         print(f"--- step {index + 1} (turn {game.turn_number(state)})")
         for seat_key, io in step["io"].items():
             seat = int(seat_key)
-            answer = " | ".join(io["lines"]) if io["lines"] else "(no answer)"
+            # What a bot wrote is shown escaped: no escape sequence reaches the terminal.
+            lines = io["lines"]
+            answer = " | ".join(shown_line(x) for x in lines) if lines else "(no answer)"
             late = " LATE" if io.get("late") else ""
             print(f"  seat {seat} {names[seat]}: {io['ms']:.1f} ms{late} > {answer}")
             if message := step.get("messages", {}).get(seat_key):
-                print(f"    message: {message}")
+                print(f"    message: {shown_line(str(message))}")
             for line in io.get("stderr", "").splitlines():
-                print(f"    stderr: {line}")
+                print(f"    stderr: {shown_line(line)}")
         for seat_key, forfeit in step["forfeits"].items():
             who = f"seat {seat_key} {names[int(seat_key)]}"
             for line in forfeit_lines(who, forfeit["reason"], forfeit["detail"]):
-                print(line)
+                print(line)  # escaped by forfeit_lines
         picture = game.render(state)
         if picture:
-            print("\n".join("    " + line for line in picture.splitlines()))
+            print("\n".join("    " + shown_line(line) for line in picture.splitlines()))
         sys.stdout.flush()
 
     return observe

@@ -104,7 +104,11 @@ def cmd_view(args: argparse.Namespace, extra: list[str]) -> int:
     from arena.views.replay import find_replay
     from arena.views.viewer import write_viewer
 
-    path = write_viewer(find_replay(args.game_id, args.source), args.out)
+    replay = find_replay(args.game_id, args.source)
+    try:
+        path = write_viewer(replay, args.out)
+    except OSError as exc:
+        raise _cannot_write(exc, args.out) from None
     print(f"viewer: {path}")
     return EXIT_OK
 
@@ -113,6 +117,15 @@ def cmd_report(args: argparse.Namespace, extra: list[str]) -> int:
     """Write an output folder's HTML report (and its games' viewers) and say where."""
     from arena.views.report import write_report
 
-    result = write_report(args.output, args.out, log=lambda m: print(m, file=sys.stderr))
+    try:
+        result = write_report(args.output, args.out, log=lambda m: print(m, file=sys.stderr))
+    except OSError as exc:
+        raise _cannot_write(exc, args.out) from None
     print(f"report: {result.path} ({result.viewers} viewers written)")
     return EXIT_OK
+
+
+def _cannot_write(exc: OSError, out: Path | None) -> ConfigError:
+    """One line for an HTML file that could not be written (``-o`` names it, if given)."""
+    where = f"-o {out}" if out is not None else str(exc.filename or "the HTML file")
+    return ConfigError(f"{where}: cannot write: {exc.strerror or exc}")

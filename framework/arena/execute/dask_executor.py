@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import threading
 import time
 import uuid
@@ -46,6 +47,7 @@ from distributed import WorkerPlugin
 
 from arena.botproc import Sandbox
 from arena.botproc.botfiles import (
+    CACHE_ENV,
     FileRef,
     Pack,
     PackError,
@@ -102,6 +104,19 @@ class RemoteJob:
     max_processes: int
     files: str
     clock: Clock = field(default_factory=Clock)
+
+
+def _check_cache_env() -> None:
+    """:class:`ConfigError` naming ``$ARENA_BOT_CACHE`` when it names something that is not
+    a folder (the workers could not unpack the bot files there)."""
+    value = os.environ.get(CACHE_ENV)
+    if not value:
+        return
+    path = Path(value)
+    if path.exists() and not path.is_dir():
+        raise ConfigError(f"{CACHE_ENV}={value}: not a folder (the bot-file cache of the workers)")
+    if not path.exists() and not path.parent.is_dir():
+        raise ConfigError(f"{CACHE_ENV}={value}: its parent folder does not exist")
 
 
 class BotFiles(WorkerPlugin):
@@ -188,6 +203,8 @@ class DaskExecutor:
         Raises :class:`ConfigError` (before any game) when the scheduler cannot be reached
         or a bot's files cannot be packed.
         """
+        if not options.address:
+            _check_cache_env()  # the local cluster's workers inherit it
         try:
             commands, packs = pack_commands(options.bots)
         except PackError as exc:

@@ -22,15 +22,17 @@ import shutil
 import sqlite3
 import sys
 import time
+import urllib.parse
 from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arena.errors import ConfigError
+from arena.errors import ArenaError, ConfigError, OutputError
 from arena.records import GameRecord, SeatRecord
 from arena.results.identity import canonical, identity_hash
+from arena.text import safe_text
 
 DB_NAME = "arena.sqlite"
 SCHEMA_VERSION = 3
@@ -180,14 +182,15 @@ class Store:
         if create:
             make_output_folder(output, str(output))
         try:
-            self.db = sqlite3.connect(self.path)
+            self.db = sqlite3.connect(self.path) if create else _read_only(self.path)
         except sqlite3.Error as exc:
             raise ConfigError(f"{self.path}: cannot open: {exc}") from None
+        OPENED.append(self.path)
         try:
             version = self._check_schema(create)
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.executescript(SCHEMA)
             if create:
+                self.db.execute("PRAGMA journal_mode=WAL")
+                self.db.executescript(SCHEMA)
                 with self.db:
                     for old in range(version or SCHEMA_VERSION, SCHEMA_VERSION):
                         for statement in UPGRADES[old]:
@@ -331,7 +334,7 @@ class Store:
                     record.seed,
                     json.dumps(record.settings, sort_keys=True),
                     len(record.seats),
-                    record.reason,
+                    safe_text(record.reason),
                     record.turns,
                     record.steps,
                     record.duration_ms,
@@ -348,8 +351,9 @@ class Store:
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [
                     (
-                        game_id, i, s.bot, s.rank, s.score, s.forfeit, s.detail, s.raw,
-                        s.moves, s.total_ms, s.max_ms, s.stderr, s.late, pack_times(s.turn_ms),
+                        game_id, i, s.bot, s.rank, s.score, s.forfeit, safe_text(s.detail),
+                        safe_text(s.raw), s.moves, s.total_ms, s.max_ms, safe_text(s.stderr),
+                        s.late, pack_times(s.turn_ms),
                     )
                     for i, s in enumerate(record.seats)
                 ],
@@ -408,6 +412,38 @@ class Store:
     def game(self, game_id: int) -> StoredGame | None:
         """One stored game by id."""
         return next((g for g in self.games(current_only=False) if g.id == game_id), None)
+
+
+OPENED: list[Path] = []
+"""Database files this process opened, to name one in :func:`database_error`."""
+
+
+def _read_only(path: Path) -> sqlite3.Connection:
+    """A read-only connection (``mode=ro``): reading never writes, and works where this user
+    cannot write (another user's folder, a read-only mount). A WAL file whose ``-shm``
+    cannot be made there is read as immutable."""
+    uri = "file:" + urllib.parse.quote(str(path.absolute()))
+    db = sqlite3.connect(f"{uri}?mode=ro", uri=True)
+    try:
+        db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+        return db
+    except sqlite3.OperationalError:  # e.g. no -shm could be made here
+        db.close()
+    except sqlite3.DatabaseError:  # not a database at all: the schema check says so
+        return db
+    return sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True)
+
+
+def database_error(exc: sqlite3.DatabaseError) -> ArenaError:
+    """One line for an SQLite error met while reading or writing a store (a damaged page,
+    a file changed underneath), naming the file."""
+    where = OPENED[-1] if OPENED else DB_NAME
+    if "disk is full" in str(exc):
+        return OutputError(f"{where}: {exc}: make room, then run the same command again")
+    return ConfigError(
+        f"{where}: damaged or unreadable arena database ({exc}); keep a copy, then run the "
+        "tournament with --fresh or another output folder"
+    )
 
 
 def make_output_folder(output: Path, where: str) -> None:

@@ -44,6 +44,8 @@ MAX_DEPTH = 32
 """Deepest nesting of YAML collections a tournament file may use (real files use 3)."""
 MAX_VALUES = 100_000
 """Most values a tournament file may expand to (YAML aliases can multiply them)."""
+MAX_FILE_BYTES = 1024 * 1024
+"""A tournament file is read up to this size (``arena run /dev/zero`` must not read forever)."""
 MAX_MEMORY_MB = 1024 * 1024
 """Largest ``memory_mb`` accepted: 1 TiB."""
 MAX_DISK_MB = 1024 * 1024
@@ -55,6 +57,9 @@ MAX_TIME_MARGIN_MS = 3_600_000
 MAX_CLOCK_SCALE = 1000.0
 """Largest ``clock_scale`` accepted."""
 """A command's first word ending in these is a file path, not a program on the PATH."""
+TEXT_KEYS = ("name", "game", "format", "output", "sandbox", "executor", "champion")
+"""Keys whose value must be text (a number is read as text): a list, a mapping, a boolean
+or nothing there is refused, with its line."""
 KEYS = {
     "name": "tournament name (text)",
     "game": "game id (see `arena games`)",
@@ -323,9 +328,13 @@ def _same_kind(default: Any, value: Any) -> bool:
 def read_text(path: Path) -> str:
     """A text file's contents; :class:`ConfigError` if unreadable or not UTF-8."""
     try:
-        data = path.read_bytes()
+        with open(path, "rb") as f:
+            data = f.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
+    if len(data) > MAX_FILE_BYTES:
+        size = f"{MAX_FILE_BYTES // 1024} KiB"
+        raise ConfigError(f"{path}: larger than {size}: not a tournament file")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -359,6 +368,11 @@ def compose_yaml(text: str, path: Path | str) -> yaml.Node | None:
             elif isinstance(token, closing):
                 depth -= 1
         return yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.reader.ReaderError as exc:  # a character YAML refuses (NUL, other controls)
+        line = text[: exc.position].count("\n") + 1
+        raise ConfigError(
+            f"{path} (line {line}): invalid YAML: character #x{exc.character:04x} is not allowed"
+        ) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = f" (line {mark.line + 1})" if mark is not None else ""
@@ -384,6 +398,12 @@ def load_tournament(path: Path, registry: Registry) -> TournamentConfig:
         if key not in data:
             raise ConfigError(f"{path}: missing key {key!r}")
 
+    for key in TEXT_KEYS:
+        value = data.get(key, "-")
+        if isinstance(value, bool) or not isinstance(value, str | int | float):
+            raise doc.error(key, f"must be text, not {value!r}")
+        if not str(value).strip():
+            raise doc.error(key, "must not be empty")
     game_id = data["game"]
     try:
         game_cls = registry.get(str(game_id))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 import sys
 import time
 from collections import deque
@@ -13,7 +14,7 @@ from typing import Any
 from tqdm import tqdm
 
 from arena.botproc import Sandbox, remove_leftovers
-from arena.errors import ArenaError, ConfigError
+from arena.errors import ArenaError, ConfigError, OutputError
 from arena.execute.executor import Executor, LocalExecutor
 from arena.execute.jobs import Job, announce_sandbox, choose_sandbox
 from arena.execute.pool import Failure
@@ -22,7 +23,9 @@ from arena.records import BotSpec, Clock, GameRecord, GameSpec
 from arena.results import rating
 from arena.results.identity import FileWatch, Identities, bot_fingerprint, describe_changes
 from arena.results.leaderboard import Leaderboard, leaderboard_from_store
-from arena.results.store import CurrentGame, Store, clear_output
+from arena.results.lock import OutputLock, lock_output
+from arena.results.store import CurrentGame, Store, clear_output, make_output_folder
+from arena.text import shown_line
 from arena.tournament.builds import build_bots
 from arena.tournament.config import TournamentConfig, where
 from arena.tournament.formats import Scheduler, defined_spec, fixed_plan, make_scheduler
@@ -31,6 +34,11 @@ MAX_STALL_REPLAYS = 3
 """A game broken off as a ``stall`` (the machine, not a bot, put a turn over its budget)
 is played again at most this many times; then it is left unplayed (not stored), and the
 run says so."""
+
+
+DISK_FULL = ("No space left on device", "Disk quota exceeded", "database or disk is full")
+"""How a full disk shows in a failed game's reason (the worker's ``OSError``)."""
+RESUME = "; the run stopped, every stored game is whole: make room, then run it again to resume"
 
 
 @dataclass
@@ -140,11 +148,17 @@ def run_tournament(
     # A Dask cluster is reached before anything is written (an unreachable one is a
     # configuration mistake); dask is imported only when used (it is slow to import).
     dask = _open_dask(config, say) if config.executor == "dask" else None
+    lock: OutputLock | None = None
     try:
+        # One run per output folder: a second one stops here, before it writes anything.
+        make_output_folder(config.output, config.where("output"))
+        lock = lock_output(config.output)
         if fresh:
             clear_output(config.output)
         store = Store(config.output)
     except BaseException:
+        if lock is not None:
+            lock.release()
         if dask is not None:
             dask.close()
         raise
@@ -262,13 +276,23 @@ def run_tournament(
                 bar.update(1)
                 return
             if isinstance(result, Failure):
+                if any(full in result.reason for full in DISK_FULL):
+                    # Every next game would fail the same way: stop, nothing is lost.
+                    raise OutputError(
+                        f"{config.output}: game {spec.key} could not be written: "
+                        f"{shown_line(result.reason)}{RESUME}"
+                    )
                 failed += 1
                 failures.append(f"game {spec.key}: {result.reason}")
-                say(f"game {spec.key} failed in the referee: {result.reason}")
+                say(f"game {spec.key} failed in the referee: {shown_line(result.reason)}")
             else:
                 record = GameRecord.from_dict(result)
                 identity = ids.of(spec.seed, spec.variant, spec.seats)
-                store.add_game(spec.key, spec.order, spec.round, spec.group, record, identity)
+                try:  # one transaction: a game is stored whole or not at all
+                    store.add_game(spec.key, spec.order, spec.round, spec.group, record, identity)
+                except (sqlite3.OperationalError, OSError) as exc:
+                    message = f"cannot store game {spec.key}: {exc}{RESUME}"
+                    raise OutputError(f"{store.path}: {message}") from None
                 scheduler.record(spec, record.seats, record.settings)
                 played += 1
                 best = leader.add(record)
@@ -336,6 +360,8 @@ def run_tournament(
         )
     finally:
         store.close()
+        if lock is not None:
+            lock.release()
         executor.close()
 
 

@@ -16,6 +16,7 @@ from arena.records import Replay, ReplayStep, SeatRecord, first_places, result_o
 from arena.results.columns import Column, fit_table
 from arena.results.rating import variant_label
 from arena.results.store import StoredGame, open_existing
+from arena.text import shown_line
 from arena.views.replay import step_views, text_pictures
 
 
@@ -131,7 +132,8 @@ def show_game(
         else:
             yield from _step_lines(index, steps[index - 1], players, inputs)
         if index < len(pictures) and pictures[index]:
-            yield from ("    " + line for line in pictures[index].rstrip("\n").splitlines())
+            lines = pictures[index].rstrip("\n").splitlines()
+            yield from ("    " + shown_line(line) for line in lines)
 
 
 def _step_lines(
@@ -144,16 +146,17 @@ def _step_lines(
         budget = f" / {io['budget_ms']} ms" if io.get("budget_ms") else ""
         if io.get("late"):
             budget += " LATE"
-        answer = " | ".join(io.get("lines", [])) or "(no answer)"
+        # What a bot wrote is shown escaped: no escape sequence of its reaches the terminal.
+        answer = " | ".join(shown_line(x) for x in io.get("lines", [])) or "(no answer)"
         yield f"  seat {key} {name}: {io.get('ms', 0.0):.1f} ms{budget} > {answer}"
         message = step.get("messages", {}).get(key)
         if message:
-            yield f"      message: {message}"
+            yield f"      message: {shown_line(str(message))}"
         if inputs:
             for line in io.get("input", "").rstrip("\n").splitlines():
-                yield f"      input: {line}"
+                yield f"      input: {shown_line(line)}"
         for line in io.get("stderr", "").rstrip("\n").splitlines():
-            yield f"      stderr: {line}"
+            yield f"      stderr: {shown_line(line)}"
     for key, forfeit in step.get("forfeits", {}).items():
         who = f"seat {key} {players[int(key)]}"
         yield from forfeit_lines(who, forfeit["reason"], forfeit["detail"])
@@ -163,7 +166,7 @@ def forfeit_lines(who: str, reason: str, detail: str) -> Iterator[str]:
     """``  seat 0 bot FORFEITS: crash: exited with code 1 ...``, then the end of the bot's
     stderr that the detail keeps (a crash's traceback), indented below it."""
     summary, tail = split_detail(detail)
-    yield f"  {who} FORFEITS: {reason}: {summary}"
+    yield f"  {who} FORFEITS: {reason}: {shown_line(summary)}"
     if tail:
         yield "    its stderr ends:"
-        yield from (f"      {line}" for line in tail)
+        yield from (f"      {shown_line(line)}" for line in tail)
