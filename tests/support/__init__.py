@@ -71,3 +71,19 @@ def unmeasured(board: dict[str, Any]) -> dict[str, Any]:
         {k: v for k, v in row.items() if k not in MEASURED_KEYS} for row in board["leaderboard"]
     ]
     return {**board, "leaderboard": rows}
+
+
+def stc_cycler(width: int = 6, message: str = "") -> str:
+    """The source of a tiny stc bot: it reads each turn's 34 lines and drops its pair in
+    columns 0, 1, ... ``width - 1`` in turn (rotation 1), with ``message`` after the move."""
+    said = f" {message}" if message else ""
+    return (
+        "import sys\n"
+        "turn = 0\n"
+        "while True:\n"
+        "    lines = [sys.stdin.readline() for _ in range(34)]\n"
+        "    if not lines[0]:\n"
+        "        break\n"
+        f'    print(f"{{turn % {width}}} 1{said}", flush=True)\n'
+        "    turn += 1\n"
+    )

@@ -24,7 +24,7 @@ from arena import __version__
 from arena.cli import games, match, stored, tournament
 from arena.errors import EXIT_BUG, EXIT_PIPE, EXIT_USAGE, exit_code
 from arena.execute.stopping import first_stop, note_stop
-from arena.text import shown_line
+from arena.text import shown
 
 # Only the standard library and arena's light modules are imported up here: each command
 # imports what it needs (yaml, tabulate, trueskill, sqlite3, pluggy...) when it runs, so
@@ -67,7 +67,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if code == EXIT_BUG:
             print(f"arena: {_bug_report(exc)}", file=sys.stderr)
         else:
-            print(f"arena: {shown_line(str(exc))}", file=sys.stderr)
+            print(f"arena: {shown(str(exc))}", file=sys.stderr)  # control characters escaped
         return code
     finally:
         _ignore_late_signals()

@@ -14,18 +14,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from support import REPO, beyond_the_sandbox_line
-
-CYCLER = """\
-import sys
-turn = 0
-while True:
-    lines = [sys.stdin.readline() for _ in range(34)]
-    if not lines[0]:
-        break
-    print(f"{turn % 6} 1", flush=True)
-    turn += 1
-"""
+from support import REPO, beyond_the_sandbox_line, stc_cycler
 
 TOURNAMENT = """\
 name: scripted
@@ -70,7 +59,7 @@ def leftovers(tmp_path: Path) -> list[str]:
 
 def folder(tmp_path: Path) -> Path:
     (tmp_path / "bots").mkdir()
-    (tmp_path / "bots" / "cycle.py").write_text(CYCLER)
+    (tmp_path / "bots" / "cycle.py").write_text(stc_cycler())
     path = tmp_path / "t.yaml"
     path.write_text(TOURNAMENT)
     return path
@@ -132,9 +121,9 @@ def test_version():
 def test_every_command_word_naming_a_file_or_folder_is_resolved(tmp_path):
     # A script without a known extension, and a folder run as a program (like the
     # class folder of `java -cp bin Main`): both run from the bot's own empty folder.
-    (tmp_path / "cycler").write_text(CYCLER)
+    (tmp_path / "cycler").write_text(stc_cycler())
     (tmp_path / "pkg").mkdir()
-    (tmp_path / "pkg" / "__main__.py").write_text(CYCLER)
+    (tmp_path / "pkg" / "__main__.py").write_text(stc_cycler())
     result = arena(
         tmp_path, "match", "stc", "python3 cycler", "python3 pkg", "--max_turns", "2",
         cwd=tmp_path,

@@ -10,18 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from support import run_arena, unmeasured
-
-CYCLER = """\
-import sys
-turn = 0
-while True:
-    lines = [sys.stdin.readline() for _ in range(34)]
-    if not lines[0]:
-        break
-    print(f"{{turn % {width}}} 1", flush=True)
-    turn += 1
-"""
+from support import run_arena, stc_cycler, unmeasured
 
 TOURNAMENT = """\
 name: resume
@@ -50,7 +39,7 @@ class Folder:
         self.root = root
         (root / "bots").mkdir(parents=True)
         for width in (3, 4, 6):
-            (root / "bots" / f"cycle{width}.py").write_text(CYCLER.format(width=width))
+            (root / "bots" / f"cycle{width}.py").write_text(stc_cycler(width))
         (root / "bots" / "loser.py").write_text(LOSER)
         self.file = root / "t.yaml"
         self.out = root / "out"
@@ -159,7 +148,7 @@ def test_an_edited_bot_file_is_refused_naming_the_file(folder):
 
 
 # Appends to its own file as it starts, as a user saving an edit while the run goes on.
-SELF_EDITING = "with open(__file__, 'a') as me:\n    me.write('# edited\\n')\n" + CYCLER.format(
+SELF_EDITING = "with open(__file__, 'a') as me:\n    me.write('# edited\\n')\n" + stc_cycler(
     width=6
 )
 

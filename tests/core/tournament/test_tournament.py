@@ -15,18 +15,7 @@ from pathlib import Path
 import pytest
 
 from arena.cli.main import main
-from support import REPO, run_arena, unmeasured
-
-CYCLER = """
-import sys
-turn = 0
-while True:
-    lines = [sys.stdin.readline() for _ in range(34)]
-    if not lines[0]:
-        break
-    print(f"{{turn % {width}}} 1 cycling", flush=True)
-    turn += 1
-"""
+from support import REPO, run_arena, stc_cycler, unmeasured
 
 TOURNAMENT = """\
 name: resume-demo
@@ -51,8 +40,8 @@ output: {out}
 def tournament(tmp_path: Path) -> Path:
     bots = tmp_path / "bots"
     bots.mkdir()
-    (bots / "cycle6.py").write_text(CYCLER.format(width=6))
-    (bots / "cycle3.py").write_text(CYCLER.format(width=3))
+    (bots / "cycle6.py").write_text(stc_cycler(6, "cycling"))
+    (bots / "cycle3.py").write_text(stc_cycler(3, "cycling"))
     path = tmp_path / "t.yaml"
     path.write_text(TOURNAMENT.format(repo=REPO, bots=bots, out=tmp_path / "out"))
     return path

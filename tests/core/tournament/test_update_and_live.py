@@ -12,18 +12,7 @@ from arena.records import SeatRecord
 from arena.tournament.config import load_tournament
 from arena.tournament.formats import SprtScheduler
 from arena.tournament.schedule import pair_round
-from support import run_arena
-
-CYCLER = """\
-import sys
-turn = 0
-while True:
-    lines = [sys.stdin.readline() for _ in range(34)]
-    if not lines[0]:
-        break
-    print(f"{{turn % {width}}} 1", flush=True)
-    turn += 1
-"""
+from support import run_arena, stc_cycler
 
 TOURNAMENT = """\
 name: live
@@ -46,7 +35,7 @@ bots:
 def setup(root: Path, games: str = "games: 2", extra: str = "") -> Path:
     (root / "bots").mkdir(parents=True, exist_ok=True)
     for name, width in (("a", 6), ("b", 3), ("c", 4)):
-        (root / "bots" / f"{name}.py").write_text(CYCLER.format(width=width))
+        (root / "bots" / f"{name}.py").write_text(stc_cycler(width))
     path = root / "t.yaml"
     path.write_text(TOURNAMENT.format(games=games, extra=extra, out=root / "out"))
     return path
