@@ -377,8 +377,12 @@ def _bwrap_args(
     made = {"/tmp", "/dev/shm"}
     program, shown = command_view(argv, str(workdir), sandbox, host.as_nobody)
     for path in shown:
-        if _inside(path, visible):
+        # Already visible: under a bound system folder, or under one of its links (/bin
+        # is usr/bin on a merged-/usr system: /bin/sh must not be made again).
+        if _inside(path, visible) or _inside(os.path.realpath(os.path.dirname(path)), visible):
             continue
+        if any(other != path and _inside(path, [other]) for other in shown):
+            continue  # inside a folder (or a link to one) that is shown whole
         args += _parents(path, made, visible, host)
         if os.path.islink(path):  # its target is shown too (command_view): a link to it
             args += ["--symlink", os.readlink(path), path]
@@ -395,10 +399,13 @@ def _bwrap_args(
     else:
         args += [*_parents(wd, made, visible, host), "--bind", wd, wd]
     real_wd = os.path.realpath(wd)
+    links = [path for path in shown if os.path.islink(path)]
     for hidden in sandbox.hide:
         if _inside(real_wd, [os.path.realpath(hidden)]):
             continue  # the bot's own directory lies inside: its folder is hidden anyway
         for seen in hidden_views(hidden, [*visible, *shown]):
+            if any(_inside(seen, [link]) for link in links):
+                continue  # seen through a link made above: hidden at the link's target
             args += ["--tmpfs", seen]
     if fd9:
         args += ["--seccomp", "9"]
