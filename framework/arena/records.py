@@ -116,6 +116,25 @@ class GameRecord:
         return GameRecord(**fields)
 
 
+@dataclass(frozen=True)
+class StoredGame:
+    """A finished game read back from the store."""
+
+    id: int
+    key: str
+    ord: int
+    round: int
+    group: str
+    game: str
+    seed: int
+    reason: str
+    turns: int
+    duration_ms: float
+    dir: str
+    seats: tuple[SeatRecord, ...]
+    settings: dict[str, Any] = field(default_factory=dict)
+
+
 @dataclass
 class Forfeit:
     """Why a seat lost the game on the spot."""

@@ -76,6 +76,10 @@ def test_match_imports_no_tournament_machinery_in_any_process(tmp_path, sandbox)
     args = ["match", "stc", cmd, cmd, "--games", "2", "--sandbox", sandbox]
     modules = imported(tmp_path, *args)
     assert {"arena.referee.engine", "arena.execute.pool", "arena_games.stc.game"} <= modules
-    # Finding the game and printing the summary table need these; nothing else does (a
-    # game setting given as an option, read as YAML, would import yaml).
-    assert modules & HEAVY == {"pluggy", "importlib.metadata", "tabulate"}
+    # Finding the game, the summary table and, for two bots, the Elo/LOS/pentanomial line a
+    # tournament prints (its ratings) need these; nothing else does: no store without
+    # --output, no tournament run (a game setting given as an option would import yaml).
+    assert modules & HEAVY == {
+        "pluggy", "importlib.metadata", "tabulate",
+        "trueskill", "arena.results.rating", "arena.results.leaderboard",
+    }  # fmt: skip

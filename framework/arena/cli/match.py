@@ -304,9 +304,9 @@ def _match_store(
 
 def _match_board(info: Any, names: list[str], specs: list[Any], records: list[Any]) -> Any:
     """The leaderboard of the games played, as a tournament computes it."""
+    from arena.records import StoredGame
     from arena.results import rating
     from arena.results.leaderboard import Leaderboard
-    from arena.results.store import StoredGame
 
     games = [
         StoredGame(

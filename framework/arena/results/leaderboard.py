@@ -18,7 +18,7 @@ import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tabulate import tabulate
 
@@ -26,6 +26,10 @@ from arena.errors import ConfigError
 from arena.results import rating
 from arena.results.columns import Column, fit_table, terminal_width
 from arena.results.rating import REASONS, BotStats, Pairwise
+
+if TYPE_CHECKING:
+    from arena.results.store import Store
+
 from arena.results.stats import (
     EloEstimate,
     ScoreInterval,
@@ -35,7 +39,6 @@ from arena.results.stats import (
     percentile,
     score_interval,
 )
-from arena.results.store import Store, open_existing
 
 FORFEIT_KEYS = REASONS
 
@@ -328,8 +331,14 @@ class Leaderboard:
         if title:
             parts += textwrap.wrap(self.title, width) or [""]
             clock = self.clock
-            if clock is not None and (clock.clock_scale != 1 or clock.time_margin_ms):
-                parts += textwrap.wrap(clock.describe(), width)
+            if clock is not None and (
+                clock.clock_scale != 1
+                or clock.time_margin_ms
+                or clock.kind != "wall"
+                or clock.stall_replays
+            ):
+                for line in clock.describe().splitlines():
+                    parts += textwrap.wrap(line, width, subsequent_indent="  ")
             parts.append("")
         cols = self._columns()
         keys = ["rank", "bot", "rating", "games", "wdl", "win"]
@@ -613,6 +622,8 @@ def leaderboard_from_store(store: Store) -> Leaderboard:
 
 def leaderboard_for(output: Path) -> Leaderboard:
     """The leaderboard of an existing output folder."""
+    from arena.results.store import open_existing  # sqlite3: only where a store is read
+
     store = open_existing(output)
     try:
         return leaderboard_from_store(store)

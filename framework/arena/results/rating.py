@@ -20,10 +20,9 @@ from typing import Any
 
 import trueskill
 
+from arena.records import StoredGame, result_of
 from arena.records import pair_points as pair_points_of
-from arena.records import result_of
 from arena.results import stats as st
-from arena.results.store import StoredGame
 
 REASONS = ("timeout", "crash", "memory", "invalid", "illegal")
 

@@ -25,12 +25,12 @@ import time
 import urllib.parse
 from array import array
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from arena.errors import ArenaError, ConfigError, OutputError
-from arena.records import GameRecord, SeatRecord
+from arena.records import GameRecord, SeatRecord, StoredGame
 from arena.results.identity import canonical, identity_hash
 from arena.text import safe_text
 
@@ -122,25 +122,6 @@ def game_slug(key: str) -> str:
     """A folder name for a game key: readable prefix plus a short hash (unique, path-safe)."""
     safe = "".join(c if c.isalnum() or c in "-_" else "-" for c in key)[:60]
     return f"{safe}-{hashlib.sha1(key.encode()).hexdigest()[:8]}"
-
-
-@dataclass(frozen=True)
-class StoredGame:
-    """A finished game read back from the store."""
-
-    id: int
-    key: str
-    ord: int
-    round: int
-    group: str
-    game: str
-    seed: int
-    reason: str
-    turns: int
-    duration_ms: float
-    dir: str
-    seats: tuple[SeatRecord, ...]
-    settings: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -94,7 +94,7 @@ def test_installed_with_pip_it_is_listed_plays_its_tournament_and_arena_tests_pa
     installed = run(pip, tmp_path)
     assert installed.returncode == 0, installed.stdout + installed.stderr
 
-    listed = run([python, "-m", "arena", "games"], plugin)
+    listed = run([python, "-m", "arena", "games", "--wide"], plugin)
     assert listed.returncode == 0 and listed.stderr == ""
     row = next(line for line in listed.stdout.splitlines() if line.startswith("tictac "))
     assert row.split()[-1] == "arena-tictac"

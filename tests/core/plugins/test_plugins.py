@@ -73,7 +73,7 @@ def arena_with(site: Path, *args: str) -> subprocess.CompletedProcess[str]:
 def test_a_duplicate_id_is_reported_once_the_first_kept_and_other_commands_work(tmp_path):
     install(tmp_path, "buggy-dup", "buggy_dup", toy("stc"))
     install(tmp_path, "count-game", "count_game", toy("count"))
-    listed = arena_with(tmp_path, "games")
+    listed = arena_with(tmp_path, "games", "--wide")
     assert listed.returncode == 0
     warning = (
         "arena: warning: game id 'stc' registered by 'stc' (bot-arena) and "
@@ -95,7 +95,7 @@ def test_broken_plugins_are_reported_and_every_other_game_still_plays(tmp_path):
     install(tmp_path, "broken-hook", "broken_hook", toy("hooky", register="raise KeyError(1)"))
     install(tmp_path, "not-a-game", "not_a_game", toy("nag", register="return [dict, Count]"))
     install(tmp_path, "count-game", "count_game", toy("count"))
-    listed = arena_with(tmp_path, "games")
+    listed = arena_with(tmp_path, "games", "--wide")
     assert listed.returncode == 0
     assert listed.stderr.splitlines() == [
         "arena: warning: plugin 'broken_import' failed to load: ModuleNotFoundError: "
