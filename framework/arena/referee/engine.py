@@ -34,7 +34,7 @@ from arena.botproc import (
 )
 from arena.botproc.commands import start_problem
 from arena.botproc.procinfo import own_wait_ns
-from arena.errors import AnswerError
+from arena.errors import AnswerError, ArenaError
 from arena.game import FileTransport, Game, Ignore, Incomplete, Move, Reply, standing_moves
 from arena.records import (
     REPLAY_FORMAT,
@@ -65,7 +65,7 @@ CPU_WALL_FACTOR = 4.0
 second) before a bot that does not answer, using no CPU (sleeping, waiting), forfeits."""
 
 
-class _Stall(Exception):
+class _Stall(ArenaError):
     """A turn went over its budget only because the machine kept the bot or the referee
     waiting: the game is broken off, to be played again."""
 
