@@ -126,6 +126,7 @@ class StcGame(Game[StcState]):
             "last_points": list(state.last_points),
             "last_chain": list(state.last_steps),
             "dead": list(state.dead),
+            "highlight": highlight(state),
         }
 
     def render(self, state: StcState) -> str:
@@ -144,3 +145,29 @@ class StcGame(Game[StcState]):
     def turn_number(self, state: StcState) -> int:
         """Turns played so far."""
         return state.turn
+
+
+def highlight(state: StcState) -> list[dict[str, Any]]:
+    """What the last turn did, per seat, in the view's coordinates (``[x, row]``, row 0
+    at the top): a ``placed`` mark (the pair's two cells where they landed), then one
+    ``cleared`` mark per chain step (``chain`` from 1) with its ``cells`` (skulls
+    included) and the ``grid`` rows as they stood when those cells cleared."""
+
+    def cells(trace_cells: Sequence[tuple[int, int]]) -> list[list[int]]:
+        return [[x, rules.HEIGHT - 1 - y] for x, y in trace_cells]
+
+    marks: list[dict[str, Any]] = []
+    for seat, trace in enumerate(state.last_trace):
+        if trace.placed:
+            marks.append({"kind": "placed", "seat": seat, "cells": cells(trace.placed)})
+        for k, step in enumerate(trace.chain, start=1):
+            marks.append(
+                {
+                    "kind": "cleared",
+                    "seat": seat,
+                    "chain": k,
+                    "cells": cells(step.cleared),
+                    "grid": list(grid_rows(step.grid)),
+                }
+            )
+    return marks
