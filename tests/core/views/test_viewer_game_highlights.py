@@ -84,3 +84,20 @@ def test_stc_shows_the_pair_placed_then_each_chain_step(browser, shipped_replays
     placed = sum(len(m["cells"]) for m in views[quiet]["highlight"])
     assert page.locator('#board [data-highlight="placed"]').count() == placed
     page.close()
+
+
+def test_cluster_rings_the_winning_line_at_the_last_step(browser, shipped_replays, tmp_path):
+    # The shipped bots play at random among equals: of the match's games, one won by a line.
+    games = sorted(shipped_replays["cluster"].parent.parent.glob("*/replay.json"))
+    path = next(p for p in games if json.loads(p.read_text())["outcome"]["reason"][:4] == "line")
+    replay, views = views_of("cluster", path)
+    last = len(views) - 1
+    (mark,) = views[last]["highlight"]
+    assert mark["kind"] == "line" and mark["seat"] == replay["outcome"]["ranks"].index(0)
+    assert all(not v["highlight"] for v in views[:last])
+    page = viewer(browser, path, tmp_path, last)
+    ringed = page.locator('#board [data-highlight="line"]')
+    assert ringed.count() == len(mark["cells"]) >= 4
+    page.keyboard.press("ArrowLeft")
+    assert page.locator("#board [data-highlight]").count() == 0
+    page.close()
