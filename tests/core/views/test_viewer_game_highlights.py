@@ -101,3 +101,24 @@ def test_cluster_rings_the_winning_line_at_the_last_step(browser, shipped_replay
     page.keyboard.press("ArrowLeft")
     assert page.locator("#board [data-highlight]").count() == 0
     page.close()
+
+
+def test_chess5_marks_the_last_moves_squares(browser, shipped_replays, tmp_path):
+    replay, views = views_of("chess5", shipped_replays["chess5"])
+    # The first move of play (the view before it marks the last setup placement).
+    step = next(i for i, v in enumerate(views) if v["ply"] == 1)
+    (mark,) = views[step]["highlight"]
+    assert mark["kind"] == "move" and len(mark["cells"]) == 2
+    assert views[step - 1]["highlight"][0]["kind"] == "placed"
+    # The move the step's action made, by the seat that made it.
+    (seat, action), *_ = replay["steps"][step - 1]["actions"].items()
+    assert int(seat) == mark["seat"]
+    assert [action["Action"]["frm"], action["Action"]["to"]] == mark["cells"]
+    page = viewer(browser, shipped_replays["chess5"], tmp_path, step)
+    lit = page.locator('#board [data-highlight="move"]')
+    assert lit.count() == 2
+    page.keyboard.press("Home")
+    assert page.locator("#board [data-highlight]").count() == 0
+    page.keyboard.press("ArrowRight")
+    assert page.locator('#board [data-highlight="placed"]').count() == 1
+    page.close()
