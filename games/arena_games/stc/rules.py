@@ -49,7 +49,7 @@ class ChainStep:
 @dataclass(frozen=True, slots=True)
 class TurnTrace:
     """What one seat's pair did in a turn, for the viewer (never read by the rules):
-    the cells of the two blocks where they landed, then each chain step in order."""
+    the cells blocks A and B landed on, then each chain step in order."""
 
     placed: tuple[Cell, ...] = ()
     chain: tuple[ChainStep, ...] = ()
@@ -249,8 +249,8 @@ def play_pair(
 
 
 def placed_cells(grid: Grid, action: Action) -> tuple[Cell, ...]:
-    """The cells the two blocks of a pair played with ``action`` land on in ``grid``
-    (before any group clears); empty if the pair does not fit."""
+    """The cells blocks A and B (in that order) of a pair played with ``action`` land on
+    in ``grid``, before any group clears; empty if the pair does not fit."""
     x, rotation = action
     cols_ab = placement(grid, x, rotation)
     if cols_ab is None:
@@ -258,7 +258,7 @@ def placed_cells(grid: Grid, action: Action) -> tuple[Cell, ...]:
     xa, xb = cols_ab
     if xa == xb:
         y = len(grid[xa])
-        return ((xa, y), (xa, y + 1))
+        return ((xa, y), (xa, y + 1)) if ROTATIONS[rotation][2] else ((xa, y + 1), (xa, y))
     return ((xa, len(grid[xa])), (xb, len(grid[xb])))
 
 

@@ -3,29 +3,52 @@
 // The view's highlight tells what the turn did; it is shown in phases, one after another:
 // "placed" (the pair just placed, outlined), "chain k" (the grid as it stood when chain
 // step k cleared, its cleared cells crossed out), then "after" (the grid at the end of the
-// turn). A strip of buttons under the board picks a phase; arriving at a step plays them.
+// turn). Those grids are rebuilt from the previous view's: the pair put on its cells, then
+// each step's cells taken out and the columns fallen. Buttons under the board pick a
+// phase; arriving at a step plays them.
 function render(view, host, ctx) {
   clearTimeout(host.stcTimer);
   const marks = view.highlight || [];
-  const placed = [[], []], chains = [[], []];
+  const placed = [null, null], chains = [[], []];
   for (const m of marks) {
-    if (m.kind === "placed") placed[m.seat] = m.cells;
-    else if (m.kind === "cleared") chains[m.seat][m.chain - 1] = m;
+    if (m.kind === "placed") placed[m.seat] = m;
+    else if (m.kind === "cleared") chains[m.seat][m.chain - 1] = m.cells;
   }
+  // Per seat, the grid before each chain step: [placed, after step 1, ...] (rows as text).
+  const before = [0, 1].map((seat) => {
+    const prev = ctx.previous ? ctx.previous.grids[seat] : null;
+    if (!prev || !placed[seat] || !chains[seat].length) return [];
+    const rows = prev.map((row) => row.split(""));
+    placed[seat].cells.forEach(([x, y], i) => { rows[y][x] = String(placed[seat].colors[i]); });
+    const grids = [rows.map((r) => r.join(""))];
+    for (const cells of chains[seat].slice(0, -1)) {
+      const gone = new Set(cells.map(([x, y]) => `${x},${y}`));
+      const cur = grids[grids.length - 1].map((r) => r.split(""));
+      for (let x = 0; x < cur[0].length; x++) {
+        const kept = [];
+        for (let y = cur.length - 1; y >= 0; y--) {
+          if (cur[y][x] !== "." && !gone.has(`${x},${y}`)) kept.push(cur[y][x]);
+        }
+        for (let y = cur.length - 1, i = 0; y >= 0; y--, i++) cur[y][x] = i < kept.length ? kept[i] : ".";
+      }
+      grids.push(cur.map((r) => r.join("")));
+    }
+    return grids;
+  });
   const longest = Math.max(chains[0].length, chains[1].length);
   // Phase 0: placed; 1..longest: chain steps; longest + 1: after (only when a chain ran).
   const names = longest
     ? ["placed", ...Array.from({ length: longest }, (_, k) => `chain ${k + 1}`), "after"] : ["placed"];
   const phaseOf = (p) => {
     const grids = [0, 1].map((seat) => {
-      const chain = chains[seat];
-      if (p === 0) return chain.length ? chain[0].grid : view.grids[seat];
-      return p <= chain.length ? chain[p - 1].grid : view.grids[seat];
+      const steps = before[seat];
+      if (p === 0) return steps.length ? steps[0] : view.grids[seat];
+      return p <= steps.length ? steps[p - 1] : view.grids[seat];
     });
     const lit = [0, 1].map((seat) => {
-      if (p === 0) return { kind: "placed", cells: placed[seat] };
-      const step = chains[seat][p - 1];
-      return step ? { kind: "cleared", cells: step.cells } : { kind: "", cells: [] };
+      if (p === 0) return { kind: "placed", cells: placed[seat] ? placed[seat].cells : [] };
+      const cells = chains[seat][p - 1];
+      return cells ? { kind: "cleared", cells } : { kind: "", cells: [] };
     });
     return { name: names[p], grids, lit };
   };

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from arena.plugins.registry import load_registry
-from arena.views.replay import step_views
+from arena.views.replay import resimulate, step_views
 from support import run_arena
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -43,12 +43,15 @@ def views_of(game: str, replay_path: Path) -> tuple[dict[str, Any], list[dict[st
 
 
 def test_stc_shows_the_pair_placed_then_each_chain_step(browser, shipped_replays, tmp_path):
-    _, views = views_of("stc", shipped_replays["stc"])
+    replay, views = views_of("stc", shipped_replays["stc"])
     step = next(
         i for i, v in enumerate(views) if any(m["kind"] == "cleared" for m in v["highlight"])
     )
     marks = views[step]["highlight"]
     chain = max(m["chain"] for m in marks if m["kind"] == "cleared")
+    # The rules' own record of the grids each chain step cleared from.
+    game = load_registry().create("stc")
+    traces = list(resimulate(game, replay))[step - 1].after.last_trace
     page = viewer(browser, shipped_replays["stc"], tmp_path, step)
     phases = page.locator("#board [data-phase]")
     names = ["placed", *(f"chain {k}" for k in range(1, chain + 1)), "after"]
@@ -69,8 +72,15 @@ def test_stc_shows_the_pair_placed_then_each_chain_step(browser, shipped_replays
             assert lit.count() == len(cells)
             if cleared:
                 # Drawn on the grid as it stood when those cells cleared, not the final one.
-                blocks = page.locator(f'#board [data-block][data-seat="{seat}"]').count()
-                assert blocks == sum(c != "." for row in cleared[0]["grid"] for c in row)
+                grid = traces[seat].chain[k - 1].grid
+                blocks = page.locator(f'#board [data-block][data-seat="{seat}"]')
+                assert blocks.count() == sum(len(column) for column in grid)
+                drawn = page.locator(f'#board [data-block][data-seat="{seat}"]')
+                colours = sorted(
+                    "0" if c == "skull" else c
+                    for c in drawn.evaluate_all("(els) => els.map((e) => e.dataset.block)")
+                )
+                assert colours == sorted("".join(grid))
     # A step without a chain has no phases: the pair placed is outlined on the turn's grid.
     quiet = next(
         i

@@ -8,7 +8,14 @@ import random
 
 from arena_games.stc.game import StcGame
 from arena_games.stc.protocol import grid_from_rows as g
-from arena_games.stc.rules import ChainStep, StcState, apply_turn, legal_actions, play_pair
+from arena_games.stc.rules import (
+    ChainStep,
+    StcState,
+    apply_turn,
+    legal_actions,
+    placed_cells,
+    play_pair,
+)
 
 
 def test_a_three_step_chain_is_recorded_step_by_step() -> None:
@@ -29,13 +36,19 @@ def test_a_three_step_chain_is_recorded_step_by_step() -> None:
     assert trace.chain[1].grid == ("2", "2223", "333", "", "", "")
     assert after.last_steps == (3, 3) and after.last_points == (1000, 1000)
 
-    # The view: rows counted from the top, each step with the grid it cleared from.
+    # The view: rows counted from the top; blocks A and B with their colours.
     marks = StcGame().view(after)["highlight"]
-    assert marks[0] == {"kind": "placed", "seat": 0, "cells": [[0, 8], [0, 7]]}
+    assert marks[0] == {"kind": "placed", "seat": 0, "cells": [[0, 8], [0, 7]], "colors": [1, 2]}
     cleared = [m for m in marks if m["kind"] == "cleared" and m["seat"] == 0]
     assert [m["chain"] for m in cleared] == [1, 2, 3]
     assert cleared[2]["cells"] == [[1, 11], [2, 11], [2, 10], [2, 9]]
-    assert cleared[1]["grid"][-1] == "223..."
+
+
+def test_placed_cells_are_block_a_then_block_b() -> None:
+    grid = g(["1....."])
+    assert placed_cells(grid, (0, 1)) == ((0, 1), (0, 2))  # B on top of A
+    assert placed_cells(grid, (0, 3)) == ((0, 2), (0, 1))  # A on top of B
+    assert placed_cells(grid, (1, 2)) == ((1, 0), (0, 1))  # B left of A, on the 1
 
 
 def test_a_seat_that_cannot_place_has_nothing_marked() -> None:
@@ -45,8 +58,15 @@ def test_a_seat_that_cannot_place_has_nothing_marked() -> None:
     assert after.last_trace[0].placed == () and after.last_trace[0].chain == ()
     assert after.last_trace[1].placed == ((1, 0), (1, 1))
     assert StcGame().view(after)["highlight"] == [
-        {"kind": "placed", "seat": 1, "cells": [[1, 11], [1, 10]]}
+        {"kind": "placed", "seat": 1, "cells": [[1, 11], [1, 10]], "colors": [1, 2]}
     ]
+
+
+def test_a_seat_that_forfeits_has_nothing_marked() -> None:
+    game = StcGame()
+    state = apply_turn(game.start(3, 2, {}), {0: (0, 1), 1: (0, 1)})
+    gone = game.eliminate(state, 0)
+    assert gone.last_trace[0].placed == () and gone.last_trace[1] == state.last_trace[1]
 
 
 def test_recording_the_chain_changes_no_result() -> None:
