@@ -509,6 +509,15 @@ class Leaderboard:
             f"{r.progress()}: {r.outcome}"
         )
 
+    def table_rows(self) -> list[dict[str, str]]:
+        """The wide table's rows as text, keyed by the column names the text and markdown
+        tables print (``#``, ``bot``, ``rating ±95%``, ...): what the report shows."""
+        return self._table_rows()
+
+    def pairing_rows(self) -> list[dict[str, str]]:
+        """The pairings table's rows as text, keyed by its printed column names."""
+        return self._pairing_rows()
+
     def _table_rows(self) -> list[dict[str, str]]:
         table = []
         for s, r in zip(self.stats, self.rows(), strict=True):

@@ -1,6 +1,7 @@
 """The tournament report: one self-contained HTML page for an output folder.
 
-It shows the leaderboard (every column of :meth:`Leaderboard.rows`), the win-rate matrix
+It shows the leaderboard (every column of the ``--wide`` table, under the names the text
+and markdown tables print: :meth:`Leaderboard.table_rows`), the win-rate matrix
 as a heatmap with its intervals, each bot's rating over the games played, response times
 against the budget, forfeits by reason, and every game (filterable by bot and result),
 each linking to its viewer (``games/<slug>/viewer.html``, written alongside when missing
@@ -39,6 +40,8 @@ PALETTE = (
     "#e4572e", "#2f6fde", "#1f9d55", "#b83fd0", "#d97706",
     "#0891b2", "#be123c", "#4d7c0f", "#7c3aed", "#64748b",
 )  # fmt: skip
+LONG_HEADER = 16
+"""A table header longer than this may break after its slashes."""
 MAX_POINTS = 400
 """Points per line in the rating chart (long tournaments are sampled evenly)."""
 
@@ -191,24 +194,37 @@ def write_report(
 # -- sections ----------------------------------------------------------------------
 
 
-def _cell(value: Any) -> str:
+def _cell(value: Any, left: bool | None = None) -> str:
     if value is None:
         return '<td class="muted">-</td>'
     if isinstance(value, list | tuple):
         value = " ".join(str(v) for v in value)
     text = f"{value + 0.0:g}" if isinstance(value, float) else str(value)  # no "-0"
-    cls = ' class="l"' if isinstance(value, str) else ""
+    cls = ' class="l"' if (isinstance(value, str) if left is None else left) else ""
     return f"<td{cls}>{esc(text)}</td>"
 
 
-def _table(rows: Sequence[Mapping[str, Any]]) -> str:
-    """Every key of every row as a column, in order of first appearance."""
+def _table(rows: Sequence[Mapping[str, Any]], left: Sequence[str] | None = None) -> str:
+    """Every key of every row as a column, in order of first appearance, in a box that
+    scrolls sideways when the table is wider than the page. Text columns are left-aligned
+    (``left`` names them when every cell is text, as in the leaderboard's own rows)."""
     columns: list[str] = []
     for row in rows:
         columns += [k for k in row if k not in columns]
-    text_columns = {c for c in columns if any(isinstance(r.get(c), str) for r in rows)}
-    head = "".join(f'<th class="{"l" if c in text_columns else ""}">{esc(c)}</th>' for c in columns)
-    body = "".join("<tr>" + "".join(_cell(row.get(c)) for c in columns) + "</tr>" for row in rows)
+    if left is None:
+        text_columns = {c for c in columns if any(isinstance(r.get(c), str) for r in rows)}
+    else:
+        text_columns = set(left)
+    head = "".join(
+        f'<th class="{"l" if c in text_columns else ""}">{esc(c)}</th>'
+        if len(c) <= LONG_HEADER
+        else f'<th class="brk">{esc(c).replace("/", "/<wbr>")}</th>'
+        for c in columns
+    )
+    body = "".join(
+        "<tr>" + "".join(_cell(row.get(c), c in text_columns) for c in columns) + "</tr>"
+        for row in rows
+    )
     return f'<div class="scroll"><table><tr>{head}</tr>{body}</table></div>'
 
 
@@ -217,18 +233,19 @@ def _leaderboard_section(board: Leaderboard) -> str:
     if board.sprt is not None:
         sprt = f'<p id="sprt"><b>SPRT</b>: {esc(board.sprt_text())}</p>'
     clock = f'<p class="muted">{esc(board.clock.describe())}</p>' if board.clock else ""
-    table = _table(board.rows())
+    table = _table(board.table_rows(), left=("bot",))
     return f'<section id="leaderboard"><h2>Leaderboard</h2>{clock}{table}{sprt}</section>'
 
 
 def _pairings_section(board: Leaderboard) -> str:
-    rows = board.pairings()
+    rows = board.pairing_rows()
     if not rows:
         return ""
     return (
         '<section id="pairings"><details><summary><b>Head to head</b> '
-        '<span class="muted">(every ordered pair of bots that met)</span></summary>'
-        f"{_table(rows)}</details></section>"
+        '<span class="muted">(every pair of bots that met, as the --wide table prints '
+        "it)</span></summary>"
+        f"{_table(rows, left=('bot', 'opponent'))}</details></section>"
     )
 
 
@@ -265,7 +282,7 @@ def _matrix_section(board: Leaderboard) -> str:
         '<section id="matrix"><h2>Win rate of row against column</h2>'
         '<p class="muted">Draws count half; [95% Wilson interval]; (encounters); '
         "Elo ±95% on hover.</p>"
-        f"<table><tr>{head}</tr>{''.join(rows)}</table></section>"
+        f'<div class="scroll"><table><tr>{head}</tr>{"".join(rows)}</table></div></section>'
     )
 
 
@@ -365,11 +382,11 @@ def _times_section(times: dict[str, TurnTimes], board: Leaderboard) -> str:
         '<section id="times"><h2>Response times against the budget</h2>'
         "<p class=\"muted\">Each answer's time as a share of that turn's budget: bar from the "
         "median to the 90th percentile, line to the 99th, circle at the slowest; the red line "
-        "is the budget.</p><table><tr>"
+        'is the budget.</p><div class="scroll"><table><tr>'
         '<th class="l">bot</th><th>answers</th><th>p50 ms</th><th>p90 ms</th><th>p99 ms</th>'
         "<th>max ms</th><th>max % budget</th><th>&gt;50% budget</th>"
         f'<th class="l">share of budget (0 - {100 * scale:.0f}%)</th></tr>'
-        f"{''.join(rows)}</table></section>"
+        f"{''.join(rows)}</table></div></section>"
     )
 
 
@@ -401,10 +418,10 @@ def _forfeits_section(games: Sequence[StoredGame], links: Mapping[int, str]) -> 
     )
     return (
         '<section id="forfeits"><h2>Forfeits by reason</h2>'
-        f"<table><tr>{head}</tr>{body}</table>"
-        '<details><summary>every forfeit</summary><table><tr><th>game</th><th class="l">bot</th>'
-        f'<th class="l">reason</th><th class="l">detail</th></tr>{"".join(items)}</table>'
-        "</details></section>"
+        f'<div class="scroll"><table><tr>{head}</tr>{body}</table></div>'
+        '<details><summary>every forfeit</summary><div class="scroll"><table><tr><th>game</th>'
+        '<th class="l">bot</th><th class="l">reason</th><th class="l">detail</th></tr>'
+        f"{''.join(items)}</table></div></details></section>"
     )
 
 
@@ -448,7 +465,7 @@ def _games_section(
         '<option value="win">win</option><option value="loss">loss</option>'
         '<option value="draw">draw</option><option value="forfeit">forfeit</option>'
         '</select></label> <span id="shown" class="muted"></span></div>'
-        '<table id="games-table"><tr><th>game</th><th>round</th><th>seed</th>'
+        '<div class="scroll"><table id="games-table"><tr><th>game</th><th>round</th><th>seed</th>'
         f'{settings_head}<th class="l">seats</th><th class="l">result</th><th>scores</th>'
-        f'<th class="l">reason</th><th>turns</th></tr>{"".join(rows)}</table></section>'
+        f'<th class="l">reason</th><th>turns</th></tr>{"".join(rows)}</table></div></section>'
     )

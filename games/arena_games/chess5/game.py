@@ -101,6 +101,7 @@ class Chess5Game(Game[State]):
             "over": state.over,
             "winner": None if state.winner is None else rules.COLOR_NAMES[state.winner],
             "reason": state.reason,
+            "highlight": _highlight(state),
         }
 
     def render(self, state: State) -> str:
@@ -141,6 +142,21 @@ class Chess5Game(Game[State]):
         if fmt != "codeclash":
             return super().export(replay, fmt)
         return codeclash_log(self, replay)
+
+
+def _highlight(state: State) -> list[dict[str, Any]]:
+    """The previous call, for the viewer: ``move`` with cells ``[from, to]`` in play,
+    ``placed`` with the square placed on in setup (a piece or a blocked square)."""
+    if not state.last:
+        return []
+    # The seat that made the call: the one before the seat to move now (setup's order
+    # is not strictly alternating, so it is read from SETUP_ORDER there).
+    if len(state.last) == 2:
+        seat = (state.ply - 1) % 2
+    else:
+        seat = rules.SETUP_ORDER[state.setup_index - 1][0]
+    kind = "move" if len(state.last) == 2 else "placed"
+    return [{"kind": kind, "seat": seat, "cells": [list(sq) for sq in state.last]}]
 
 
 def _hidden(state: State, color: int) -> list[list[int]] | None:

@@ -78,7 +78,11 @@ class Effect:
 
 @dataclass(frozen=True)
 class State:
-    """A whole game position; ``against[c]`` holds the effects colour c's opponent used on c."""
+    """A whole game position; ``against[c]`` holds the effects colour c's opponent used on c.
+
+    ``last`` is the previous call's squares, for the viewer only (bots never see it): the
+    square placed on in setup, ``(from, to)`` in play; empty before the first call.
+    """
 
     board: Board
     setup_index: int = 0
@@ -91,6 +95,7 @@ class State:
     over: bool = False
     winner: int | None = None
     reason: str = ""
+    last: tuple[Square, ...] = ()
 
     @property
     def in_setup(self) -> bool:
@@ -361,7 +366,12 @@ def _apply_setup(state: State, action: Action) -> State:
     color = state.to_move
     kind = setup_piece(state, action.frm)
     if kind is None:
-        nxt = replace(state, blocked=(*state.blocked, action.to), setup_index=state.setup_index + 1)
+        nxt = replace(
+            state,
+            blocked=(*state.blocked, action.to),
+            setup_index=state.setup_index + 1,
+            last=(action.to,),
+        )
     else:
         cells = list(state.board)
         cells[idx(action.to)] = COLOR_LETTERS[color] + kind
@@ -370,7 +380,11 @@ def _apply_setup(state: State, action: Action) -> State:
             mine = (*homes[color], action.to)
             homes = (mine, homes[1]) if color == WHITE else (homes[0], mine)
         nxt = replace(
-            state, board=tuple(cells), pawn_homes=homes, setup_index=state.setup_index + 1
+            state,
+            board=tuple(cells),
+            pawn_homes=homes,
+            setup_index=state.setup_index + 1,
+            last=(action.to,),
         )
     if not nxt.in_setup:
         nxt = replace(nxt, blocked=())
@@ -408,6 +422,7 @@ def _apply_play(state: State, action: Action) -> State:
         abilities=(abilities[0], abilities[1]),
         against=(against[0], against[1]),
         rng_state=rng_state,
+        last=(action.frm, action.to),
     )
     if captured is not None and captured[1] == "K":
         return replace(nxt, over=True, winner=color, reason="king captured")
@@ -454,7 +469,7 @@ def pawn_reset(
 
 def forfeit(state: State, color: int) -> State:
     """The state after ``color`` forfeits (timeout, crash, bad answer): the opponent wins."""
-    return replace(state, over=True, winner=1 - color, reason="forfeit")
+    return replace(state, over=True, winner=1 - color, reason="forfeit", last=())
 
 
 def legal_actions(state: State, with_abilities: bool = False) -> list[Action]:

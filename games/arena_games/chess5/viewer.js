@@ -19,20 +19,18 @@ function render(view, host, ctx) {
   else status = `ply ${view.ply + 1}, ${view.toMove} to move`;
   out.push(`<text x="${X0}" y="24" font-size="15" font-weight="600" data-status="1">${ctx.esc(status)}</text>`);
 
-  const action = ctx.step && ctx.step.actions ? Object.values(ctx.step.actions)[0] : null;
-  const move = action && action.Action ? action.Action : null;
-  const marked = new Set();
-  if (move) {
-    marked.add(`${move.to[0]},${move.to[1]}`);
-    if (move.frm && view.phase === "play") marked.add(`${move.frm[0]},${move.frm[1]}`);
-  }
+  // The game's highlight: the last move's from and to squares, or the square just placed on.
+  const mark = (view.highlight || []).find((h) => h.kind === "move" || h.kind === "placed");
+  const move = mark && mark.kind === "move" ? { frm: mark.cells[0], to: mark.cells[1] } : null;
+  const marked = new Set(mark ? mark.cells.map(([r, c]) => `${r},${c}`) : []);
   const blocked = new Set(view.blockedTiles.map(([r, c]) => `${r},${c}`));
   for (let r = 0; r < N; r++) {
     for (let c = 0; c < N; c++) {
       const [x, y] = sq(r, c);
       let fill = (r + c) % 2 ? "#b58863" : "#f0d9b5";
       if (marked.has(`${r},${c}`)) fill = (r + c) % 2 ? "#c9b03c" : "#f3e27a";
-      out.push(`<rect x="${x}" y="${y}" width="${C}" height="${C}" fill="${fill}"/>`);
+      const lit = marked.has(`${r},${c}`) ? ` data-highlight="${mark.kind}"` : "";
+      out.push(`<rect x="${x}" y="${y}" width="${C}" height="${C}" fill="${fill}"${lit}/>`);
       if (blocked.has(`${r},${c}`)) {
         out.push(`<rect data-blocked="1" x="${x + 6}" y="${y + 6}" width="${C - 12}" height="${C - 12}" ` +
           `fill="#333" rx="4"/><path d="M${x + 16} ${y + 16}L${x + C - 16} ${y + C - 16}M${x + C - 16} ${y + 16}` +
@@ -76,7 +74,7 @@ function render(view, host, ctx) {
       out.push(`<rect data-fog="${c}" x="${x}" y="${y}" width="${C}" height="${C}" fill="url(#fog)"/>`);
     }
   });
-  if (move && view.phase === "play" && move.frm) {
+  if (move) {
     const [fx, fy] = sq(move.frm[0], move.frm[1]), [tx, ty] = sq(move.to[0], move.to[1]);
     out.push(`<line x1="${fx + C / 2}" y1="${fy + C / 2}" x2="${tx + C / 2}" y2="${ty + C / 2}" ` +
       `stroke="rgba(30,60,200,.55)" stroke-width="6" stroke-linecap="round"/>`);

@@ -199,6 +199,12 @@ class ClusterGame(Game[State]):
             "longest": list(rules.longest_lines(state)),
             "winner": state.winner,
             "reason": state.reason,
+            # What decided the game, for the viewer: the cells of the winning line.
+            "highlight": (
+                [{"kind": "line", "seat": state.winner, "cells": [list(cells[i]) for i in line]}]
+                if (line := rules.winning_line(state))
+                else []
+            ),
         }
 
     def render(self, state: State) -> str:

@@ -222,6 +222,37 @@ def longest_lines(state: State) -> tuple[int, ...]:
     return tuple(max(best[c] for c in state.settings.owned(seat)) for seat in (0, 1))
 
 
+def winning_line(state: State) -> tuple[int, ...]:
+    """The cell indices of the line that won the game, empty when no line won it.
+
+    A game is won by a line when the winner's longest straight run of one colour reached
+    ``win_length`` and beat the loser's; that run is the winning line. When a rotation
+    made several runs of that length at once, the cells of all of them are returned
+    (each once, in the board's order).
+    """
+    if state.winner is None or state.phase != "over":
+        return ()
+    lines = longest_lines(state)
+    length = lines[state.winner]
+    if length < state.settings.win_length or length <= lines[1 - state.winner]:
+        return ()  # won otherwise (a forfeit, an empty bag, no legal action)
+    grid, board = state.grid, state.board
+    owned = state.settings.owned(state.winner)
+    cells: set[int] = set()
+    for d in range(3):
+        forward, back = grid.neighbor[d], grid.neighbor[d + 3]
+        for i, chip in enumerate(board):
+            if chip not in owned or (back[i] >= 0 and board[back[i]] == chip):
+                continue  # not the winner's, or not the start of a run
+            run, j = [i], forward[i]
+            while j >= 0 and board[j] == chip:
+                run.append(j)
+                j = forward[j]
+            if len(run) == length:
+                cells.update(run)
+    return tuple(sorted(cells))
+
+
 def legal_actions(state: State) -> list[Drop | Rotate]:
     """Every legal action of the seat to move (empty when the game is not in play)."""
     if state.phase != "play":

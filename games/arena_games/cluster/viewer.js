@@ -1,6 +1,7 @@
 // 42-cluster renderer for arena's viewer: the hexagon (flat-topped, "top" up), walls, chips
-// in their owner's colour (one shade per colour id), the chip just dropped, the gravity
-// arrow, and per player the chips in hand, the bag and the longest line.
+// in their owner's colour (one shade per colour id), the chip just dropped, the winning
+// line (the view's highlight), the gravity arrow, and per player the chips in hand, the bag
+// and the longest line.
 function render(view, host, ctx) {
   const S = 21, n = view.grid_size - 1, R3 = Math.sqrt(3);
   const X0 = 1.5 * S * n + S + 10, Y0 = R3 * S * n + S + 30;
@@ -59,6 +60,16 @@ function render(view, host, ctx) {
       `stroke-width="${fresh ? 4 : 1}"${fresh ? ' data-last="1"' : ""}/>`);
     out.push(`<text x="${x}" y="${y + 4}" font-size="11" text-anchor="middle" fill="#fff" ` +
       `font-weight="700">${chip}</text>`);
+  }
+
+  // The game's highlight: the line that won, ringed in gold.
+  for (const mark of view.highlight || []) {
+    if (mark.kind !== "line") continue;
+    for (const [q, r] of mark.cells) {
+      const [x, y] = pos(q, r);
+      out.push(`<polygon data-highlight="line" data-seat="${mark.seat}" points="${hex(x, y, S - 2)}" ` +
+        `fill="none" stroke="#f5b400" stroke-width="4"/>`);
+    }
   }
 
   // Gravity: an arrow in the direction chips fall.

@@ -90,7 +90,9 @@ class StcGame(Game[StcState]):
         """
         forfeited = (state.forfeited[0] or seat == 0, state.forfeited[1] or seat == 1)
         turn = state.turn + 1 if all(forfeited) and not all(state.forfeited) else state.turn
-        return replace(state, forfeited=forfeited, turn=turn)
+        # Nothing of this seat's is placed this turn: the viewer marks none of its cells.
+        trace = tuple(rules.TurnTrace() if s == seat else t for s, t in enumerate(state.last_trace))
+        return replace(state, forfeited=forfeited, turn=turn, last_trace=(trace[0], trace[1]))
 
     def moves_after_forfeit(self, state: StcState, moves: Mapping[int, Any]) -> Mapping[int, Any]:
         """The other seat's answer of a forfeit turn is still played and scored (CodinGame)."""
@@ -126,6 +128,7 @@ class StcGame(Game[StcState]):
             "last_points": list(state.last_points),
             "last_chain": list(state.last_steps),
             "dead": list(state.dead),
+            "highlight": highlight(state),
         }
 
     def render(self, state: StcState) -> str:
@@ -144,3 +147,28 @@ class StcGame(Game[StcState]):
     def turn_number(self, state: StcState) -> int:
         """Turns played so far."""
         return state.turn
+
+
+def highlight(state: StcState) -> list[dict[str, Any]]:
+    """What the last turn did, per seat, in the view's coordinates (``[x, row]``, row 0
+    at the top): a ``placed`` mark (the cells blocks A and B landed on in the previous
+    view's grid, and their ``colors``), then one ``cleared`` mark per chain step
+    (``chain`` from 1) with its ``cells``, skulls included, in the grid as it stood
+    when they cleared: the previous grid with the pair, less the earlier steps' cells,
+    columns fallen."""
+
+    def cells(trace_cells: Sequence[tuple[int, int]]) -> list[list[int]]:
+        return [[x, rules.HEIGHT - 1 - y] for x, y in trace_cells]
+
+    marks: list[dict[str, Any]] = []
+    pair = list(state.pairs[state.turn - 1]) if state.turn else []
+    for seat, trace in enumerate(state.last_trace):
+        if trace.placed:
+            marks.append(
+                {"kind": "placed", "seat": seat, "cells": cells(trace.placed), "colors": pair}
+            )
+        for k, step in enumerate(trace.chain, start=1):
+            marks.append(
+                {"kind": "cleared", "seat": seat, "chain": k, "cells": cells(step.cleared)}
+            )
+    return marks

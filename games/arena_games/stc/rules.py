@@ -34,6 +34,25 @@ ROTATIONS: tuple[tuple[int, bool, bool], ...] = (
 
 Grid = tuple[str, ...]
 Action = tuple[int, int]  # (x, rotation): x is the column of the pair's first block A
+Cell = tuple[int, int]  # (x, y): column, height from the floor (0 is the bottom cell)
+
+
+@dataclass(frozen=True, slots=True)
+class ChainStep:
+    """One step of a chain, for the viewer: the grid as it stood when the step's groups
+    cleared (before the blocks above fell) and every cell cleared, skulls included."""
+
+    grid: Grid
+    cleared: tuple[Cell, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TurnTrace:
+    """What one seat's pair did in a turn, for the viewer (never read by the rules):
+    the cells blocks A and B landed on, then each chain step in order."""
+
+    placed: tuple[Cell, ...] = ()
+    chain: tuple[ChainStep, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +63,8 @@ class StcState:
     points made it owe), an exact fraction always below 6 once the turn's lines fell.
     ``dead[s]`` says seat ``s`` could not place its pair; ``forfeited[s]`` that the core
     removed it (timeout, crash, invalid answer). ``pairs`` is the whole queue of the game,
-    shared by both seats.
+    shared by both seats. ``last_trace[s]`` records what seat ``s``'s last pair did (where
+    it landed, what each chain step cleared), for the viewer only.
     """
 
     pairs: tuple[tuple[int, int], ...]
@@ -57,6 +77,7 @@ class StcState:
     forfeited: tuple[bool, bool] = (False, False)
     last_points: tuple[int, int] = (0, 0)
     last_steps: tuple[int, int] = (0, 0)
+    last_trace: tuple[TurnTrace, TurnTrace] = (TurnTrace(), TurnTrace())
 
     @property
     def over(self) -> bool:
@@ -152,12 +173,15 @@ def _flood(cols: list[str], x: int, y: int, seen: set[tuple[int, int]]) -> list[
     return group
 
 
-def resolve(cols: list[str], changed: Sequence[tuple[int, int]]) -> tuple[int, int]:
+def resolve(
+    cols: list[str], changed: Sequence[tuple[int, int]], trace: list[ChainStep] | None = None
+) -> tuple[int, int]:
     """Clear groups and chains in place; return (points, steps).
 
     Only groups through ``changed`` cells (the blocks just placed, then the blocks that
     fell) can be new, so the flood fill starts from those alone. In a step every group
-    of 4+ clears at once with the skulls next to it, then the columns fall.
+    of 4+ clears at once with the skulls next to it, then the columns fall. ``trace``,
+    when given, receives one :class:`ChainStep` per step (the result is the same).
     """
     points = 0
     steps = 0
@@ -183,6 +207,8 @@ def resolve(cols: list[str], changed: Sequence[tuple[int, int]]) -> tuple[int, i
                 for nx, ny in ((cx - 1, cy), (cx + 1, cy), (cx, cy - 1), (cx, cy + 1)):
                     if 0 <= nx < WIDTH and 0 <= ny < len(cols[nx]) and cols[nx][ny] == SKULL:
                         gone.add((nx, ny))
+        if trace is not None:
+            trace.append(ChainStep(tuple(cols), tuple(sorted(gone))))
         lowest: dict[int, int] = {}
         for x, y in gone:
             if y < lowest.get(x, HEIGHT):
@@ -196,8 +222,12 @@ def resolve(cols: list[str], changed: Sequence[tuple[int, int]]) -> tuple[int, i
             changed.extend((x, y) for y in range(low, len(kept)))
 
 
-def play_pair(grid: Grid, pair: tuple[int, int], action: Action) -> tuple[Grid, int, int] | None:
-    """Drop ``pair`` with ``action`` and resolve; (grid, points, steps), None if it does not fit."""
+def play_pair(
+    grid: Grid, pair: tuple[int, int], action: Action, trace: list[ChainStep] | None = None
+) -> tuple[Grid, int, int] | None:
+    """Drop ``pair`` with ``action`` and resolve; (grid, points, steps), None if it does not fit.
+
+    ``trace``, when given, receives the chain's steps (see :func:`resolve`)."""
     x, rotation = action
     cols_ab = placement(grid, x, rotation)
     if cols_ab is None:
@@ -214,8 +244,22 @@ def play_pair(grid: Grid, pair: tuple[int, int], action: Action) -> tuple[Grid, 
         changed = [(xa, len(cols[xa])), (xb, len(cols[xb]))]
         cols[xa] += a
         cols[xb] += b
-    points, steps = resolve(cols, changed)
+    points, steps = resolve(cols, changed, trace)
     return tuple(cols), points, steps
+
+
+def placed_cells(grid: Grid, action: Action) -> tuple[Cell, ...]:
+    """The cells blocks A and B (in that order) of a pair played with ``action`` land on
+    in ``grid``, before any group clears; empty if the pair does not fit."""
+    x, rotation = action
+    cols_ab = placement(grid, x, rotation)
+    if cols_ab is None:
+        return ()
+    xa, xb = cols_ab
+    if xa == xb:
+        y = len(grid[xa])
+        return ((xa, y), (xa, y + 1)) if ROTATIONS[rotation][2] else ((xa, y + 1), (xa, y))
+    return ((xa, len(grid[xa])), (xb, len(grid[xb])))
 
 
 def drop_skulls(grid: Grid, lines: int) -> Grid:
@@ -248,14 +292,18 @@ def apply_turn(state: StcState, actions: Mapping[int, Action]) -> StcState:
     dead = [False, False]
     points = [0, 0]
     steps = [0, 0]
+    traces = [TurnTrace(), TurnTrace()]
     pair = state.pairs[state.turn]
     for seat in (0, 1):
         if seat not in actions:
             continue
-        played = play_pair(grids[seat], pair, actions[seat])
+        chain: list[ChainStep] = []
+        placed = placed_cells(grids[seat], actions[seat])
+        played = play_pair(grids[seat], pair, actions[seat], chain)
         if played is None:
             dead[seat] = True
             continue
+        traces[seat] = TurnTrace(placed, tuple(chain))
         grids[seat], points[seat], steps[seat] = played
         if points[seat]:
             scores[seat] += points[seat]
@@ -278,6 +326,7 @@ def apply_turn(state: StcState, actions: Mapping[int, Action]) -> StcState:
         state.forfeited,
         (points[0], points[1]),
         (steps[0], steps[1]),
+        (traces[0], traces[1]),
     )
 
 

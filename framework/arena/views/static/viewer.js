@@ -73,6 +73,7 @@ class Viewer {
     this.index = 0;
     this.timer = null;
     this.speed = 1;
+    this.holdMs = 0;
     this.render = typeof window.ARENA_RENDER === "function" ? window.ARENA_RENDER : null;
   }
 
@@ -119,14 +120,19 @@ class Viewer {
   play() {
     if (this.index >= this.steps.length) this.show(0);
     document.getElementById("play").textContent = "pause";
-    this.timer = setInterval(() => {
-      if (this.index >= this.steps.length) this.pause();
-      else this.show(this.index + 1);
-    }, 600 / this.speed);
+    // Each step stays at least as long as its renderer asked (ctx.hold) for its animation.
+    const next = () => {
+      this.timer = setTimeout(() => {
+        if (this.index >= this.steps.length) { this.pause(); return; }
+        this.show(this.index + 1);
+        next();
+      }, Math.max(600 / this.speed, this.holdMs));
+    };
+    next();
   }
 
   pause() {
-    clearInterval(this.timer);
+    clearTimeout(this.timer);
     this.timer = null;
     document.getElementById("play").textContent = "play";
   }
@@ -152,11 +158,13 @@ class Viewer {
   drawBoard(index, step) {
     const host = document.getElementById("board");
     const view = this.views[index];
+    this.holdMs = 0;
     if (this.render) {
       try {
         const previous = index > 0 ? this.views[index - 1] : null;
+        const hold = (ms) => { this.holdMs = Math.max(this.holdMs, Number(ms) || 0); };
         this.render(view, host, { players: this.players, colors: SEAT_COLORS, step, index, previous,
-          esc, settings: this.replay.settings || {} });
+          esc, settings: this.replay.settings || {}, speed: this.speed, hold });
         return;
       } catch (err) {
         host.replaceChildren(el("div", { cls: "bad", text: `renderer failed: ${err}` }),
