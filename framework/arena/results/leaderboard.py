@@ -337,8 +337,8 @@ class Leaderboard:
                 or clock.kind != "wall"
                 or clock.stall_replays
             ):
-                for line in clock.describe().splitlines():
-                    parts += textwrap.wrap(line, width, subsequent_indent="  ")
+                for said in clock.describe().splitlines():
+                    parts += textwrap.wrap(said, width, subsequent_indent="  ")
             parts.append("")
         cols = self._columns()
         keys = ["rank", "bot", "rating", "games", "wdl", "win"]
