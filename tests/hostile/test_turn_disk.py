@@ -1,11 +1,13 @@
-"""Per-turn bots (file protocols, chess5) have a total disk cap too: their directory, which
-the referee reads between turns, is a tmpfs of ``disk_mb`` in the mount namespace of the
-process playing the game, so a bot that writes many files is stopped at the cap (not at
-the host's disk) and loses for ``memory`` with the reason. A referee that cannot mount
-(run from a script) measures the directory after each turn instead."""
+"""Per-turn bots (file protocols, chess5) have a total disk cap too: as root, their
+directory, which the referee reads between turns, is a tmpfs of ``disk_mb`` in the mount
+namespace of the process playing the game, so a bot that writes many files is stopped at
+the cap (not at the host's disk) and loses for ``memory`` with the reason. A referee that
+cannot mount (another user, or run from a script) measures the directory after each turn
+instead."""
 
 from __future__ import annotations
 
+import os
 import re
 import sqlite3
 import sys
@@ -57,9 +59,12 @@ def test_a_per_turn_bot_writing_many_files_stops_at_its_disk_cap(tmp_path: Path,
     for forfeit, detail in rows:
         assert forfeit == "memory", detail
         assert f"filled its disk cap ({CAP_MB} MiB)" in detail
-        assert "No space left on device" in detail  # stopped by the cap, not measured after
+        if os.geteuid() == 0:
+            assert "No space left on device" in detail  # stopped by the cap
+        else:  # measured after the turn (docs/sandbox.md)
+            assert f"its directory holds over {CAP_MB} MiB" in detail
     for log in (tmp_path / "out").rglob("stderr-*-hog.txt"):
-        assert 0 < wrote(log.read_text()) < CAP_MB, log.read_text()
+        assert 0 < wrote(log.read_text()) < (CAP_MB if os.geteuid() == 0 else 41), log
 
 
 # For the toy game's 1000-byte file cap: 5000 files of 1000 bytes (5 MB) in a folder.

@@ -4,15 +4,15 @@ A per-turn bot's directory outlives each of its processes: the referee writes th
 input there and reads the answer, so it cannot be a tmpfs of the bot's own mount
 namespace, as a line-protocol bot's is (:class:`~arena.botproc.launcher.PrivateDirs`).
 Instead the process that plays the game (a worker of the pool, a Dask worker's game
-process, ``arena match``) moves once into a mount namespace of its own (root: a mount
-namespace; another user: a user namespace mapping only itself, and a mount namespace),
-and mounts on each seat's directory a tmpfs of ``disk_mb`` (:func:`cap_seats`). Its bots,
+process, ``arena match``) moves once into a mount namespace of its own,
+and mounts on each seat's directory a tmpfs of ``disk_mb`` (:func:`cap_seats`), where it
+runs as root. Its bots,
 its children, start in that namespace and see the tmpfs at the directory's path; the
 referee reads it through its descriptor; nothing of it is visible on the host, and it
 goes when the game ends (or with the process). Writing past the cap fails with
 ``ENOSPC``: the bot loses for ``memory`` if it dies of it.
 
-Where that cannot be done (a process with threads, a kernel without user namespaces), the
+Where that cannot be done (not root, a process with threads), the
 directory's total size is measured after each turn instead (:func:`directory_bytes`,
 through the descriptor, links never followed) and a bot over ``disk_mb`` loses for
 ``memory``: a check after the fact, the host's disk holds what the turn wrote meanwhile.
@@ -28,7 +28,6 @@ from pathlib import Path
 
 from arena.botproc.launcher import (
     CLONE_NEWNS,
-    CLONE_NEWUSER,
     MS_NODEV,
     MS_NOSUID,
     MS_PRIVATE,
@@ -64,19 +63,13 @@ def private_mounts() -> bool:
 
 
 def _enter() -> bool:
-    uid, gid = os.getuid(), os.getgid()
+    # Only root: another user would need a user namespace, whose capabilities this
+    # process would then hold, and its bots (which hold none) could no longer open what
+    # it shares with them under /proc (bubblewrap's seccomp filter). It checks instead.
+    if os.getuid() != 0:
+        return False
     try:
-        if uid == 0:
-            _unshare(CLONE_NEWNS)
-        else:
-            _unshare(CLONE_NEWUSER | CLONE_NEWNS)
-            for name, text in (
-                ("setgroups", "deny"),
-                ("uid_map", f"{uid} {uid} 1"),
-                ("gid_map", f"{gid} {gid} 1"),
-            ):
-                with open(f"/proc/self/{name}", "w") as f:
-                    f.write(text)
+        _unshare(CLONE_NEWNS)
         # Nothing mounted here may propagate back to the host.
         _mount(None, "/", None, MS_REC | MS_PRIVATE, "")
     except OSError:
