@@ -8,6 +8,13 @@ named by the SHA-256 of its name and content. A worker unpacks each pack once in
 ``<cache>/<digest>/<name>`` (:func:`unpack`; atomic, so several processes can share the
 cache; a folder only this user can change, and each copy is checked as it is used) and
 runs the command with its paths rewritten to those copies (:func:`localize`).
+
+With ``files: folder`` (the default) a bot sees the folder of the program its command
+runs (:func:`~arena.botproc.commands.bot_folder`): that folder travels whole, as one pack
+(its dot-folders, ``__pycache__`` and the tournament's output left out), and the command's
+files inside it are rewritten to their place in its copy, so a module or a data file next
+to the bot is next to it on the worker too. The ``read_only`` paths travel the same way
+(:func:`pack_paths`).
 """
 
 from __future__ import annotations
@@ -21,10 +28,11 @@ import stat
 import sys
 import tempfile
 import threading
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from arena.botproc.commands import bot_folder
 from arena.errors import ArenaError, ConfigError
 
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc")
@@ -47,10 +55,12 @@ class CacheRefused(PackError, ConfigError):
 
 @dataclass(frozen=True)
 class FileRef:
-    """A packed file or folder in a command line: replaced by its cached copy on a worker."""
+    """A packed file or folder in a command line: replaced by its cached copy on a worker
+    (``sub``: a path inside a packed folder, such as the bot's script in its folder)."""
 
     digest: str
     name: str
+    sub: str = ""
 
 
 @dataclass(frozen=True)
@@ -62,6 +72,8 @@ class Pack:
     name: str
     folder: bool
     files: tuple[tuple[str, bool, bytes], ...]
+    own: bool = False
+    """A bot's own folder: packed by :func:`pack_folder` (its rules, also to check a copy)."""
 
     @property
     def size(self) -> int:
@@ -100,6 +112,46 @@ def pack(path: Path) -> Pack:
     return Pack(_digest(path.name, folder, files), path.name, folder, tuple(files))
 
 
+def pack_folder(path: Path, skip: Iterable[str] = (), limit: int | None = None) -> Pack:
+    """A bot's own folder as a :class:`Pack`: every file below it (links followed),
+    except in dot-folders, ``__pycache__`` and the ``skip`` folders (the output).
+
+    Raises :class:`PackError` past ``limit`` bytes (before reading more).
+    """
+    skipped = {os.path.realpath(p) for p in skip}
+    files: list[tuple[str, bool, bytes]] = []
+    size = 0
+    try:
+        for root, dirs, names in os.walk(path, onerror=_raise):
+            dirs[:] = sorted(
+                d
+                for d in dirs
+                if not _left_out(d) and os.path.realpath(os.path.join(root, d)) not in skipped
+            )
+            for name in sorted(names):
+                full = Path(root) / name
+                if not full.is_file():
+                    continue
+                size += full.stat().st_size
+                if limit is not None and size > limit:
+                    raise PackError(
+                        f"its folder {path} holds more than {limit >> 20} MiB to copy to "
+                        "every worker (files: folder): set `files: named`, or give the bot "
+                        "a folder of its own"
+                    )
+                rel = full.relative_to(path).as_posix()
+                files.append((rel, _executable(full), full.read_bytes()))
+    except OSError as exc:
+        raise PackError(f"cannot read {exc.filename or path}: {exc.strerror}") from None
+    files.sort()
+    return Pack(_digest(path.name, True, files), path.name, True, tuple(files), own=True)
+
+
+def _left_out(folder: str) -> bool:
+    """A folder of a bot's own folder that does not travel (nor counts in its identity)."""
+    return folder.startswith(".") or folder == "__pycache__"
+
+
 def _executable(path: Path) -> bool:
     return bool(path.stat().st_mode & stat.S_IXUSR)
 
@@ -115,38 +167,105 @@ def _digest(name: str, folder: bool, files: Iterable[tuple[str, bool, bytes]]) -
 
 def pack_commands(
     argvs: Mapping[str, tuple[str, ...]],
+    folders: bool = False,
+    skip: Iterable[str] = (),
 ) -> tuple[dict[str, tuple[str | FileRef, ...]], dict[str, Pack]]:
     """Each command with its bot's files replaced by references, and the packs by digest.
 
-    Raises :class:`PackError` naming the bot when a file cannot be read or the packs
-    together exceed :data:`MAX_PACK_BYTES`.
+    ``folders`` (``files: folder``): each bot's own folder travels whole
+    (:func:`pack_folder`, leaving out ``skip``: the output folder), and the command's
+    files inside it point into its copy. Raises :class:`PackError` naming the bot when a
+    file cannot be read or the packs together exceed :data:`MAX_PACK_BYTES`.
     """
     packs: dict[str, Pack] = {}
     by_path: dict[str, FileRef] = {}
     commands: dict[str, tuple[str | FileRef, ...]] = {}
+    skip = tuple(skip)
+
+    def add(bot: str, packed: Pack, token: str) -> None:
+        packs[packed.digest] = packed
+        total = sum(p.size for p in packs.values())
+        if total > MAX_PACK_BYTES:
+            raise PackError(
+                f"bot {bot!r}: the files the commands name hold {total >> 20} MiB, "
+                f"more than {MAX_PACK_BYTES >> 20} MiB to copy to every worker ({token})"
+            )
+
     for bot, argv in argvs.items():
+        own: tuple[str, FileRef] | None = None
+        folder = bot_folder(argv) if folders else None
+        if folder is not None and is_shipped(folder) and os.path.isdir(folder):
+            real = os.path.realpath(folder)
+            if real not in by_path:
+                left = MAX_PACK_BYTES - sum(p.size for p in packs.values())
+                try:
+                    packed = pack_folder(Path(real), skip, left)
+                except PackError as exc:
+                    raise PackError(f"bot {bot!r}: {exc}") from None
+                add(bot, packed, real)
+                by_path[real] = FileRef(packed.digest, packed.name)
+            own = (real, by_path[real])
         out: list[str | FileRef] = []
         for token in argv:
             if not is_shipped(token):
                 out.append(token)
+                continue
+            if own is not None and (sub := _inside_own(token, own[0], skip)) is not None:
+                out.append(FileRef(own[1].digest, own[1].name, sub))
                 continue
             if token not in by_path:
                 try:
                     packed = pack(Path(token))
                 except PackError as exc:
                     raise PackError(f"bot {bot!r}: {exc}") from None
-                packs[packed.digest] = packed
+                add(bot, packed, token)
                 by_path[token] = FileRef(packed.digest, packed.name)
-                total = sum(p.size for p in packs.values())
-                if total > MAX_PACK_BYTES:
-                    raise PackError(
-                        f"bot {bot!r}: the files the commands name hold {total >> 20} MiB, "
-                        f"more than {MAX_PACK_BYTES >> 20} MiB to copy to every worker "
-                        f"({token})"
-                    )
             out.append(by_path[token])
         commands[bot] = tuple(out)
     return commands, packs
+
+
+def _inside_own(token: str, folder: str, skip: Sequence[str]) -> str | None:
+    """Where ``token`` lies in a bot's own (real) ``folder`` as packed ("" for the folder
+    itself), or None: outside it, or in a part that does not travel."""
+    real = os.path.realpath(token)
+    if real != folder and not real.startswith(folder.rstrip("/") + "/"):
+        return None
+    sub = os.path.relpath(real, folder) if real != folder else ""
+    parts = sub.split("/")[:-1] if os.path.isfile(real) else sub.split("/")
+    if any(part and _left_out(part) for part in parts):
+        return None
+    if any(real == s or real.startswith(s.rstrip("/") + "/") for s in map(os.path.realpath, skip)):
+        return None
+    return sub
+
+
+def pack_paths(
+    paths: Iterable[str], skip: Iterable[str] = ()
+) -> tuple[tuple[tuple[FileRef, str], ...], dict[str, Pack]]:
+    """Files and folders every bot sees (``read_only``) as references with their paths,
+    and their packs by digest (a folder without its dot-folders, ``__pycache__``, ``skip``).
+
+    Raises :class:`PackError` naming the path (unreadable, more than
+    :data:`MAX_PACK_BYTES`).
+    """
+    refs: list[tuple[FileRef, str]] = []
+    packs: dict[str, Pack] = {}
+    for path in paths:
+        try:
+            left = MAX_PACK_BYTES - sum(p.size for p in packs.values())
+            packed = (
+                pack_folder(Path(path), skip, left) if os.path.isdir(path) else pack(Path(path))
+            )
+        except PackError as exc:
+            raise PackError(f"read_only {path}: {exc}") from None
+        if packed.size > MAX_PACK_BYTES - sum(p.size for p in packs.values()):
+            raise PackError(
+                f"read_only {path}: more than {MAX_PACK_BYTES >> 20} MiB to copy to every worker"
+            )
+        packs[packed.digest] = packed
+        refs.append((FileRef(packed.digest, packed.name), path))
+    return tuple(refs), packs
 
 
 def cache_root() -> Path:
@@ -265,7 +384,7 @@ def _intact(final: Path, packed: Pack) -> bool:
     if _status(final) is None:
         return False  # a link: the copies arena writes hold none
     try:
-        again = pack(final / packed.name)
+        again = pack_folder(final / packed.name) if packed.own else pack(final / packed.name)
     except PackError:
         return False
     return again.digest == packed.digest and again.folder == packed.folder
@@ -296,4 +415,9 @@ def _write(packed: Pack, cache: Path) -> None:
 
 def localize(argv: Iterable[str | FileRef], where: Callable[[FileRef], Path]) -> tuple[str, ...]:
     """The command line with every reference replaced by ``where(ref)`` (its cached copy)."""
-    return tuple(str(where(t)) if isinstance(t, FileRef) else t for t in argv)
+    return tuple(_local(t, where) if isinstance(t, FileRef) else t for t in argv)
+
+
+def _local(ref: FileRef, where: Callable[[FileRef], Path]) -> str:
+    path = where(ref)
+    return str(path / ref.sub) if ref.sub else str(path)

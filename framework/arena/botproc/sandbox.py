@@ -116,6 +116,9 @@ class Sandbox:
     command names, or ``named``, those files alone."""
     read_only: tuple[str, ...] = ()
     """More host files and folders (absolute paths) every bot sees, read-only."""
+    mounts: tuple[tuple[str, str], ...] = ()
+    """(copy on this machine, path the bot sees it at), read-only under bubblewrap: a
+    Dask worker's copies of the ``read_only`` paths, shown where the tournament named them."""
 
     def adopt(self) -> None:
         """Use the probes' results this sandbox carries, if any (see :class:`HostFacts`)."""
@@ -388,6 +391,8 @@ def _bwrap_args(
             args += ["--symlink", os.readlink(path), path]
         else:
             args += ["--ro-bind", path, path]
+    for source, target in sandbox.mounts:
+        args += [*_parents(target, made, visible, host), "--ro-bind", source, target]
     wd = str(workdir)
     if scratch and sandbox.disk_mb and {"--size", "--perms"} <= host.options:
         # On the /tmp tmpfs (its cap shared) when inside it, else a tmpfs of its own.

@@ -154,7 +154,7 @@ def _run(
     tail = log.tail()
     log.close()
     timed_out = code is None
-    memory = out_of_memory(bot.oom_kills(), last_line, sandbox.memory_mb)
+    memory = out_of_memory(bot.oom_kills(), last_line, sandbox.memory_mb, sandbox.disk_mb)
     problem = check_files(dir_fd, {input_name, output_name}, max_extra_files, max_file_bytes)
     output = None
     if not timed_out and problem is None:

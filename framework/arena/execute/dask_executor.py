@@ -54,8 +54,10 @@ from arena.botproc.botfiles import (
     cache_root,
     localize,
     pack_commands,
+    pack_paths,
     unpack,
 )
+from arena.botproc.sandbox import DEFAULT_DISK_MB
 from arena.errors import ArenaError, ConfigError
 from arena.execute.dask_cluster import LocalClusterProcess
 from arena.execute.executor import Finished
@@ -88,12 +90,20 @@ class DaskOptions:
     max_processes: int
     where_bots: str = "bots"
     where_dask: str = "dask"
+    disk_mb: int | None = DEFAULT_DISK_MB
+    files: str = "folder"
+    read_only: tuple[str, ...] = ()
+    output: str = ""
+    """The output folder: never shipped, even inside a bot's folder."""
 
 
 @dataclass(frozen=True)
 class RemoteJob:
     """One game as a worker receives it: bots' commands with :class:`FileRef` for their
-    files, and the sandbox as configured (``auto`` is decided by each worker)."""
+    files, and the sandbox as configured (``auto`` is decided by each worker), with every
+    option the local executor uses: ``disk_mb``, ``shown`` (the ``files`` key: folder or
+    named), ``read_only`` (shipped copies, with the paths the tournament named), the clock.
+    ``files`` names the worker plugin holding the packs."""
 
     game: str
     seed: int
@@ -104,6 +114,9 @@ class RemoteJob:
     max_processes: int
     files: str
     clock: Clock = field(default_factory=Clock)
+    disk_mb: int | None = DEFAULT_DISK_MB
+    shown: str = "folder"
+    read_only: tuple[tuple[FileRef, str], ...] = ()
 
 
 def _check_cache_env() -> None:
@@ -158,7 +171,10 @@ def play_remote(job: RemoteJob) -> dict[str, Any]:
     assert isinstance(files, BotFiles)
     bots = tuple(BotSpec(name, localize(argv, files.path)) for name, argv in job.bots)
     local = Job(job.game, job.seed, job.settings, bots, "", Sandbox(), clock=job.clock)
-    request = GameRequest(local, job.sandbox, job.memory_mb, job.max_processes)
+    read_only = tuple((str(files.path(ref)), named) for ref, named in job.read_only)
+    request = GameRequest(
+        local, job.sandbox, job.memory_mb, job.max_processes, job.disk_mb, job.shown, read_only
+    )
     return _game_process().play(request)
 
 
@@ -189,6 +205,7 @@ class DaskExecutor:
         self.say = say
         self.address = options.address or "a local cluster"
         self.commands: dict[str, tuple[str | FileRef, ...]] = {}
+        self.read_only: tuple[tuple[FileRef, str], ...] = ()
         self.plugin = ""
         self._threads = (0, 0.0)
         self._levels: dict[str, int] = {}
@@ -205,10 +222,13 @@ class DaskExecutor:
         """
         if not options.address:
             _check_cache_env()  # the local cluster's workers inherit it
+        skip = [options.output] if options.output else []
         try:
-            commands, packs = pack_commands(options.bots)
+            commands, packs = pack_commands(options.bots, options.files == "folder", skip)
+            read_only, more = pack_paths(options.read_only, skip)
         except PackError as exc:
             raise ConfigError(f"{options.where_bots}: {exc}") from None
+        packs.update(more)
         levels = _quiet_logs(_QUIET)
         cluster: LocalClusterProcess | None = None
         try:
@@ -227,6 +247,7 @@ class DaskExecutor:
         executor = cls(client, cluster, options, say)
         executor._levels = levels
         executor.commands = commands
+        executor.read_only = read_only
         executor.plugin = f"arena-bot-files-{uuid.uuid4().hex[:12]}"  # one per run
         try:
             executor._start(packs)
@@ -356,6 +377,9 @@ class DaskExecutor:
             self.options.max_processes,
             self.plugin,
             local.clock,
+            self.options.disk_mb,
+            self.options.files,
+            self.read_only,
         )
 
     def _outcome(self, future: Any, game_dir: Path) -> dict[str, Any] | Failure:

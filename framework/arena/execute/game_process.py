@@ -36,6 +36,7 @@ from pathlib import Path
 from types import FrameType
 from typing import IO, Any
 
+from arena.botproc.sandbox import DEFAULT_DISK_MB
 from arena.errors import ArenaError
 from arena.execute.jobs import Job
 from arena.execute.pool import WATCHDOG_GRACE_S
@@ -46,12 +47,21 @@ _LENGTH = 8
 @dataclass(frozen=True)
 class GameRequest:
     """A game for the game process: the job (its ``game_dir`` and ``sandbox`` are the
-    game process's to choose) and the sandbox as configured (``auto`` decided there)."""
+    game process's to choose) and the sandbox as configured (``auto`` decided there):
+    every option of the local executor's, ``read_only`` as (this machine's copy, the
+    path the tournament named) pairs."""
 
     job: Job
     sandbox: str
     memory_mb: int | None
     max_processes: int
+    disk_mb: int | None = DEFAULT_DISK_MB
+    files: str = "folder"
+    read_only: tuple[tuple[str, str], ...] = ()
+
+
+class WorkerRefused(ArenaError):
+    """This machine cannot play the game as the tournament asks (said in one line)."""
 
 
 class GameProcessDied(ArenaError, RuntimeError):
@@ -168,11 +178,29 @@ class GameProcess:
 
 
 @functools.lru_cache(maxsize=8)
-def _sandbox(kind: str, memory_mb: int | None, max_processes: int) -> Any:
+def _sandbox(kind: str, memory_mb: int | None, max_processes: int, disk_mb: int | None) -> Any:
     from arena.botproc import resolve_sandbox
 
     # hide: nothing of arena's is visible to a sandboxed bot here (no output folder).
-    return resolve_sandbox(kind, memory_mb, (), max_processes)
+    return resolve_sandbox(kind, memory_mb, (), max_processes, disk_mb)
+
+
+def request_sandbox(request: GameRequest) -> Any:
+    """The sandbox of ``request`` on this machine: its kind decided here, its ``read_only``
+    copies shown where the tournament named them (under bubblewrap; without it, a bot
+    sees this machine's files: the named path must then exist here)."""
+    sandbox = _sandbox(request.sandbox, request.memory_mb, request.max_processes, request.disk_mb)
+    sandbox = replace(sandbox, files=request.files)
+    if sandbox.kind == "bwrap":
+        return replace(sandbox, mounts=request.read_only)
+    missing = [named for _, named in request.read_only if not os.path.exists(named)]
+    if missing:
+        raise WorkerRefused(
+            f"read_only {missing[0]}: not on this worker's machine, and without bubblewrap "
+            "(sandbox none here) its shipped copy cannot be shown there: install "
+            "bubblewrap on the workers or put the path on every worker"
+        )
+    return replace(sandbox, read_only=tuple(named for _, named in request.read_only))
 
 
 def play_request(request: GameRequest, heartbeat: Any) -> dict[str, Any]:
@@ -181,7 +209,7 @@ def play_request(request: GameRequest, heartbeat: Any) -> dict[str, Any]:
     from arena.botproc.procinfo import owner_tag
     from arena.execute.jobs import play_job
 
-    sandbox = _sandbox(request.sandbox, request.memory_mb, request.max_processes)
+    sandbox = request_sandbox(request)
     job = request.job
     scratch = Path(tempfile.mkdtemp(prefix=f"dask-{job.game}-{owner_tag()}-", dir=bot_homes()))
     try:
@@ -206,6 +234,8 @@ def serve(requests: IO[bytes], results: IO[bytes]) -> None:
             return
         try:
             result: tuple[str, Any] = ("done", play_request(request, heartbeat))
+        except WorkerRefused as exc:  # one clear line (a read_only path missing here)
+            result = ("failed", str(exc))
         except Exception as exc:  # a referee or plugin bug, no sandbox here: this game only
             result = ("failed", f"{type(exc).__name__}: {exc}")
         _send(results, result)
@@ -224,6 +254,7 @@ def main(argv: list[str] | None = None) -> int:
     """``python -m arena.execute.game_process PARENT_PID``: serve requests on stdin and stdout."""
     from arena.botproc import remove_leftovers
     from arena.botproc.launcher import PR_SET_PDEATHSIG, become_subreaper, prctl
+    from arena.botproc.seatdisk import allow_private_mounts
     from arena.botproc.spawn import kill_every_bot
 
     args = sys.argv[1:] if argv is None else argv
@@ -235,6 +266,7 @@ def main(argv: list[str] | None = None) -> int:
     if args and os.getppid() != int(args[0]):
         return 0  # it died before that
     become_subreaper()
+    allow_private_mounts()  # per-turn bots' directories may get a tmpfs of their own
     remove_leftovers()  # what killed runs on this machine left behind
     results = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)  # a stray print goes to stderr, never into the results

@@ -48,6 +48,7 @@ from arena.botproc import remove_leftovers
 from arena.botproc.homes import bot_homes, remove_tree
 from arena.botproc.launcher import PR_SET_PDEATHSIG, become_subreaper, prctl
 from arena.botproc.procinfo import owner_tag
+from arena.botproc.seatdisk import allow_private_mounts
 from arena.botproc.spawn import kill_every_bot, sweep_orphans
 from arena.errors import ArenaError
 from arena.execute.stopping import Interrupted, StopSignals
@@ -96,6 +97,7 @@ def _worker_main(conn: Connection, clock_path: str, play: PlayFunction, parent: 
     if os.getppid() != parent:
         return
     become_subreaper()
+    allow_private_mounts()  # per-turn bots' directories may get a tmpfs of their own
     with open(clock_path, "r+b") as f:
         clock = mmap.mmap(f.fileno(), _CLOCK.size)
     conn.send(("ready", None))  # from here on, a death may be a bot's doing

@@ -34,6 +34,7 @@ from arena.botproc import (
 )
 from arena.botproc.commands import start_problem
 from arena.botproc.procinfo import own_wait_ns
+from arena.botproc.seatdisk import SeatCaps, cap_seats, over_cap
 from arena.errors import AnswerError, ArenaError
 from arena.game import FileTransport, Game, Ignore, Incomplete, Move, Reply, standing_moves
 from arena.records import (
@@ -162,6 +163,7 @@ class Referee:
         self.replay = replay
         self.info = game.info
         self._home: BotHome | None = None
+        self._caps = SeatCaps()
         self._epilogue: dict[str, str] = {}  # text sent once the game was over, by seat
 
     def stderr_path(self, seat: int) -> Path:
@@ -191,6 +193,8 @@ class Referee:
             self.stderr_path(i).write_bytes(b"")
         self._epilogue = {}
         home = self._home = BotHome.create(self.info.id, n, self.sandbox)
+        if self.info.transport is not None:  # per-turn bots: their directory's total cap
+            self._caps = cap_seats(home.workdirs, home.fds, self.sandbox)
         workdirs = home.workdirs
         line_bots: list[LineBot] = []
         readers = [UnitReader(self.info.framing) for _ in range(n)]
@@ -215,6 +219,7 @@ class Referee:
             for bot in line_bots:
                 bot.stop()
             home.close()  # orphans of the bots killed; the folder goes with the next game
+            self._caps.release()
         if stalled:
             # Broken off, not played out: no ranks, no replay; the run plays it again.
             return GameRecord(
@@ -619,6 +624,10 @@ class Referee:
             }
             step["io"][str(seat)] = io
             verdict = self._judge_file_turn(state, seat, transport, result, budgets[seat])
+            if self._home is not None and (
+                full := over_cap(self._home.fds[seat], self._caps, self.sandbox.disk_mb)
+            ):
+                verdict = Forfeit("memory", full, output)
             if isinstance(verdict, Move):
                 moves[seat] = verdict
                 step["moves"][str(seat)] = output

@@ -6,7 +6,11 @@ seed (and the tournament seed it derives from), the settings, the clock options
 stored before they existed keep their identity), and per seat the bot's name, its command
 as written and a hash of every file its command names (the bot's script, and any other
 file or folder argument); for a bot built from source, its build recipe and a hash of
-each source. The store keeps each game's identity;
+each source. With ``files: folder`` (the default: a bot sees the folder of the program
+its command runs), the bot's ``folder`` too: a digest per source-like file of it
+(:func:`folder_digests`), so that editing a module next to the bot makes its games stale;
+an identity stored before that field existed has none, and is compared without it
+(unknown, not stale: :attr:`Identities.legacy`). The store keeps each game's identity;
 a stored game is reused only while its identity is the one the tournament file now
 gives that place in the schedule. :func:`describe_changes` says, in the file's own
 terms, why an identity no longer matches (``seed 1 -> 2``, ``bots[1].cmd changed``).
@@ -25,6 +29,62 @@ MAX_TREE_FILES = 2000
 MAX_TREE_BYTES = 256 * 1024 * 1024
 """Bytes of a folder argument hashed by content; beyond, by name, size and mtime."""
 CLOCK_DEFAULTS: dict[str, Any] = {"time_margin_ms": 0, "clock_scale": 1.0}
+SOURCE_SUFFIXES = frozenset(
+    [
+        ".py",
+        ".pyi",
+        ".json",
+        ".txt",
+        ".csv",
+        ".tsv",
+        ".bin",
+        ".npy",
+        ".npz",
+        ".pt",
+        ".pth",
+        ".onnx",
+        ".pkl",
+        ".yaml",
+        ".yml",
+        ".toml",
+        ".ini",
+        ".cfg",
+        ".js",
+        ".mjs",
+        ".ts",
+        ".rb",
+        ".pl",
+        ".lua",
+        ".java",
+        ".class",
+        ".jar",
+        ".c",
+        ".h",
+        ".cc",
+        ".cpp",
+        ".hpp",
+        ".rs",
+        ".go",
+        ".cs",
+        ".sh",
+        ".dat",
+        ".db",
+        ".sqlite",
+        ".model",
+        ".weights",
+    ]
+)
+"""Files of a bot's folder hashed whatever their size (others only under 1 MiB)."""
+MAX_OTHER_BYTES = 1 << 20
+"""A file of a bot's folder without a source-like suffix counts only below this size."""
+MAX_FOLDER_BYTES = 64 * 1024 * 1024
+"""Bytes of a bot's folder hashed by content; beyond, files by size and mtime."""
+MAX_FOLDER_ENTRIES = 5000
+"""Entries of a bot's folder looked at, at most (a bot in a big project folder)."""
+MAX_LISTED = 200
+"""Files of a bot's folder named one by one in an identity; beyond, one digest for all."""
+ALL_FILES = "(files)"
+"""The one key of a bot's folder digests when it holds more than :data:`MAX_LISTED`."""
 """The clock options of a tournament file and their defaults (part of the identity)."""
 
 
@@ -78,20 +138,77 @@ def _hash_file(path: str, digest: Any) -> Any:
     return digest
 
 
+def folder_digests(
+    folder: str, named: Iterable[str] = (), skip: Sequence[str] = ()
+) -> dict[str, str]:
+    """A digest (16 hex) per file of a bot's own folder, by path relative to it.
+
+    Source-like files (:data:`SOURCE_SUFFIXES`) and any other file under
+    :data:`MAX_OTHER_BYTES`; not the files in ``named`` (the command's, hashed on their
+    own), hidden entries, ``__pycache__`` and the ``skip`` folders (the output). Links are
+    not followed into folders. Past :data:`MAX_FOLDER_BYTES` files are hashed by size and
+    mtime; past :data:`MAX_FOLDER_ENTRIES` entries the walk stops; past
+    :data:`MAX_LISTED` files one digest stands for all (:data:`ALL_FILES`).
+    """
+    skipped = {os.path.realpath(p) for p in skip}
+    left_out = {os.path.realpath(p) for p in named}
+    out: dict[str, str] = {}
+    read = seen = 0
+    for root, dirs, names in os.walk(folder):
+        seen += len(dirs) + len(names)
+        if seen > MAX_FOLDER_ENTRIES:
+            out["(more)"] = "not looked at"
+            break
+        dirs[:] = sorted(
+            d
+            for d in dirs
+            if not d.startswith(".")
+            and d != "__pycache__"
+            and os.path.realpath(os.path.join(root, d)) not in skipped
+        )
+        for name in sorted(n for n in names if not n.startswith(".")):
+            full = os.path.join(root, name)
+            try:
+                stat = os.stat(full)
+            except OSError:
+                continue
+            source = os.path.splitext(name)[1].lower() in SOURCE_SUFFIXES
+            if os.path.realpath(full) in left_out or not (source or stat.st_size < MAX_OTHER_BYTES):
+                continue
+            rel = os.path.relpath(full, folder)
+            read += stat.st_size
+            if read > MAX_FOLDER_BYTES:
+                digest = hashlib.sha256(f"{stat.st_size}:{stat.st_mtime_ns}".encode())
+            else:
+                digest = _hash_file(full, hashlib.sha256())
+            out[rel] = digest.hexdigest()[:16]
+    if len(out) > MAX_LISTED:
+        return {ALL_FILES: _sha(canonical(out))[:16]}
+    return out
+
+
 def bot_fingerprint(
     name: str,
     cmd: str,
     files: Iterable[tuple[str, str]],
     skip: Sequence[str] = (),
     build: Mapping[str, Any] | None = None,
+    folder: str | None = None,
+    others: Sequence[str] = (),
 ) -> dict[str, Any]:
     """A bot's part of a game identity: name, command as written, hash of each named file
     (keyed by the word of the command that names it). A bot built from source adds its
     ``build`` (language, build steps, flags, run command) and its ``files`` are its
-    sources: editing one makes its stored games stale, as editing a script does."""
+    sources: editing one makes its stored games stale, as editing a script does. A bot
+    that sees its own ``folder`` adds :func:`folder_digests` of it as ``folder``, less
+    ``others``: the files other bots' commands name (in a folder of several bots, each
+    bot's script is its own, not a module of the others)."""
+    files = list(files)
     fingerprint = {"name": name, "cmd": cmd, "files": {w: file_digest(p, skip) for w, p in files}}
     if build is not None:
         fingerprint["build"] = dict(build)
+    if folder is not None:
+        fingerprint["folder"] = folder_digests(folder, [*(p for _, p in files), *others], skip)
     return fingerprint
 
 
@@ -208,6 +325,12 @@ class Identities:
         self.bots = {name: dict(fp) for name, fp in bots.items()}
         self._heads = [_head(self.of(0, v, ())) for v in range(len(self.variants))]
         self._bot_hashes = {name: _sha(canonical(fp)) for name, fp in self.bots.items()}
+        self.legacy: Identities | None = None
+        """The same identities without the bots' ``folder`` digests (as stored before
+        they existed): a stored game whose identity is that one is not stale."""
+        if any("folder" in fp for fp in self.bots.values()):
+            older = {n: {k: v for k, v in fp.items() if k != "folder"} for n, fp in bots.items()}
+            self.legacy = Identities(game, version, tournament_seed, variants, older, clock)
 
     def of(self, seed: int, variant: int, seats: Sequence[str]) -> dict[str, Any]:
         """The full identity of the game on ``seed`` in settings ``variant`` with ``seats``."""
@@ -267,4 +390,43 @@ def describe_changes(
         for word in sorted(set(old_files) | set(new_files)):
             if old_files.get(word) != new_files.get(word):
                 out.append(f"{word} changed since the stored games")
+        if "folder" in old_bot and "folder" in new_bot:  # (absent: stored before, unknown)
+            out += _folder_changes(new_bot["name"], old_bot["folder"], new_bot["folder"])
     return out or ["the game's identity changed"]
+
+
+def comparable_pair(
+    old: Mapping[str, Any], now: Mapping[str, Any], ignored: Mapping[str, Iterable[str]]
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Two identities of a game as compared: each seat's ``folder`` digests kept only for
+    the files both hold that are not ``ignored`` (by bot name: files other bots' commands
+    now name, theirs), and dropped where one has none (stored before folders counted:
+    unknown). A file only one side holds is not a change of the bot: a bot's script
+    leaves or joins the digests as bots join or leave the tournament."""
+    pair = (dict(old), dict(now))
+    seats = list(zip(old.get("bots", []), now.get("bots", []), strict=False))
+    for side in pair:
+        side["bots"] = [dict(b) for b in side.get("bots", [])]
+    for i, (a, b) in enumerate(seats):
+        if "folder" in a and "folder" in b:
+            skip = set(ignored.get(str(b.get("name", "")), ()))
+            keys = (set(a["folder"]) & set(b["folder"])) - skip
+            for side, bot in zip(pair, (a, b), strict=True):
+                side["bots"][i]["folder"] = {k: bot["folder"][k] for k in sorted(keys)}
+        else:
+            for side in pair:
+                side["bots"][i].pop("folder", None)
+    return pair
+
+
+def _folder_changes(bot: str, old: Mapping[str, str], new: Mapping[str, str]) -> list[str]:
+    """Which files of a bot's folder changed, were added or removed (at most 5 named)."""
+    if ALL_FILES in old or ALL_FILES in new:
+        return [f"a file in {bot}'s folder changed since the stored games"] if old != new else []
+    out = []
+    for rel in sorted(set(old) | set(new)):
+        if old.get(rel) == new.get(rel):
+            continue
+        how = "changed" if rel in old and rel in new else "added" if rel in new else "removed"
+        out.append(f"{rel} in {bot}'s folder {how} since the stored games")
+    return out[:5] + ([f"and {len(out) - 5} more files in {bot}'s folder"] if len(out) > 5 else [])

@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import sys
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from tqdm import tqdm
 
-from arena.botproc import Sandbox, remove_leftovers
+from arena.botproc import BOT_HOMES, Sandbox, remove_leftovers
+from arena.botproc.botfiles import is_shipped
+from arena.botproc.commands import bot_folder
 from arena.errors import ArenaError, ConfigError, OutputError
 from arena.execute.executor import Executor, LocalExecutor
 from arena.execute.jobs import Job, announce_sandbox, choose_sandbox
@@ -21,7 +24,14 @@ from arena.execute.pool import Failure
 from arena.execute.stopping import Interrupted
 from arena.records import BotSpec, Clock, GameRecord, GameSpec
 from arena.results import rating
-from arena.results.identity import FileWatch, Identities, bot_fingerprint, describe_changes
+from arena.results.identity import (
+    FileWatch,
+    Identities,
+    bot_fingerprint,
+    canonical,
+    comparable_pair,
+    describe_changes,
+)
 from arena.results.leaderboard import Leaderboard, leaderboard_from_store
 from arena.results.lock import OutputLock, lock_output
 from arena.results.store import CurrentGame, Store, clear_output, make_output_folder
@@ -167,9 +177,16 @@ def run_tournament(
         variants = config.variants or [config.settings]
         skip = [str(config.output)]  # output folders inside a bot's folder argument change
         watch = FileWatch({b.name: b.files for b in config.bots})
+        every_file = [path for b in config.bots for _, path in b.files]
         fingerprints = {
             b.name: bot_fingerprint(
-                b.name, b.cmd, b.files, skip, b.recipe.identity() if b.recipe else None
+                b.name,
+                b.cmd,
+                b.files,
+                skip,
+                b.recipe.identity() if b.recipe else None,
+                _own_folder(b.argv) if config.files == "folder" else None,
+                every_file,
             )
             for b in config.bots
         }
@@ -183,7 +200,8 @@ def run_tournament(
             config.game, config.version, config.seed, variants, fingerprints, clock_options
         )
         plan = fixed_plan(config)
-        current, replayed = _current_games(config, store, ids, plan, update)
+        ignored = _named_in_folders(config, every_file)
+        current, replayed = _current_games(config, store, ids, plan, update, ignored)
         if update:
             kept = len(current)
             say(
@@ -448,8 +466,46 @@ def _open_dask(config: TournamentConfig, say: Callable[[str], None]) -> Executor
         config.max_processes,
         config.where("bots"),
         config.where("dask"),
+        config.disk_mb,
+        config.files,
+        config.read_only,
+        str(config.output),
     )
     return DaskExecutor.open(options, say)
+
+
+def _named_in_folders(config: TournamentConfig, every_file: list[str]) -> dict[str, set[str]]:
+    """Per bot, the files other bots' commands name inside its own folder (relative): in
+    a folder of several bots they are those bots' (their own identities follow them)."""
+    out: dict[str, set[str]] = {}
+    for b in config.bots:
+        folder = _own_folder(b.argv) if config.files == "folder" else None
+        if folder is not None:
+            out[b.name] = {
+                os.path.relpath(p, folder) for p in every_file if p.startswith(folder + "/")
+            }
+    return out
+
+
+def _same(old: dict[str, Any], now: dict[str, Any], ignored: Mapping[str, set[str]]) -> bool:
+    """Whether a stored identity is the one now given, but for the folder files other
+    bots' commands name and the folders an identity stored before them lacks."""
+    a, b = comparable_pair(old, now, ignored)
+    return canonical(a) == canonical(b)
+
+
+def _own_folder(argv: tuple[str, ...]) -> str | None:
+    """The folder a bot sees of its own (``files: folder``) as part of its identity: that
+    of the program its command runs, unless the machine's (a system folder, ``/``, the
+    temporary folder holding the bots' directories), as the sandbox shows it."""
+    folder = bot_folder(argv)
+    if folder is None or folder == "/" or not is_shipped(folder) or not os.path.isdir(folder):
+        return None
+    homes = os.path.realpath(BOT_HOMES)
+    real = os.path.realpath(folder)
+    if homes == real or homes.startswith(real.rstrip("/") + "/"):
+        return None
+    return folder
 
 
 def _current_games(
@@ -458,6 +514,7 @@ def _current_games(
     ids: Identities,
     plan: list[GameSpec] | None,
     update: bool = False,
+    ignored: Mapping[str, set[str]] | None = None,
 ) -> tuple[list[CurrentGame], int]:
     """The stored games the file now defines, with the identity it gives them, placed as
     its schedule places them, and how many stale games ``update`` removed (to be played
@@ -472,14 +529,31 @@ def _current_games(
         if spec is None:
             continue  # a removed bot's game, or beyond a smaller `games`: kept, not shown
         digest = ids.hash(spec.seed, spec.variant, spec.seats)
+        if (
+            digest != stored.identity_hash
+            and ids.legacy is not None
+            and ids.legacy.hash(spec.seed, spec.variant, spec.seats) == stored.identity_hash
+        ):
+            digest = stored.identity_hash  # stored before folders counted: unknown, kept
         if digest != stored.identity_hash:
+            old = store.stored_identity(stored.key)
+            now = ids.of(spec.seed, spec.variant, spec.seats)
+            if _same(old, now, ignored or {}):
+                # Only another bot's file in a shared folder differs (its own games say
+                # so), or the bots' list changed which of them are bots: kept as stored.
+                current.append(
+                    CurrentGame(
+                        stored.key, spec.order, spec.round, spec.group, stored.identity_hash
+                    )
+                )
+                continue
             stale_keys.append(stored.key)
             if not update:
-                stale.append((spec, store.stored_identity(stored.key)))
+                stale.append((spec, old))
             continue
         current.append(CurrentGame(stored.key, spec.order, spec.round, spec.group, digest))
     if stale:
-        raise _stale_error(config, ids, stale, store.count_games())
+        raise _stale_error(config, ids, stale, store.count_games(), ignored or {})
     if stale_keys:
         store.remove_games(stale_keys)
     return current, len(stale_keys)
@@ -490,6 +564,7 @@ def _stale_error(
     ids: Identities,
     stale: list[tuple[GameSpec, dict[str, Any]]],
     stored: int,
+    ignored: Mapping[str, set[str]],
 ) -> ConfigError:
     """Why stored games no longer match the tournament file, and the ways on: --update,
     keeping the old version of an edited bot as another bot, --fresh."""
@@ -498,6 +573,7 @@ def _stale_error(
     edited: dict[str, None] = {}  # bots whose files changed
     for spec, identity in stale:
         now = ids.of(spec.seed, spec.variant, spec.seats)
+        identity, now = comparable_pair(identity, now, ignored)
         for change in describe_changes(identity, now, index):
             changes[change] = None
         for old_bot, new_bot in zip(identity.get("bots", []), now["bots"], strict=False):

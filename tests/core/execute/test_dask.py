@@ -265,7 +265,8 @@ def test_bot_files_too_large_to_ship_stop_before_the_cluster_starts(tmp_path, ca
     assert main(["run", str(path), "--executor", "dask", "--no-progress"]) == 2
     err = without_core_warning(capsys.readouterr().err)
     assert err.startswith(f"arena: {path}: bots (line 10): bot 'strong': ")
-    assert "the files the commands name hold 0 MiB, more than 0 MiB" in err
+    # (its folder travels with it: files: folder, the default)
+    assert "its folder" in err and "holds more than 0 MiB to copy to every worker" in err
     assert err.count("\n") == 1 and not (tmp_path / "out" / "arena.sqlite").exists()
 
 
@@ -303,13 +304,14 @@ def test_a_local_dask_cluster_gives_the_local_executors_results_with_bot_files_s
     board = times.sub("", remote.stdout.replace(str(tmp_path / "d"), "OUT"))
     assert board == times.sub("", local.stdout.replace(str(tmp_path / "local"), "OUT"))
 
-    # The workers ran the cached copy of the bot's file, not the user's.
-    digest_dirs = [p for p in cache.iterdir() if (p / "whereami.py").exists()]
+    # The workers ran the cached copy of the bot's file (in its folder's), not the user's.
+    digest_dirs = [p for p in cache.iterdir() if (p / "bots" / "whereami.py").exists()]
     assert len(digest_dirs) == 1
     logs = list((tmp_path / "d" / "games").glob("*/stderr-*-where.txt"))
     assert len(logs) == 4
     for log in logs:
-        assert log.read_text().splitlines()[0] == f"running {digest_dirs[0] / 'whereami.py'}"
+        running = f"running {digest_dirs[0] / 'bots' / 'whereami.py'}"
+        assert log.read_text().splitlines()[0] == running
 
 
 def test_the_clock_options_travel_with_the_games_to_the_workers(tmp_path):
