@@ -66,12 +66,10 @@ class BotProcess:
     def kill(self) -> None:
         """Kill the bot and everything it started, reap it, remove its cgroup."""
         self.signal()
-        if self.cgroup is not None:
-            self.cgroup.kill_all()  # until the group is empty (a fork racing the signals)
         self.proc.wait()  # SIGKILL cannot be ignored: a blocking wait, no polling delay
         _live.pop(self.proc.pid, None)
         if self.cgroup is not None:
-            self.cgroup.remove()
+            self.cgroup.remove()  # killed until empty first (a fork racing the signals)
 
 
 def spawn(
