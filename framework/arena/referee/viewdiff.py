@@ -136,13 +136,11 @@ class ViewRecorder:
         """The patch from the latest view to ``view``, which becomes the latest."""
         old, texts = self.view, self._texts
         if texts is None or type(view) is not dict or not _plain_keys(view):
-            new = normalize(view)
-            ops = diff(old, new)
-            self.view = new
-            self._texts = None
-            if type(new) is dict and type(view) is dict and _plain_keys(view):
+            whole = normalize(view)
+            self.view, self._texts = whole, None
+            if type(whole) is dict and type(view) is dict and _plain_keys(view):
                 self._texts = {k: _encode(v) for k, v in view.items()}
-            return ops
+            return diff(old, whole)
         ops: Patch = []
         for key in old:
             if key not in view:
