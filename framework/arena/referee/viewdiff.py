@@ -104,17 +104,28 @@ def _unencodable(value: Any) -> Any:
 
 
 _c_encoder = getattr(json.encoder, "c_make_encoder", None)
-if _c_encoder is not None:
-    # The C encoder json.dumps uses, made once (dumps makes one per call): the same text.
-    _chunks = _c_encoder(
-        None, _unencodable, json.encoder.encode_basestring_ascii, None, ":", ",",
-        False, False, True,
-    )  # fmt: skip
+# The C encoder json.dumps uses, made once (dumps makes one per call): the same text.
+_chunks = (
+    _c_encoder(
+        None,
+        _unencodable,
+        json.encoder.encode_basestring_ascii,
+        None,
+        ":",
+        ",",
+        False,
+        False,
+        True,
+    )
+    if _c_encoder is not None
+    else None
+)
+_py_encode = json.JSONEncoder(separators=(",", ":")).encode
 
-    def _encode(value: Any) -> str:
-        return "".join(_chunks(value, 0))
-else:  # pragma: no cover - a Python without the C accelerator
-    _encode = json.JSONEncoder(separators=(",", ":")).encode
+
+def _encode(value: Any) -> str:
+    """``value`` as compact JSON text."""
+    return "".join(_chunks(value, 0)) if _chunks is not None else _py_encode(value)
 
 
 class ViewRecorder:
