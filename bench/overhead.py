@@ -234,9 +234,7 @@ def main() -> int:
         f"{steps_played} steps; {os.cpu_count()} CPUs, load average {load0:.2f} at start, "
         f"{load1:.2f} at the end, steal {steal:.1f}% of CPU time"
     )
-    print(
-        f"{'':<22}  wall ms/game  own CPU ms/game  CPU us/step  x bare pipe  x bare, same sandbox"
-    )
+    print(f"{'':<22}  wall ms/game  own CPU ms/game  x bare pipe  x bare, same sandbox")
     for name in sides:
         ratio = wall[name] / wall["bare pipe"]
         same = ""
