@@ -279,7 +279,9 @@ def run(
             raise RuntimeError(f"game {key} failed: {result.reason}")
         total.add(result)
 
-    WorkerPool(workers, play_fidelity).run(jobs, done)
+    # Forked workers: play_fidelity lives in this script, which a spawned worker cannot
+    # import (the pool hides the caller's __main__ from spawned workers).
+    WorkerPool(workers, play_fidelity, "fork").run(jobs, done)
     return total
 
 

@@ -2,23 +2,31 @@
 
 Both sides start the same two instant bots (they answer as soon as a turn's input is
 read) and exchange exactly the same bytes: the bare harness replays the inputs arena
-sent, with no rules, clocks, sandbox or storage. Games alternate between the two sides
-so machine noise hits both alike. Prints both times and their ratio (target: <= 1.2),
-then where each side's time goes: start-up (from a game's start to its second step: both
-bots started and answered once), each later step (prompt to prompt: the bots' answers and
-the referee's work between them) and the end (the last step, stopping, the replay).
+sent, with no rules, clocks or storage. Games alternate between the sides so machine
+noise hits all alike. Two bare harnesses:
+
+* **bare pipe**: ``subprocess.Popen`` of the bot, nothing else;
+* **bare, sandbox K**: the bots started exactly as arena starts them in sandbox kind K,
+  through arena's own launcher (``botproc.spawn``: the same sandbox, rlimits, cgroups,
+  private folders, and the same kill of everything they started at the end), then the
+  same bytes exchanged with no rules, clocks, replay or storage.
+
+arena in sandbox K is compared with the bare harness of the same K (target: at most
+1.2x, every protection on), and with the bare pipe. Also printed: arena's own CPU per
+game (the referee's process alone, not the bots'; target at most 4 ms) and per step,
+where each side's wall time goes (start-up to a game's second step, each later step
+prompt to prompt, the end), and the machine: CPUs, load average, steal time.
 
     python3 bench/overhead.py [--games 30]
 
-arena is timed in each sandbox kind the machine supports: ``none`` (own session, rlimits,
-cgroups and a private /tmp where allowed) and ``bwrap`` (the default where bubblewrap
-works). ``bench/protections.py`` breaks the cost down by protection.
+``bench/protections.py`` breaks the cost of the protections down.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -28,8 +36,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
+from typing import Any
 
-from arena.botproc import Sandbox, bwrap_works
+from arena.botproc import FILE_SIZE_CAP_BYTES, BotHome, Sandbox, bwrap_works, remove_retired
+from arena.botproc.spawn import spawn
 from arena.plugins.registry import load_registry
 from arena.records import BotSpec
 from arena.referee.engine import Referee
@@ -47,50 +57,106 @@ while True:
 """
 
 
+Stamps = list[tuple[float, float]]
+"""(wall, own CPU) as each step of a game began."""
+
+
 @dataclass
 class Phases:
-    """Where one side's games spent their wall time, summed over the games."""
+    """Where one side's games spent their wall time (and its own CPU time between its
+    second step and its last), summed over the games."""
 
     start_s: float = 0.0  # from a game's start to its second step
     steps_s: float = 0.0  # from its second step to its last
     steps: int = 0  # the steps in ``steps_s``
     end_s: float = 0.0  # from its last step to its end
+    steps_cpu_s: float = 0.0  # own CPU time from its second step to its last
 
-    def add(self, began: float, stamps: list[float], ended: float) -> None:
-        """One game: when it began, when each of its steps began, when it ended."""
+    def add(self, began: float, stamps: Stamps, ended: float) -> None:
+        """One game: when it began, when each of its steps began (wall, own CPU), when it
+        ended."""
         if len(stamps) < 2:
             return
-        self.start_s += stamps[1] - began
-        self.steps_s += stamps[-1] - stamps[1]
+        self.start_s += stamps[1][0] - began
+        self.steps_s += stamps[-1][0] - stamps[1][0]
+        self.steps_cpu_s += stamps[-1][1] - stamps[1][1]
         self.steps += len(stamps) - 2
-        self.end_s += ended - stamps[-1]
+        self.end_s += ended - stamps[-1][0]
 
 
-def bare_game(argv: list[str], steps: list[dict[str, str]], stamps: list[float]) -> None:
+def stamp() -> tuple[float, float]:
+    """(wall, own CPU) now."""
+    return time.perf_counter(), time.process_time()
+
+
+def bare_game(argv: list[str], steps: list[dict[str, str]], stamps: Stamps) -> None:
     """Start both bots, send each recorded input, read one line back; nothing else.
 
     ``stamps`` receives the time each step begins."""
     procs = [
         subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE) for _ in range(2)
     ]
-    outs = [p.stdout for p in procs]
-    ins = [p.stdin for p in procs]
     try:
-        for step in steps:
-            stamps.append(time.perf_counter())
-            for seat, text in step.items():
-                pipe = ins[int(seat)]
-                assert pipe is not None
-                pipe.write(text.encode())
-                pipe.flush()
-            for seat in step:
-                out = outs[int(seat)]
-                assert out is not None
-                out.readline()
+        exchange([p.stdin for p in procs], [p.stdout for p in procs], steps, stamps)
     finally:
         for p in procs:
             p.kill()
             p.wait()
+
+
+def exchange(ins: list[Any], outs: list[Any], steps: list[dict[str, str]], stamps: Stamps) -> None:
+    """Send each step's recorded inputs, read one line back from each seat."""
+    for step in steps:
+        stamps.append(stamp())
+        for seat, text in step.items():
+            pipe = ins[int(seat)]
+            pipe.write(text.encode())
+            pipe.flush()
+        for seat in step:
+            outs[int(seat)].readline()
+
+
+def sandboxed_game(
+    sandbox: Sandbox, argv: list[str], steps: list[dict[str, str]], stamps: Stamps
+) -> None:
+    """The bare harness with the bots started as arena starts them (``botproc.spawn`` in
+    ``sandbox``: limits, cgroups, private folders) and killed as arena kills them."""
+    home = BotHome.create("bench", 2, sandbox)
+    bots = []
+    try:
+        for workdir in home.workdirs:
+            bots.append(
+                spawn(
+                    argv,
+                    workdir,
+                    sandbox,
+                    subprocess.PIPE,
+                    subprocess.PIPE,
+                    subprocess.PIPE,
+                    FILE_SIZE_CAP_BYTES,
+                    scratch=True,
+                )
+            )
+        ins = [b.proc.stdin for b in bots]  # unbuffered: each write goes out at once
+        outs = [os.fdopen(b.proc.stdout.fileno(), "rb", closefd=False) for b in bots]  # type: ignore[union-attr]
+        exchange(ins, outs, steps, stamps)
+    finally:
+        for bot in bots:
+            bot.signal()
+        for bot in bots:
+            bot.kill()
+            for pipe in (bot.proc.stdin, bot.proc.stdout, bot.proc.stderr):
+                if pipe is not None:
+                    pipe.close()
+        home.close()
+        remove_retired()
+
+
+def machine() -> tuple[float, float, float]:
+    """(load average over 1 min, steal jiffies, all jiffies) now, from /proc."""
+    with open("/proc/stat") as f:
+        fields = [int(x) for x in f.readline().split()[1:]]
+    return os.getloadavg()[0], float(fields[7] if len(fields) > 7 else 0), float(sum(fields))
 
 
 def main() -> int:
@@ -107,82 +173,91 @@ def main() -> int:
     spec = BotSpec("instant", tuple(argv))
     settings = dict(game_cls.info.settings)
     # Each sandbox kind: every protection arena applies in it, where the machine allows.
-    variants = {"sandbox none": Sandbox("none")}
+    kinds = {"none": Sandbox("none")}
     if bwrap_works():
-        variants["sandbox bwrap"] = Sandbox("bwrap")
-    arena_s = dict.fromkeys(variants, 0.0)
-    arena_cpu = dict.fromkeys(variants, 0.0)  # the referee's own CPU time (not the bots')
-    bare_s = bare_cpu = 0.0
-    turns = 0
-    phases = {name: Phases() for name in ["bare", *variants]}
+        kinds["bwrap"] = Sandbox("bwrap")
+    sides = ["bare pipe"]
+    for kind in kinds:
+        sides += [f"bare, sandbox {kind}", f"arena, sandbox {kind}"]
+    wall = dict.fromkeys(sides, 0.0)
+    cpu = dict.fromkeys(sides, 0.0)  # each side's own process (not the bots')
+    phases = {name: Phases() for name in sides}
+    turns = steps_played = 0
 
-    def arena_game(variant: str, seed: int, folder: Path, stamps: list[float]) -> int:
+    def arena_game(kind: str, seed: int, folder: Path, stamps: Stamps) -> int:
         # The heartbeat (the watchdog's, in a tournament) is called as each step begins.
         referee = Referee(
             game_cls(),
             [spec, spec],
             folder,
-            variants[variant],
-            heartbeat=lambda _seconds: stamps.append(time.perf_counter()),
+            kinds[kind],
+            heartbeat=lambda _seconds: stamps.append(stamp()),
         )
-        return referee.play(seed, settings).turns
+        record = referee.play(seed, settings)
+        return record.turns
 
-    # Warm-up (page cache, bytecode) outside the measurement.
-    arena_game("sandbox none", 1, work / "warm", [])
+    # Warm-up (page cache, bytecode, cgroup parents) outside the measurement.
+    arena_game("none", 1, work / "warm", [])
+    load0, steal0, total0 = machine()
     for i in range(args.games):
         seed = 1000 + i
         replay_dir = work / f"record{i}"
-        turns += arena_game("sandbox none", seed, replay_dir, [])  # records the bytes to replay
+        turns += arena_game("none", seed, replay_dir, [])  # records the bytes to replay
         replay = json.loads((replay_dir / "replay.json").read_text())
         steps = [{s: io["input"] for s, io in st["io"].items()} for st in replay["steps"]]
-        runs: list[tuple[str, Callable[[list[float]], object]]] = [
-            ("bare", partial(bare_game, argv, steps))
+        steps_played += len(steps)
+        runs: list[tuple[str, Callable[[Stamps], object]]] = [
+            ("bare pipe", partial(bare_game, argv, steps))
         ]
-        runs += [
-            (v, partial(arena_game, v, seed, work / f"v{k}-{i}")) for k, v in enumerate(variants)
-        ]
+        for k, (kind, sandbox) in enumerate(kinds.items()):
+            runs.append((f"bare, sandbox {kind}", partial(sandboxed_game, sandbox, argv, steps)))
+            runs.append(
+                (f"arena, sandbox {kind}", partial(arena_game, kind, seed, work / f"v{k}-{i}"))
+            )
         # Rotate the order each game so that no side always runs first.
         shift = i % len(runs)
         for name, run in runs[shift:] + runs[:shift]:
-            stamps: list[float] = []
+            stamps: Stamps = []
             t0, c0 = time.perf_counter(), time.process_time()
             run(stamps)
-            t1, cpu = time.perf_counter(), time.process_time() - c0
-            elapsed = t1 - t0
+            t1, used = time.perf_counter(), time.process_time() - c0
             phases[name].add(t0, stamps, t1)
-            if name == "bare":
-                bare_s += elapsed
-                bare_cpu += cpu
-            else:
-                arena_s[name] += elapsed
-                arena_cpu[name] += cpu
+            wall[name] += t1 - t0
+            cpu[name] += used
+    load1, steal1, total1 = machine()
     shutil.rmtree(work, ignore_errors=True)
 
-    print(f"{args.games} seeded STC games between two instant bots, {turns} turns in all")
     per = 1000 / args.games
+    steal = 100 * (steal1 - steal0) / max(1.0, total1 - total0)
     print(
-        f"bare harness            : {bare_s:7.3f} s  ({bare_s * per:.1f} ms/game; "
-        f"its own CPU {bare_cpu * per:.1f} ms/game)"
+        f"{args.games} seeded STC games between two instant bots, {turns} turns, "
+        f"{steps_played} steps; {os.cpu_count()} CPUs, load average {load0:.2f} at start, "
+        f"{load1:.2f} at the end, steal {steal:.1f}% of CPU time"
     )
-    for variant, seconds in arena_s.items():
-        label = f"arena, {variant}"
+    print(f"{'':<22}  wall ms/game  own CPU ms/game  x bare pipe  x bare, same sandbox")
+    for name in sides:
+        ratio = wall[name] / wall["bare pipe"]
+        same = ""
+        if name.startswith("arena"):
+            twin = name.replace("arena", "bare")
+            same = f"{wall[name] / wall[twin]:20.3f}"
         print(
-            f"{label:<24}: {seconds:7.3f} s  ({seconds * per:.1f} ms/game; its own CPU "
-            f"{arena_cpu[variant] * per:.1f} ms/game)  ratio {seconds / bare_s:.3f}"
+            f"{name:<22}  {wall[name] * per:12.1f}  {cpu[name] * per:15.2f}  {ratio:11.3f}  {same}"
         )
-    print("(own CPU: the referee's process alone, not the bots'; steadier than wall time")
-    print("on a loaded machine, where the bots' scheduling dominates the wall-time ratio)")
-    print("target: arena with the default sandbox at most 1.2x the bare harness; the")
-    print("protections add a fixed cost per bot process (once a game for persistent bots)")
+    print("own CPU: the side's own process (the referee's, for arena), not the bots': steadier")
+    print("than wall time on a loaded machine, where the bots' scheduling dominates")
+    print("targets: arena at most 1.2x the bare harness of the same sandbox; arena's own CPU")
+    print("at most 4 ms a game and 80 us a step")
     print()
-    print("where the time goes, per game (a step: prompts sent to every seat to move, then")
-    print("their answers; between steps the referee applies the rules and records the step)")
-    print(f"{'':<24}  start-up   each later step   end")
+    print("where the wall time goes, per game (a step: prompts sent to every seat to move, then")
+    print("their answers; between steps the referee applies the rules and records the step),")
+    print("with the side's own CPU per step")
+    print(f"{'':<22}  start-up   each later step (own CPU)    end")
     for name, ph in phases.items():
-        label = "bare harness" if name == "bare" else f"arena, {name}"
         step_us = ph.steps_s / max(ph.steps, 1) * 1e6
+        step_cpu = ph.steps_cpu_s / max(ph.steps, 1) * 1e6
         print(
-            f"{label:<24}: {ph.start_s * per:6.1f} ms  {step_us:8.0f} us"
+            f"{name:<22}: {ph.start_s * per:6.1f} ms  {step_us:8.0f} us ({step_cpu:4.0f} us)"
             f" ({ph.steps_s * per:4.1f} ms)  {ph.end_s * per:5.1f} ms"
         )
     return 0

@@ -96,7 +96,7 @@ __all__ = [
     "resimulate",
     "run",
 ]
-__version__ = "0.1.0"
+from arena.version import __version__ as __version__  # noqa: E402
 
 
 def __getattr__(name: str) -> Any:

@@ -346,6 +346,13 @@ class Game(ABC, Generic[State]):
 def jsonable(value: Any) -> Any:
     """A JSON-able copy of a game value: a dataclass becomes ``{ClassName: {fields}}``,
     tuples and sets lists, enums their name, integers beyond 2**53 strings, the rest str."""
+    kind = type(value)
+    if kind is tuple or kind is list:  # the usual action: a few numbers or strings
+        return [jsonable(v) for v in value]
+    if kind is str or kind is bool or kind is float or value is None:
+        return value
+    if kind is int:
+        return value if -(2**53) < value < 2**53 else str(value)
     if value is None or isinstance(value, bool | str | float):
         return value
     if isinstance(value, int):

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena.botproc import procinfo
+from arena.botproc.procwatch import ProcFile
 
 PREFIX = "arena-"
 LEGACY_NAME = re.compile(r"arena-(\d+)-\d+$")
@@ -248,6 +249,7 @@ class BotCgroup:
         self.cpu_dir: Path | None = None
         self.acct_dir: Path | None = None
         self.final_oom_kills: int | None = None
+        self._cpu_file: ProcFile | None = None  # opened at the first cpu_ns()
 
     @classmethod
     def create(
@@ -312,15 +314,24 @@ class BotCgroup:
 
     def cpu_ns(self) -> int | None:
         """CPU time used so far by every process that was ever in the group (None: not
-        counted here)."""
+        counted here). Read through a descriptor kept open (one ``pread``)."""
+        if self._cpu_file is None:
+            if self.acct_dir is not None:
+                self._cpu_file = ProcFile(str(self.acct_dir / "cpuacct.usage"))
+            elif self.version == 2 and self.dirs:
+                self._cpu_file = ProcFile(str(self.dirs[0] / "cpu.stat"))
+            else:
+                return None
+        text = self._cpu_file.read()
+        if not text:
+            return None
         try:
             if self.acct_dir is not None:
-                return int((self.acct_dir / "cpuacct.usage").read_text())
-            if self.version == 2 and self.dirs:
-                for line in (self.dirs[0] / "cpu.stat").read_text().splitlines():
-                    if line.startswith("usage_usec "):
-                        return int(line.split()[1]) * 1000
-        except (OSError, ValueError):
+                return int(text)
+            for line in text.splitlines():
+                if line.startswith(b"usage_usec "):
+                    return int(line.split()[1]) * 1000
+        except ValueError:
             pass
         return None
 
@@ -403,6 +414,8 @@ class BotCgroup:
             return
         self.kill_all()
         self.final_oom_kills = self.oom_kills()
+        if self._cpu_file is not None:
+            self._cpu_file.close()
         for d in self.dirs:
             _rmdir(d)
         self.dirs = []

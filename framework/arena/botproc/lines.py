@@ -37,6 +37,7 @@ from arena.botproc.procinfo import (
     tree_threads,
     waiting_on_pipe,
 )
+from arena.botproc.procwatch import ProcessWatch
 from arena.botproc.sandbox import FILE_SIZE_CAP_BYTES, Sandbox
 from arena.botproc.spawn import BotProcess, out_of_memory, spawn
 from arena.errors import ArenaError
@@ -153,6 +154,11 @@ class LogSink:
         self.pump()
         return stderr_tail(bytes(self._tail), lines or TAIL_LINES, cap or TAIL_CAP)
 
+    @property
+    def has_recent(self) -> bool:
+        """Something was read since the last :meth:`take_recent`."""
+        return bool(self._recent)
+
     def take_recent(self) -> str:
         """What was read since the last call (at most 8 KiB), decoded leniently.
 
@@ -267,6 +273,7 @@ class LineBot:
     _fresh: int = 0  # bytes of the latest input while the bot has not started reading it
     _turns: int = 0  # inputs of new turns sent
     _main: int | None = None  # the bot's own process (below bubblewrap's), once known
+    _watch: ProcessWatch | None = None  # its files kept open, once it is known
     turn_usage: Usage | None = None
     """What the bot had used when its current turn's input was sent (:meth:`usage`)."""
 
@@ -355,7 +362,8 @@ class LineBot:
             self._await_reading(deadline)
         if new_turn and self._log is not None:
             self.pump_log()
-            self._hold(self._log.take_recent())
+            if self._log.has_recent:
+                self._hold(self._log.take_recent())
             self._fresh = 0
         if new_turn:
             self._turns += 1
@@ -390,7 +398,7 @@ class LineBot:
         """
         assert self.proc is not None and self._process is not None
         give_up = min(deadline, time.perf_counter() + READY_WAIT_S)
-        while reading_input(self._process.pid) is False and self.proc.poll() is None:
+        while self._reading() is False and self.proc.poll() is None:
             left = give_up - time.perf_counter()
             if left <= 0:
                 return
@@ -400,21 +408,45 @@ class LineBot:
             if fd is not None and self._log is not None:
                 self._log.pump(READS_PER_PUMP)
 
+    def _main_watch(self) -> tuple[int, ProcessWatch | None]:
+        """The bot's own process (below bubblewrap's), and its watch once it is known."""
+        assert self._process is not None
+        if self._watch is not None:
+            return self._watch.pid, self._watch
+        top = self._process.pid
+        if self.sandbox.kind == "bwrap":
+            # Below bubblewrap's processes, and never the launcher shell that becomes
+            # bubblewrap, or setpriv before it becomes the bot (not final until then).
+            main, final = main_process(top, ("bwrap", "setpriv"))
+            final = final and main != top
+        else:
+            main, final = main_process(top)
+        if final:
+            self._main = main
+            self._watch = ProcessWatch(main)
+        return main, self._watch
+
+    def _reading(self) -> bool | None:
+        """Whether the bot's own process (and all it started) is back reading its input
+        (:func:`~arena.botproc.procinfo.reading_input`; None: it cannot be seen)."""
+        main, watch = self._main_watch()
+        return watch.reading() if watch is not None else reading_input(main)
+
     def usage(self) -> Usage:
         """The CPU time of the bot's processes now (its cgroup's, else its process tree's:
         then CPU of children already gone is not counted) and the run-queue waits of its
         own process's threads (not its children's: those compete with it, not for it)."""
         assert self._process is not None
-        if self._main is None:
-            main, final = main_process(self._process.pid)
-            if final:
-                self._main = main
-        else:
-            main = self._main
+        main, watch = self._main_watch()
         waits: dict[int, int] = {}
-        for tid in threads_of(main):
-            if (stat := schedstat(tid, main)) is not None:
-                waits[tid] = stat[1]
+        # One thread at the latest look (the usual bot): its schedstat, one pread.
+        only = watch.single_thread_schedstat() if watch is not None else None
+        if only is not None:
+            waits[main] = only[1]
+        else:
+            for tid in threads_of(main):
+                if (stat := schedstat(tid, main)) is not None:
+                    waits[tid] = stat[1]
         group = self._process.cgroup
         cpu = group.cpu_ns() if group is not None else None
         if cpu is None:
@@ -520,7 +552,9 @@ class LineBot:
         that input; its current turn's, bounded)."""
         self.pump_log()
         held, self._held = self._held, ""
-        return held, self._log.take_recent() if self._log is not None else ""
+        if self._log is None or not self._log.has_recent:
+            return held, ""
+        return held, self._log.take_recent()
 
     def last_stderr_line(self) -> str:
         """The bot's latest stderr line, kept for the next :meth:`take_logs`."""
@@ -566,6 +600,8 @@ class LineBot:
         if self._exit_fd is not None:
             os.close(self._exit_fd)
             self._exit_fd = None
+        if self._watch is not None:
+            self._watch.close()
 
 
 def stop_bots(bots: Sequence[LineBot]) -> None:

@@ -579,6 +579,10 @@ def resolve_sandbox(
     """
     if kind not in KINDS:
         raise ConfigError(f"unknown sandbox {kind!r} (one of {', '.join(KINDS)})")
+    from arena.botproc import hostcache
+
+    key = hostcache.host_key()  # the probes' results, cached until the next boot
+    cached = hostcache.adopt_cached(key)
     host_error = bwrap_host().error if kind != "none" else None
     if kind == "bwrap" and host_error is not None:
         raise SandboxUnavailable(f"bubblewrap does not work here: {host_error}")
@@ -587,6 +591,7 @@ def resolve_sandbox(
     hidden = tuple(str(Path(p).resolve()) for p in hide)
     private = (private_dirs_supported(),) if kind == "none" else None
     facts = HostFacts(bwrap_host() if kind == "bwrap" else None, cgroups.parents(), private)
+    hostcache.remember(key, cached)
     return Sandbox(kind, memory_mb, hidden, max_processes, disk_mb, facts)
 
 

@@ -35,6 +35,7 @@ class BotProcess:
 
     proc: subprocess.Popen[bytes]
     cgroup: BotCgroup | None
+    signalled: bool = False  # signal() ran: everything found then was sent SIGKILL
 
     @property
     def pid(self) -> int:
@@ -54,6 +55,7 @@ class BotProcess:
         descendant by pid (those that called ``setsid``).
         """
         proc = self.proc
+        self.signalled = True
         if self.cgroup is not None:
             self.cgroup.signal_all()
         pids = procinfo.descendants(proc.pid) if proc.returncode is None else []
@@ -65,13 +67,14 @@ class BotProcess:
 
     def kill(self) -> None:
         """Kill the bot and everything it started, reap it, remove its cgroup."""
-        self.signal()
-        if self.cgroup is not None:
-            self.cgroup.kill_all()  # until the group is empty (a fork racing the signals)
+        if not self.signalled or self.cgroup is None:
+            # (With a cgroup, what was signalled already is killed until the group is
+            # empty below: nothing it started can have escaped the first signal.)
+            self.signal()
         self.proc.wait()  # SIGKILL cannot be ignored: a blocking wait, no polling delay
         _live.pop(self.proc.pid, None)
         if self.cgroup is not None:
-            self.cgroup.remove()
+            self.cgroup.remove()  # killed until empty first (a fork racing the signals)
 
 
 def spawn(

@@ -141,7 +141,7 @@ def cmd_match(args: argparse.Namespace, extra: list[str]) -> int:
     """
     from arena.execute.executor import LocalExecutor
     from arena.execute.jobs import Job, announce_sandbox, choose_sandbox
-    from arena.execute.pool import Failure
+    from arena.execute.pool import Failure, fork_safe
     from arena.execute.stopping import Interrupted
     from arena.records import Clock, GameRecord, GameSpec
     from arena.tournament.config import check_clock_scale, check_time_margin, players_text
@@ -236,7 +236,10 @@ def cmd_match(args: argparse.Namespace, extra: list[str]) -> int:
     try:
         try:
             workers = 1 if args.verbose else min(args.jobs, len(specs))
-            LocalExecutor(workers).run(iter(specs), job, finished)
+            # Workers forked from this process (single-threaded: no progress bar's
+            # thread) start at once, with arena and the game already imported.
+            method = "fork" if fork_safe() else "spawn"
+            LocalExecutor(workers, method).run(iter(specs), job, finished)
         except Interrupted as exc:
             stop = exc
             bar.write(f"arena: interrupted ({exc})", sys.stderr)

@@ -33,6 +33,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import queue
 import threading
 import time
 import uuid
@@ -210,6 +211,7 @@ class DaskExecutor:
         self._threads = (0, 0.0)
         self._levels: dict[str, int] = {}
         self._stop = StopSignals()
+        self._done: queue.SimpleQueue[Any] = queue.SimpleQueue()
 
     # -- opening and closing -----------------------------------------------------------
 
@@ -314,6 +316,9 @@ class DaskExecutor:
         signal it was. Losing the scheduler raises :class:`ArenaError` (stored games kept).
         """
         running: dict[Any, tuple[GameSpec, Path]] = {}
+        # Each future, as it ends, is put here by the client's event loop: waiting for
+        # the next one costs a queue wait, not a scan of every game in flight.
+        self._done = queue.SimpleQueue()
         exhausted = False
         try:
             with self._stop:
@@ -334,9 +339,12 @@ class DaskExecutor:
                             pure=False,
                         )
                         running[future] = (spec, Path(local.game_dir))
+                        future.add_done_callback(self._done.put)
                     if not running:
                         return
-                    for future in self._call(self._first_done, list(running)):
+                    for future in self._call(self._first_done):
+                        if future not in running:
+                            continue  # (a second callback for a game already stored)
                         spec, game_dir = running.pop(future)
                         finished(spec, self._outcome(future, game_dir))
         finally:
@@ -344,13 +352,18 @@ class DaskExecutor:
                 with contextlib.suppress(Exception):
                     self.client.cancel(list(running))
 
-    def _first_done(self, futures: list[Any]) -> list[Any]:
+    def _first_done(self) -> list[Any]:
+        """The games that ended: at least one, unless none ended within a second (then
+        the caller looks for room again)."""
         try:
             with self._stop.waiting():
-                done, _ = distributed.wait(futures, timeout=1.0, return_when="FIRST_COMPLETED")
-        except TimeoutError:  # nothing ended within a second: look for room again
+                done = [self._done.get(timeout=1.0)]
+        except queue.Empty:
             return []
-        return list(done)
+        with contextlib.suppress(queue.Empty):
+            while True:
+                done.append(self._done.get_nowait())
+        return done
 
     def _call(self, function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """A call to the cluster; a lost connection becomes one clear :class:`ArenaError`."""

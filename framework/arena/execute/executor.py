@@ -42,12 +42,14 @@ class LocalExecutor:
     """Games in worker processes of this machine, ``workers`` at once."""
 
     workers: int
+    start_method: str = "spawn"
+    """``fork``: workers are copies of this process, ready at once (``arena match``)."""
 
     def run(
         self, todo: Iterator[GameSpec], job: Callable[[GameSpec], Job], finished: Finished
     ) -> None:
         """Play them in a :class:`~arena.execute.pool.WorkerPool` (started for this run)."""
-        play_games(todo, job, self.workers, finished)
+        play_games(todo, job, self.workers, finished, self.start_method)
 
     def close(self) -> None:
         """Nothing outlives :meth:`run`: the pool's workers stop when it returns."""

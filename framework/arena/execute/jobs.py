@@ -124,13 +124,15 @@ def play_games(
     job: Callable[[GameSpec], Job],
     workers: int,
     finished: Callable[[GameSpec, dict[str, Any] | Failure], None],
+    start_method: str = "spawn",
 ) -> None:
     """Play the games of ``todo``, ``workers`` at once, calling ``finished(spec, record or
     Failure)`` in this process as each one ends.
 
     Every game is played in a worker process (:mod:`arena.execute.pool`), even one at a time:
-    a bot that kills or stops its parent costs that game, never the run. Raises
+    a bot that kills or stops its parent costs that game, never the run. ``start_method``:
+    how workers start (see :class:`~arena.execute.pool.WorkerPool`). Raises
     :class:`~arena.execute.stopping.Interrupted` once SIGINT or SIGTERM has stopped everything.
     """
-    pool: WorkerPool[GameSpec] = WorkerPool(max(1, workers), play_job)
+    pool: WorkerPool[GameSpec] = WorkerPool(max(1, workers), play_job, start_method)
     pool.run(((spec, job(spec)) for spec in todo), finished)

@@ -35,6 +35,7 @@ import signal
 import struct
 import sys
 import tempfile
+import threading
 import time
 import types
 from collections.abc import Callable, Iterable, Iterator
@@ -151,6 +152,10 @@ class WorkerPool(Generic[K]):
 
     size: int
     play: PlayFunction
+    start_method: str = "spawn"
+    """How workers start: ``spawn`` (a clean interpreter) or ``fork`` (a copy of this
+    process: no interpreter to start, no module to import again; only from a process
+    with a single thread, see :func:`fork_safe`)."""
     workers: list[_Worker[K]] = field(default_factory=list)
     _stop: StopSignals = field(default_factory=StopSignals)
     _dir: Path | None = None
@@ -252,7 +257,12 @@ class WorkerPool(Generic[K]):
 
     def _start(self) -> _Worker[K]:
         assert self._dir is not None
-        ctx = multiprocessing.get_context("spawn")
+        ctx: Any = multiprocessing.get_context(self.start_method)
+        if self.start_method == "fork":
+            # What this process buffered would be written again by the copy as it ends.
+            for stream in (sys.stdout, sys.stderr):
+                with contextlib.suppress(OSError, ValueError, AttributeError):
+                    stream.flush()
         clock_path = self._dir / f"clock-{len(self.workers)}-{time.monotonic_ns()}"
         clock_path.write_bytes(_CLOCK.pack(math.inf))
         with open(clock_path, "r+b") as f:
@@ -329,6 +339,12 @@ class WorkerPool(Generic[K]):
         remove_leftovers()
         if self._dir is not None:
             remove_tree(self._dir)
+
+
+def fork_safe() -> bool:
+    """Whether a worker may be a ``fork`` of this process: it runs one thread (a fork of a
+    process with others may copy a lock one of them held) on a system that forks."""
+    return threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods()
 
 
 @contextlib.contextmanager

@@ -33,7 +33,7 @@ from arena.botproc import (
     wait_and_read,
 )
 from arena.botproc.commands import start_problem
-from arena.botproc.procinfo import own_wait_ns
+from arena.botproc.procwatch import own_wait_ns
 from arena.botproc.seatdisk import SeatCaps, cap_seats, over_cap
 from arena.errors import AnswerError, ArenaError
 from arena.game import FileTransport, Game, Ignore, Incomplete, Move, Reply, standing_moves
@@ -51,7 +51,7 @@ from arena.records import (
 )
 from arena.referee.external import helper_scope
 from arena.referee.framing import UnitReader
-from arena.referee.viewdiff import diff, normalize
+from arena.referee.viewdiff import ViewRecorder
 
 MAX_STEPS = 100_000
 """A game still running after this many steps is a broken plugin, not a long game."""
@@ -200,7 +200,8 @@ class Referee:
         readers = [UnitReader(self.info.framing) for _ in range(n)]
         steps: list[ReplayStep] = []
         state = self.game.start(seed, n, dict(settings))
-        start_view = normalize(self.game.view(state)) if self.replay else None
+        recorder = ViewRecorder(self.game.view(state)) if self.replay else None
+        start_view = recorder.view if recorder is not None else None
         stalled = ""
         try:
             if self.info.transport is None:
@@ -211,7 +212,7 @@ class Referee:
                 for bot in line_bots:
                     bot.start()
             remove_retired()  # the last game's folders, while these bots start up
-            state = self._loop(state, seats, line_bots, readers, workdirs, steps, start_view)
+            state = self._loop(state, seats, line_bots, readers, workdirs, steps, recorder)
         except _Stall as stall:
             stalled = str(stall)
         finally:
@@ -264,7 +265,7 @@ class Referee:
         readers: list[UnitReader],
         workdirs: list[Path],
         steps: list[ReplayStep],
-        view: Any,
+        recorder: ViewRecorder | None,
     ) -> Any:
         prompted = [False] * len(seats)
         logs = _TurnLogs.of(len(seats))
@@ -331,11 +332,9 @@ class Referee:
             actions = standing_moves(self.game, state, actions, bool(forfeits))
             if actions:
                 state = self.game.apply(state, actions)
-            if self.replay:
+            if recorder is not None:
                 # Each step keeps only what changed in the view (see arena.referee.viewdiff).
-                new_view = normalize(self.game.view(state))
-                step["view"] = diff(view, new_view)
-                view = new_view
+                step["view"] = recorder.record(self.game.view(state))
             step["turn"] = self.game.turn_number(state)
             steps.append(step)
             for seat, bot in enumerate(line_bots):

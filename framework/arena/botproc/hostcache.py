@@ -1,0 +1,187 @@
+"""What the machine allows, remembered until the next boot: the probes' results cached.
+
+Whether bubblewrap works, where bot cgroups can be made and whether bots without
+bubblewrap get a private ``/tmp`` do not change while the machine runs the same kernel,
+user, cgroup and programs; probing them costs milliseconds (forks, a test sandbox) at
+every ``arena`` command. The results are kept in the user's cache folder
+(``$XDG_CACHE_HOME/arena`` or ``~/.cache/arena``, made mode 0700), keyed by the boot id,
+the user, arena's and Python's versions, the process's own cgroup and bubblewrap's and
+setpriv's files (path, size, time): any change probes again. A cache file that is not
+the user's own, is writable by others or is a link is never read. ``ARENA_NO_HOST_CACHE``
+set to anything turns the cache off.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import shutil
+import stat
+import sys
+from pathlib import Path
+from typing import Any
+
+from arena.botproc import cgroups
+from arena.botproc.launcher import PrivateDirs
+
+FILE_NAME = "host-facts.json"
+
+
+def cache_dir() -> Path:
+    """The user's cache folder for arena (not created here)."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "arena"
+
+
+def _file_id(path: str | None) -> list[Any]:
+    if path is None:
+        return []
+    try:
+        st = os.stat(path)
+    except OSError:
+        return [path]
+    return [path, st.st_size, st.st_mtime_ns, st.st_ino]
+
+
+def host_key() -> str:
+    """What the cached facts depend on, hashed ("" where the boot id is unknown)."""
+    from arena.version import __version__
+
+    try:
+        with open("/proc/sys/kernel/random/boot_id") as f:
+            boot = f.read().strip()
+        with open("/proc/self/cgroup") as f:
+            own_cgroup = f.read()
+    except OSError:
+        return ""
+    parts = [
+        boot,
+        os.getuid(),
+        os.getgid(),
+        __version__,
+        sys.version,
+        own_cgroup,
+        _file_id(shutil.which("bwrap")),
+        _file_id(shutil.which("setpriv")),
+    ]
+    return hashlib.sha256(json.dumps(parts).encode()).hexdigest()
+
+
+def _enabled() -> bool:
+    return not os.environ.get("ARENA_NO_HOST_CACHE")
+
+
+def load(key: str) -> dict[str, Any] | None:
+    """The facts cached under ``key``, or None (none, another key, or not safe to read)."""
+    if not key or not _enabled():
+        return None
+    path = cache_dir() / FILE_NAME
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_uid != os.getuid() or st.st_mode & 0o022:
+            return None
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            data = json.loads(f.read(1 << 20))
+    except (OSError, ValueError):
+        return None
+    finally:
+        os.close(fd)
+    if not isinstance(data, dict) or data.get("key") != key:
+        return None
+    facts = data.get("facts")
+    return facts if isinstance(facts, dict) else None
+
+
+def store(key: str, facts: dict[str, Any]) -> None:
+    """Cache ``facts`` under ``key`` (silently nothing where the folder is not usable)."""
+    if not key or not _enabled():
+        return
+    folder = cache_dir()
+    with contextlib.suppress(OSError):
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        st = folder.lstat()
+        if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.getuid() or st.st_mode & 0o022:
+            return
+        tmp = folder / f".{FILE_NAME}.{os.getpid()}"
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+        with os.fdopen(fd, "w") as f:
+            json.dump({"key": key, "facts": facts}, f)
+        os.replace(tmp, folder / FILE_NAME)
+
+
+# -- the facts, as JSON ------------------------------------------------------------------
+
+
+def parents_to_json(found: cgroups.CgroupParents | None) -> Any:
+    """The cgroup parents as JSON values."""
+    if found is None:
+        return None
+    paths = (found.pids, found.memory, found.cpu, found.cpuacct)
+    return [found.version, *[str(p) if p is not None else None for p in paths]]
+
+
+def parents_from_json(value: Any) -> cgroups.CgroupParents | None:
+    """The cgroup parents back, or None; raises ValueError for anything else, or when a
+    cached folder is gone."""
+    if value is None:
+        return None
+    version, *paths = value
+    found = cgroups.CgroupParents(
+        int(version), *[Path(p) if p is not None else None for p in paths]
+    )
+    if not all(folder.is_dir() for folder in found.folders()):
+        raise ValueError("a cgroup parent is gone")
+    return found
+
+
+def private_to_json(private: PrivateDirs | None) -> Any:
+    """Whether bots without bubblewrap get private folders (and how) as a JSON value."""
+    return None if private is None else {"userns": private.userns}
+
+
+def private_from_json(value: Any, workdir: str) -> PrivateDirs | None:
+    """The probe's result back (its folder, sizes and kept paths are chosen per bot)."""
+    if value is None:
+        return None
+    return PrivateDirs(workdir, 1024 * 1024, bool(value["userns"]))
+
+
+def adopt_cached(key: str) -> dict[str, Any]:
+    """Take the cached facts under ``key`` in this process where it has not probed yet;
+    return them (empty when none could be used)."""
+    from arena.botproc import sandbox
+
+    facts = load(key) or {}
+    try:
+        if "bwrap" in facts and sandbox._host is None:
+            path, error, setpriv, options = facts["bwrap"]
+            sandbox._host = sandbox.BwrapHost(path, error, setpriv, frozenset(options))
+        if "cgroups" in facts:
+            cgroups.adopt(parents_from_json(facts["cgroups"]))
+        if "private" in facts and sandbox._private is None:
+            sandbox._private = (private_from_json(facts["private"], "/"),)
+    except (TypeError, ValueError, KeyError):
+        return {}  # not a usable cache: probed again, and stored anew
+    return facts
+
+
+def remember(key: str, cached: dict[str, Any]) -> None:
+    """Cache what this process knows now (probed or taken from the cache) when it adds
+    to what was cached."""
+    from arena.botproc import sandbox
+
+    facts = dict(cached)
+    if sandbox._host is not None:
+        host = sandbox._host
+        facts["bwrap"] = [host.path, host.error, host.setpriv, sorted(host.options)]
+    facts["cgroups"] = parents_to_json(cgroups.parents())
+    if sandbox._private is not None:
+        facts["private"] = private_to_json(sandbox._private[0])
+    if facts != cached:
+        store(key, facts)
