@@ -33,7 +33,6 @@ from arena.botproc import (
     wait_and_read,
 )
 from arena.botproc.commands import start_problem
-from arena.botproc.procinfo import own_wait_ns
 from arena.errors import AnswerError
 from arena.game import FileTransport, Game, Ignore, Incomplete, Move, Reply, standing_moves
 from arena.records import (
@@ -83,7 +82,7 @@ class _Pending:
     lines: list[str] = field(default_factory=list)
     command: list[str] = field(default_factory=list)  # units of a command not yet whole
     usage: Usage | None = None  # the bot's CPU and run-queue wait as its clock started
-    held_ns: int = 0  # the referee's own run-queue wait as the bot's clock started
+    held_ms: float = 0.0  # the referee's own run-queue wait around the write of its input
     check_at: float = float("inf")  # clock cpu: when to look at the CPU used next
 
     @property
@@ -397,7 +396,6 @@ class Referee:
             limit_s = (budgets[seat] + margin_ms) / 1000.0
             try:
                 # The clock starts just before the write that completes the input.
-                held = own_wait_ns()
                 start = bots[seat].send(
                     prompt,
                     time.perf_counter() + limit_s,
@@ -413,8 +411,11 @@ class Referee:
                 forfeits[seat] = Forfeit("crash", crash_detail(summary, bots[seat].stderr_tail()))
                 continue
             p = pending[seat] = _Pending(start, start + limit_s, budgets[seat], margin_ms)
-            p.usage, p.held_ns = bots[seat].turn_usage, held
-            if self.clock.kind == "cpu":
+            p.usage, p.held_ms = bots[seat].turn_usage, bots[seat].start_hold_ns / 1e6
+            if self.clock.kind == "wall":
+                # A line read past the limit is noted with the machine's doing meanwhile.
+                bots[seat].late_after = p.deadline
+            else:
                 # Checked on CPU time as it is used; the wall clock only catches a bot
                 # that never answers without using CPU.
                 p.check_at, p.deadline = p.deadline, start + limit_s * CPU_WALL_FACTOR + 1.0
@@ -476,7 +477,7 @@ class Referee:
                 p.lines.append(line)
                 io["lines"].append(line)  # quoted with its turn, even when too late
                 if arrived > p.deadline or io["ms"] > p.limit_ms:
-                    self._excuse(seat, bot, p, io)
+                    self._excuse(seat, bot, p, io, arrived)
                     spent = "of CPU " if self.clock.kind == "cpu" else ""
                     detail = f"answered after {io['ms']:.1f} ms {spent}(budget {_budget_text(p)})"
                     return Forfeit("timeout", detail, line)
@@ -517,11 +518,15 @@ class Referee:
             detail = crash_detail(summary, bot.stderr_tail())
             return Forfeit("crash", detail, "\n".join(p.lines))
         if now > p.deadline:
+            bot.pump()  # what came while the rules read another seat's answer
+            if bot.lines:
+                return None
             io["ms"] = self._charge(bot, p, now, io)
             if self.clock.kind == "wall" and p.usage is not None:
                 # Over on the wall clock: is it on the bot's own time? While the machine's
                 # wait is what puts it over, the bot may still answer in time: wait on.
-                waited = self._waited(bot, p, io)
+                # (It has not answered: the referee's lateness since is not the bot's.)
+                waited = self._waited(p, io, bot.usage(), 0.0)
                 if io["ms"] - waited <= p.limit_ms:
                     if now - p.start < p.limit_ms / 1000.0 * CPU_WALL_FACTOR + 1.0:
                         p.deadline = p.start + (p.limit_ms + waited + 1.0) / 1000.0
@@ -551,24 +556,34 @@ class Referee:
         io["wall_ms"] = round(wall, 3)
         return bot.usage().since(p.usage)[0]
 
-    def _waited(self, bot: LineBot, p: _Pending, io: SeatIO) -> float:
-        """The ms of seat's turn so far (``io["ms"]``, wall clock) that the machine kept it
-        waiting: the bot's own process runnable in the run queue while its processes were
-        not using the core they get (its children's CPU is its own doing), and the referee
-        itself runnable but not running (its stamps late). Noted as ``io["wait_ms"]``."""
+    def _waited(self, p: _Pending, io: SeatIO, usage: Usage, hold_ms: float) -> float:
+        """The ms of seat's turn so far (``io["ms"]``, wall clock, up to ``usage``: its
+        answer, or now) that the machine kept it waiting, as far as that could have put it
+        over its limit: the bot's own process runnable in the run queue while its
+        processes were not using the core they get (its children's CPU is its own doing),
+        and the referee itself runnable but not running where that delayed the bot's
+        input (:attr:`_Pending.held_ms`) or the stamp of its answer (``hold_ms``: only
+        after the answer could be read; before, the bot was still thinking). Never the
+        bot's own CPU time, and noted (``io["wait_ms"]``) only up to the overage: what
+        made the turn miss."""
         assert p.usage is not None
-        cpu, queued = bot.usage().since(p.usage)
-        waited = min(queued, max(0.0, io["ms"] - cpu))
-        held = max(0, own_wait_ns() - p.held_ns) / 1e6
-        io["wait_ms"] = round(waited + held, 3)
-        return waited + held
+        cpu, queued = usage.since(p.usage)
+        room = max(0.0, io["ms"] - cpu)
+        waited = min(min(queued, room) + p.held_ms + hold_ms, room)
+        io["wait_ms"] = round(min(waited, max(0.0, io["ms"] - p.limit_ms)), 3)
+        return waited
 
-    def _excuse(self, seat: int, bot: LineBot, p: _Pending, io: SeatIO) -> None:
+    def _excuse(self, seat: int, bot: LineBot, p: _Pending, io: SeatIO, arrived: float) -> None:
         """Raise :class:`_Stall` when seat's turn, over its limit on the wall clock, would
-        be within it but for the time the machine kept it waiting (:meth:`_waited`)."""
+        be within it but for the time the machine kept it waiting (:meth:`_waited`, as of
+        its answer's stamp)."""
         if self.clock.kind != "wall" or p.usage is None:
             return
-        waited = self._waited(bot, p, io)
+        late = bot.late
+        if late is not None and late.at == arrived:
+            waited = self._waited(p, io, late.usage, late.hold_ns / 1e6)
+        else:  # read within the limit, charged over it: only the referee's start
+            waited = self._waited(p, io, bot.usage(), 0.0)
         if io["ms"] - waited <= p.limit_ms:
             self._stall(seat, p, io, waited)
 
