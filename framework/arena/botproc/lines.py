@@ -291,6 +291,8 @@ class LineBot:
     """The referee's own run-queue wait around the write that started the current turn
     (its stamp was taken before: the bot got its input that much later at most)."""
     _looked: int = 0  # the referee's run-queue wait when it last found stdout empty
+    core: int | None = None
+    """The CPU the bot is confined to (a core of its own), None: any."""
 
     def start(self) -> None:
         """Start the process in its working directory (stdout non-blocking).
@@ -307,6 +309,7 @@ class LineBot:
             subprocess.PIPE,
             FILE_SIZE_CAP_BYTES,
             scratch=True,  # nothing else reads its directory: it may be a capped tmpfs
+            core=self.core,
         )
         self.proc = self._process.proc
         assert self.proc.stdout is not None and self.proc.stderr is not None

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import time
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
@@ -32,6 +33,7 @@ from arena.botproc import (
     stop_bots,
     wait_and_read,
 )
+from arena.botproc.cgroups import CoreClaim, claim_cores, free_cores
 from arena.botproc.commands import start_problem
 from arena.errors import AnswerError
 from arena.game import FileTransport, Game, Ignore, Incomplete, Move, Reply, standing_moves
@@ -161,6 +163,7 @@ class Referee:
         self.replay = replay
         self.info = game.info
         self._home: BotHome | None = None
+        self._cores: list[int | None] = [None] * len(self.bots)  # a core per seat, if given
         self._epilogue: dict[str, str] = {}  # text sent once the game was over, by seat
 
     def stderr_path(self, seat: int) -> Path:
@@ -197,11 +200,13 @@ class Referee:
         state = self.game.start(seed, n, dict(settings))
         start_view = normalize(self.game.view(state)) if self.replay else None
         stalled = ""
+        claim, placed = _place(n)
+        self._cores = list(claim.cores) if claim is not None else [None] * n
         try:
             if self.info.transport is None:
                 line_bots = [
-                    LineBot(b.argv, workdirs[i], self.stderr_path(i), self.sandbox)
-                    for i, b in enumerate(self.bots)
+                    LineBot(b.argv, workdirs[i], self.stderr_path(i), self.sandbox, core=core)
+                    for i, (b, core) in enumerate(zip(self.bots, self._cores, strict=True))
                 ]
                 for bot in line_bots:
                     bot.start()
@@ -214,6 +219,11 @@ class Referee:
             for bot in line_bots:
                 bot.stop()
             home.close()  # orphans of the bots killed; the folder goes with the next game
+            if placed is not None:
+                with contextlib.suppress(OSError):
+                    os.sched_setaffinity(0, placed)
+            if claim is not None:
+                claim.release()
         if stalled:
             # Broken off, not played out: no ranks, no replay; the run plays it again.
             return GameRecord(
@@ -622,6 +632,8 @@ class Referee:
                 transport.max_file_bytes,
                 self.sandbox,
                 self._home.fds[seat] if self._home is not None else None,
+                excuse=self.clock.kind == "wall",
+                core=self._cores[seat],
             )
             output = result.output or ""
             io: SeatIO = {
@@ -633,6 +645,16 @@ class Referee:
                 "stderr": _read_from(log_path, log_start, STEP_LOG_CAP),
             }
             step["io"][str(seat)] = io
+            limit_ms = budgets[seat] + self.clock.margin_ms
+            if result.waited_ms:
+                io["wait_ms"] = round(min(result.waited_ms, result.elapsed_ms - limit_ms), 3)
+            if result.excused and not result.timed_out and result.started:
+                # Over its limit only because the machine kept it waiting: not its doing.
+                raise _Stall(
+                    f"seat {seat} ({self.bots[seat].name}) took {result.elapsed_ms:.1f} ms "
+                    f"(limit {limit_ms:g} ms), {result.waited_ms:.1f} ms of it kept waiting "
+                    "by the machine"
+                )
             verdict = self._judge_file_turn(state, seat, transport, result, budgets[seat])
             if isinstance(verdict, Move):
                 moves[seat] = verdict
@@ -720,6 +742,25 @@ class Referee:
         tmp = path.with_suffix(".tmp")
         tmp.write_text(json.dumps(replay, separators=(",", ":")))
         tmp.replace(path)
+
+
+def _place(n: int) -> tuple[CoreClaim | None, set[int] | None]:
+    """A core of its own for each of ``n`` bots where the machine has that many free
+    (:func:`~arena.botproc.cgroups.claim_cores`), and the referee moved off them onto
+    the cores no game holds, when there are any: (the claim, the referee's CPUs before,
+    to restore; None when not moved)."""
+    claim = claim_cores(n)
+    if claim is None:
+        return None, None
+    free = free_cores() - set(claim.cores)
+    try:
+        before = os.sched_getaffinity(0)
+        if free and free & before:
+            os.sched_setaffinity(0, free & before)
+            return claim, before
+    except OSError:
+        pass
+    return claim, None
 
 
 def _pump_all(bots: Sequence[LineBot]) -> None:
