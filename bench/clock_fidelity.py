@@ -380,4 +380,9 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # The workers import the game and play_fidelity by module name (they do not see
+    # the caller's __main__): run this file as the module clock_fidelity.
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import clock_fidelity
+
+    sys.exit(clock_fidelity.main())
