@@ -110,9 +110,15 @@ def waiting_on_pipe(pid: int, polling: bool = False) -> bool:
 
 def reading_input(pid: int, polling: bool = True) -> bool | None:
     """Like :func:`waiting_on_pipe` (polling waits count by default), but None when it
-    cannot be seen: a sleeping thread whose ``wchan`` the kernel hides, or no ``/proc``."""
+    cannot be seen: a sleeping thread whose ``wchan`` the kernel hides, or no ``/proc``.
+
+    Bubblewrap's processes above the bot are left out: they wait in ``poll`` or
+    ``waitpid`` whatever the bot does."""
     reading = False
-    for proc in [pid, *descendants(pid)]:
+    root, found = main_process(pid)
+    if not found:
+        return None  # the sandbox has not started the bot yet
+    for proc in [root, *descendants(root)]:
         try:
             tasks = os.listdir(f"/proc/{proc}/task")
         except OSError:

@@ -6,6 +6,7 @@ turn-per-process bots (file transport) get the same stall detection as line bots
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -16,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.botproc import Sandbox, cgroups
+from arena.botproc import Sandbox, bwrap_works, cgroups
 from arena.records import BotSpec, Clock
 from arena.referee.engine import Referee
 from support.toygame import FileToyGame, ToyGame
@@ -146,3 +147,28 @@ def test_a_file_turn_over_budget_on_its_own_still_loses(tmp_path, busy_core):
     record = play_file(tmp_path, spec)
     assert record.reason != "stall", record.stall
     assert record.seats[0].forfeit == "timeout"
+
+
+# -- logs under bubblewrap -------------------------------------------------------------
+
+LATE_LOGGER = """
+import sys, time
+for n, line in enumerate(sys.stdin):
+    print(1, flush=True)
+    time.sleep(0.005)  # its log comes 5 ms after its answer
+    print(f"log of turn {n}", file=sys.stderr, flush=True)
+"""
+
+
+@pytest.mark.skipif(not bwrap_works(), reason="bubblewrap cannot run here")
+def test_a_late_log_stays_with_its_turn_in_the_bubblewrap_sandbox(tmp_path):
+    # bubblewrap's own processes wait in poll whatever the bot does: they are not the bot
+    # waiting for its input.
+    quick = bot(tmp_path, "quick", "import sys\nfor line in sys.stdin: print(1, flush=True)\n")
+    game = ToyGame()
+    referee = Referee(
+        game, [bot(tmp_path, "late", LATE_LOGGER), quick], tmp_path / "game", Sandbox("bwrap")
+    )
+    referee.play(7, {**game.info.settings, "turns": 6})
+    steps = json.loads((tmp_path / "game" / "replay.json").read_text())["steps"]
+    assert [step["io"]["0"]["stderr"] for step in steps] == [f"log of turn {n}\n" for n in range(6)]
