@@ -647,7 +647,8 @@ class Referee:
             step["io"][str(seat)] = io
             limit_ms = budgets[seat] + self.clock.margin_ms
             if result.waited_ms:
-                io["wait_ms"] = round(min(result.waited_ms, result.elapsed_ms - limit_ms), 3)
+                over = max(0.0, result.elapsed_ms - limit_ms)
+                io["wait_ms"] = round(min(result.waited_ms, over), 3)
             if result.excused and not result.timed_out and result.started:
                 # Over its limit only because the machine kept it waiting: not its doing.
                 raise _Stall(
