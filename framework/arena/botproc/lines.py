@@ -287,9 +287,6 @@ class LineBot:
     noted with what the machine did meanwhile: :attr:`late`."""
     late: LateStamp | None = None
     """The current turn's first line read after :attr:`late_after` (None: none yet)."""
-    start_hold_ns: int = 0
-    """The referee's own run-queue wait around the write that started the current turn
-    (its stamp was taken before: the bot got its input that much later at most)."""
     _looked: int = 0  # the referee's run-queue wait when it last found stdout empty
     core: int | None = None
     """The CPU the bot is confined to (a core of its own), None: any."""
@@ -389,10 +386,8 @@ class LineBot:
         data = text.encode()
         view = memoryview(data)
         started = time.perf_counter()
-        held = own_wait_ns()
         while view:
             try:
-                held = own_wait_ns()
                 started = time.perf_counter()  # the stamp of the write that completes it
                 view = view[os.write(fd, view) :]
             except BlockingIOError:
@@ -409,7 +404,6 @@ class LineBot:
         if new_turn:
             self._fresh = len(data)
             self._looked = own_wait_ns()
-            self.start_hold_ns = self._looked - held
         return started
 
     def _await_reading(self, deadline: float, meanwhile: Callable[[], None] | None) -> None:

@@ -84,7 +84,6 @@ class _Pending:
     lines: list[str] = field(default_factory=list)
     command: list[str] = field(default_factory=list)  # units of a command not yet whole
     usage: Usage | None = None  # the bot's CPU and run-queue wait as its clock started
-    held_ms: float = 0.0  # the referee's own run-queue wait around the write of its input
     check_at: float = float("inf")  # clock cpu: when to look at the CPU used next
 
     @property
@@ -201,6 +200,7 @@ class Referee:
         start_view = normalize(self.game.view(state)) if self.replay else None
         stalled = ""
         claim, placed = _place(n)
+        niced = _prioritize()
         self._cores = list(claim.cores) if claim is not None else [None] * n
         try:
             if self.info.transport is None:
@@ -224,6 +224,8 @@ class Referee:
                     os.sched_setaffinity(0, placed)
             if claim is not None:
                 claim.release()
+            if niced is not None:
+                _unprioritize(niced)
         if stalled:
             # Broken off, not played out: no ranks, no replay; the run plays it again.
             return GameRecord(
@@ -421,7 +423,7 @@ class Referee:
                 forfeits[seat] = Forfeit("crash", crash_detail(summary, bots[seat].stderr_tail()))
                 continue
             p = pending[seat] = _Pending(start, start + limit_s, budgets[seat], margin_ms)
-            p.usage, p.held_ms = bots[seat].turn_usage, bots[seat].start_hold_ns / 1e6
+            p.usage = bots[seat].turn_usage
             if self.clock.kind == "wall":
                 # A line read past the limit is noted with the machine's doing meanwhile.
                 bots[seat].late_after = p.deadline
@@ -571,15 +573,15 @@ class Referee:
         answer, or now) that the machine kept it waiting, as far as that could have put it
         over its limit: the bot's own process runnable in the run queue while its
         processes were not using the core they get (its children's CPU is its own doing),
-        and the referee itself runnable but not running where that delayed the bot's
-        input (:attr:`_Pending.held_ms`) or the stamp of its answer (``hold_ms``: only
-        after the answer could be read; before, the bot was still thinking). Never the
+        and the referee itself runnable but not running where that could have delayed
+        the stamp of its answer (``hold_ms``: since it last found the bot's output empty;
+        before, the bot was still thinking). Never the
         bot's own CPU time, and noted (``io["wait_ms"]``) only up to the overage: what
         made the turn miss."""
         assert p.usage is not None
         cpu, queued = usage.since(p.usage)
         room = max(0.0, io["ms"] - cpu)
-        waited = min(min(queued, room) + p.held_ms + hold_ms, room)
+        waited = min(min(queued, room) + hold_ms, room)
         io["wait_ms"] = round(min(waited, max(0.0, io["ms"] - p.limit_ms)), 3)
         return waited
 
@@ -762,6 +764,37 @@ def _place(n: int) -> tuple[CoreClaim | None, set[int] | None]:
     except OSError:
         pass
     return claim, None
+
+
+REFEREE_NICE = -10
+"""The referee's nice value while it plays a game, where it may raise its priority (root,
+``CAP_SYS_NICE``): woken by an answer, it reads and stamps it at once, even on a core
+busy with other work. Not passed on to the processes it starts (``SCHED_RESET_ON_FORK``)."""
+
+
+def _prioritize() -> int | None:
+    """Raise this thread's priority to :data:`REFEREE_NICE` where allowed; the nice value
+    to restore (None: left as it was)."""
+    try:
+        before = os.getpriority(os.PRIO_PROCESS, 0)
+        if before <= REFEREE_NICE or os.sched_getscheduler(0) != os.SCHED_OTHER:
+            return None
+        os.sched_setscheduler(0, os.SCHED_OTHER | os.SCHED_RESET_ON_FORK, os.sched_param(0))
+        try:
+            os.setpriority(os.PRIO_PROCESS, 0, REFEREE_NICE)
+        except OSError:
+            os.sched_setscheduler(0, os.SCHED_OTHER, os.sched_param(0))
+            return None
+        return before
+    except (OSError, AttributeError):
+        return None
+
+
+def _unprioritize(nice: int) -> None:
+    """Undo :func:`_prioritize`."""
+    with contextlib.suppress(OSError):
+        os.sched_setscheduler(0, os.SCHED_OTHER, os.sched_param(0))
+        os.setpriority(os.PRIO_PROCESS, 0, nice)
 
 
 def _pump_all(bots: Sequence[LineBot]) -> None:
