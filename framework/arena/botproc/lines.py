@@ -491,6 +491,11 @@ class LineBot:
                 message = f"output flood: over {MAX_BUFFERED_BYTES} bytes unread"
                 self.flood = OutputFlood(message, first)
 
+    def mark_empty(self, own_wait: int) -> None:
+        """The referee found this bot's output empty when its own run-queue wait read
+        ``own_wait`` (:func:`~arena.botproc.procinfo.own_wait_ns`)."""
+        self._looked = own_wait
+
     def pop_line(self) -> tuple[str, float]:
         """The oldest complete line and its arrival time (call only when ``lines``)."""
         line, at = self.lines.popleft()
@@ -649,6 +654,13 @@ def wait_and_read(bots: Sequence[LineBot], timeout: float) -> None:
         ready = [outs[fd] for fd, _ in events if fd in outs]
         for bot in ready:
             bot.pump()  # stamps first
+        if ready:
+            # The others had sent nothing as poll returned: the referee's wait for a CPU
+            # until then (woken by another bot) cannot have delayed their stamps.
+            looked = own_wait_ns()
+            for bot in outs.values():
+                if bot not in ready:
+                    bot.mark_empty(looked)
         ended = [exits[fd] for fd, _ in events if fd in exits]
         for bot in ended:
             bot.exited()  # an exit with its stdout still held open by a child it left

@@ -767,17 +767,27 @@ def _place(n: int) -> tuple[CoreClaim | None, set[int] | None]:
 
 
 REFEREE_NICE = -10
-"""The referee's nice value while it plays a game, where it may raise its priority (root,
-``CAP_SYS_NICE``): woken by an answer, it reads and stamps it at once, even on a core
-busy with other work. Not passed on to the processes it starts (``SCHED_RESET_ON_FORK``)."""
+"""The referee's nice value while it plays a game, where it may not use real-time
+scheduling but may raise its priority (see :func:`_prioritize`)."""
 
 
 def _prioritize() -> int | None:
-    """Raise this thread's priority to :data:`REFEREE_NICE` where allowed; the nice value
-    to restore (None: left as it was)."""
+    """Run this thread, while it referees, at the lowest real-time priority (``SCHED_FIFO``
+    1), else at nice :data:`REFEREE_NICE`, where allowed (root, ``CAP_SYS_NICE``): woken
+    by an answer, it reads and stamps it at once, however busy the core, so its stamps
+    are not late for a CPU (and no wait of its own needs excusing). Not passed on to the
+    processes it starts (``SCHED_RESET_ON_FORK``). The nice value to restore (None: left
+    as it was)."""
     try:
         before = os.getpriority(os.PRIO_PROCESS, 0)
-        if before <= REFEREE_NICE or os.sched_getscheduler(0) != os.SCHED_OTHER:
+        if os.sched_getscheduler(0) != os.SCHED_OTHER:
+            return None
+        try:
+            os.sched_setscheduler(0, os.SCHED_FIFO | os.SCHED_RESET_ON_FORK, os.sched_param(1))
+            return before
+        except OSError:
+            pass
+        if before <= REFEREE_NICE:
             return None
         os.sched_setscheduler(0, os.SCHED_OTHER | os.SCHED_RESET_ON_FORK, os.sched_param(0))
         try:
