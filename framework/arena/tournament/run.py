@@ -57,9 +57,11 @@ def machine_busy() -> bool:
         return False
 
 
-def settle(since: float, most: float = REPLAY_BACKOFF_S) -> float:
-    """Wait until the machine is calm (:func:`machine_busy`) or ``most`` seconds after
-    ``since`` (a ``time.monotonic`` instant); the seconds waited."""
+def settle(since: float, most: float | None = None) -> float:
+    """Wait until the machine is calm (:func:`machine_busy`) or ``most`` seconds
+    (default :data:`REPLAY_BACKOFF_S`) after ``since`` (a ``time.monotonic`` instant);
+    the seconds waited."""
+    most = REPLAY_BACKOFF_S if most is None else most
     start = time.monotonic()
     while machine_busy() and (left := since + most - time.monotonic()) > 0:
         time.sleep(min(BACKOFF_POLL_S, left))
