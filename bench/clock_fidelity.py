@@ -254,8 +254,8 @@ def run(
     if thief:
         (root / "thief.py").write_text(THIEF)
         thief_argv = [sys.executable, str(root / "thief.py")]
-        seats += 1
-    steps = 1 + math.ceil(turns / (seats * games))
+    steps = 1 + math.ceil(turns / (seats * games))  # turns of the timed bots
+    seats += thief
     jobs = [
         (
             i,
@@ -295,12 +295,18 @@ def spread(values: Sequence[float]) -> str:
     return "  ".join(f"{name} {value:+.2f}" for name, value in parts) + " ms"
 
 
-def report(label: str, turns: Turns, within_budget: bool = False) -> None:
+def report(label: str, turns: Turns, within_budget: bool = False, thief: bool = False) -> None:
     under = sum(1 for d in turns.measured_minus_slept if d < 0)
     print(
         f"{label}: {turns.timed} turns measured, {turns.timeouts} timeouts, {turns.late} late,"
         f" {turns.stalls} stall replays ({turns.abandoned} games still stalled after"
-        f" {MAX_STALL_REPLAYS}), {turns.thief_timeouts} timeouts of a thief's opponents"
+        f" {MAX_STALL_REPLAYS})"
+        # Only honest opponents count: a bot at 105% times out of its own accord.
+        + (
+            f", {turns.thief_timeouts} timeouts of a thief's opponents"
+            if thief and within_budget
+            else ""
+        )
     )
     print(f"  measured - slept: {spread(turns.measured_minus_slept)} ({under} below 0)")
     if within_budget and turns.timeout_gaps:
@@ -352,7 +358,7 @@ def main() -> int:
     extra = {"spin": args.spin, "thief": args.thief}
     try:
         within = run(0.80, args.turns, seats, games, games, 0, sandbox, root, **extra)
-        report("80% of the budget", within, within_budget=True)
+        report("80% of the budget", within, within_budget=True, thief=args.thief)
         late = run(1.05, args.turns, seats, games, games, 100, sandbox, root, **extra)
         report("105% of the budget, time_margin_ms 100", late)
         # Without a margin a timeout ends the bot's game: one timed turn per bot.
@@ -382,4 +388,9 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # The workers import the game and play_fidelity by module name (they do not see
+    # the caller's __main__): run this file as the module clock_fidelity.
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import clock_fidelity
+
+    sys.exit(clock_fidelity.main())

@@ -101,6 +101,10 @@ EXIT_FAILED = 1
 the output could not be written (:class:`OutputError`: disk full)."""
 EXIT_USAGE = 2
 """Bad input: a file, key, option, game, command or sandbox that cannot be used."""
+EXIT_GIVEN_UP = 3
+"""``arena run``: games were given up, not stored, after stalling at every replay (the
+machine, not a bot, kept putting a turn over its budget); running the same command again
+plays them."""
 EXIT_BUG = 70
 """An unexpected exception: a bug in arena (``EX_SOFTWARE``); the traceback is saved."""
 EXIT_INTERRUPTED = 130

@@ -20,6 +20,7 @@ under whatever limits the machine gives arena), else at the hierarchy's root. Th
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import itertools
 import os
 import re
@@ -51,15 +52,21 @@ class CgroupParents:
     memory: Path | None
     cpu: Path | None = None
     cpuacct: Path | None = None  # v1 only: on v2 the cpu group's cpu.stat counts CPU time
+    cpuset: Path | None = None  # where bots can be given cores of their own
 
     def folders(self) -> list[Path]:
         """The distinct parent folders."""
-        found = (self.pids, self.memory, self.cpu, self.cpuacct)
+        found = (self.pids, self.memory, self.cpu, self.cpuacct, self.cpuset)
         return list(dict.fromkeys(p for p in found if p is not None))
 
     def describe(self) -> str:
         """E.g. ``cgroups v1: pids, memory, cpu``."""
-        pairs = (("pids", self.pids), ("memory", self.memory), ("cpu", self.cpu))
+        pairs = (
+            ("pids", self.pids),
+            ("memory", self.memory),
+            ("cpu", self.cpu),
+            ("cpuset", self.cpuset),
+        )
         names = [n for n, p in pairs if p is not None]
         return f"cgroups v{self.version}: {', '.join(names)}"
 
@@ -132,7 +139,7 @@ def _under(mount: Path, root: str, path: str | None) -> Path | None:
     return mount / rel if rel else None
 
 
-CONTROLLERS = ("pids", "memory", "cpu", "cpuacct")
+CONTROLLERS = ("pids", "memory", "cpu", "cpuacct", "cpuset")
 
 
 def _probe() -> CgroupParents | None:
@@ -150,17 +157,19 @@ def _probe() -> CgroupParents | None:
     if found.keys() & {"pids", "memory"}:
         cpu = found.get("cpu")
         acct = found.get("cpuacct") if cpu is not None else None
-        return CgroupParents(1, found.get("pids"), found.get("memory"), cpu, acct)
+        pids, memory, cpuset = found.get("pids"), found.get("memory"), found.get("cpuset")
+        return CgroupParents(1, pids, memory, cpu, acct, cpuset)
     if unified is None:
         return None
     for folder in (_under(unified, "/", own.get("")), unified):
         if folder is None:
             continue
-        usable = [c for c in ("pids", "memory", "cpu") if _usable(folder, c, 2)]
+        usable = [c for c in ("pids", "memory", "cpu", "cpuset") if _usable(folder, c, 2)]
         if "pids" in usable:
             memory = folder if "memory" in usable else None
             cpu = folder if "cpu" in usable else None
-            return CgroupParents(2, folder, memory, cpu)
+            cpuset = folder if "cpuset" in usable else None
+            return CgroupParents(2, folder, memory, cpu, None, cpuset)
     return None
 
 
@@ -182,6 +191,8 @@ LIMIT_FILES = {
     (1, "cpu"): "cpu.cfs_quota_us",
     (2, "cpu"): "cpu.max",
     (1, "cpuacct"): "cpuacct.usage",
+    (1, "cpuset"): "cpuset.cpus",
+    (2, "cpuset"): "cpuset.cpus",
 }
 
 CPU_PERIOD_US = 10_000
@@ -215,12 +226,24 @@ def _usable(folder: Path, controller: str, version: int) -> bool:
     except OSError:
         return False
     try:
+        if controller == "cpuset" and version == 1:
+            _inherit_cpuset(probe)  # an empty v1 cpuset cannot be joined
         return (probe / LIMIT_FILES[version, controller]).exists() and _can_join(
             probe / JOIN_FILES[version]
         )
+    except OSError:
+        return False
     finally:
         with contextlib.suppress(OSError):
             probe.rmdir()
+
+
+def _inherit_cpuset(group: Path, cpus: str | None = None) -> None:
+    """Give a new v1 cpuset group its parent's memory nodes, and ``cpus`` (default: the
+    parent's CPUs): v1 creates it with none, and nothing can join it then."""
+    parent = group.parent
+    (group / "cpuset.mems").write_text((parent / "cpuset.mems").read_text().strip())
+    (group / "cpuset.cpus").write_text(cpus or (parent / "cpuset.cpus").read_text().strip())
 
 
 def _can_join(join_file: Path) -> bool:
@@ -253,10 +276,15 @@ class BotCgroup:
 
     @classmethod
     def create(
-        cls, max_processes: int | None, memory_mb: int | None, cpus: float | None = 1.0
+        cls,
+        max_processes: int | None,
+        memory_mb: int | None,
+        cpus: float | None = 1.0,
+        core: int | None = None,
     ) -> BotCgroup | None:
         """A new group capped at ``max_processes``, ``memory_mb`` and ``cpus`` cores' worth
-        of CPU (None: no CPU cap); None where unsupported.
+        of CPU (None: no CPU cap), confined to CPU ``core`` where given (a cpuset; see
+        :func:`claim_cores`); None where unsupported.
 
         The pids group is made even without a cap: it is how the end of the game finds every
         process the bot started. The memory group only with a cap; the cpu group wherever
@@ -272,6 +300,7 @@ class BotCgroup:
             ("memory", found.memory if memory_mb else None),
             ("cpu", found.cpu),
             ("cpuacct", found.cpuacct),
+            ("cpuset", found.cpuset if core is not None else None),
         ):
             if parent is not None:
                 wanted.setdefault(parent, []).append(controller)
@@ -291,6 +320,11 @@ class BotCgroup:
                     group._cap_cpu(cpus)
                 if "cpuacct" in controllers:
                     group.acct_dir = path
+                if "cpuset" in controllers:
+                    if found.version == 1:
+                        _inherit_cpuset(path, str(core))
+                    else:
+                        (path / "cpuset.cpus").write_text(str(core))
         except OSError:
             group.remove()
             return None
@@ -485,3 +519,94 @@ def remove_leftovers(mine: bool = False) -> int:
     for path in stale:
         BotCgroup([path], None, found.version if found else 1).remove()
     return len(stale)
+
+
+# -- cores of their own: cpusets -------------------------------------------------------
+
+_SHM = "/dev/shm" if os.path.isdir("/dev/shm") else "/tmp"
+CORE_LOCKS = Path(_SHM) / f"arena-cores-{os.getuid()}"
+"""One lock file per CPU: a game holds the locks of the cores its bots are confined to, so
+games in other processes (and other runs) give their bots other cores."""
+
+
+@dataclass
+class CoreClaim:
+    """Cores a game holds for its bots (one per seat, in seat order) while it plays."""
+
+    cores: list[int]
+    fds: list[int]
+
+    def release(self) -> None:
+        """Give the cores back (idempotent)."""
+        for fd in self.fds:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        self.fds = []
+
+
+def _cpu_list(text: str) -> list[int]:
+    """``0-2,5`` as [0, 1, 2, 5]."""
+    found: list[int] = []
+    for part in text.strip().split(","):
+        if not part:
+            continue
+        low, _, high = part.partition("-")
+        found += range(int(low), int(high or low) + 1)
+    return found
+
+
+def machine_cores() -> list[int]:
+    """The CPUs bots' cpusets can be given (the cpuset arena's groups are created in)."""
+    found = parents()
+    if found is None or found.cpuset is None:
+        return []
+    for name in ("cpuset.effective_cpus", "cpuset.cpus.effective", "cpuset.cpus"):
+        with contextlib.suppress(OSError, ValueError):
+            cores = _cpu_list((found.cpuset / name).read_text())
+            if cores:
+                return cores
+    return []
+
+
+def _lock(core: int) -> int | None:
+    """The lock of ``core``, held (an open descriptor), or None when another holds it."""
+    try:
+        CORE_LOCKS.mkdir(mode=0o700, exist_ok=True)
+        fd = os.open(CORE_LOCKS / f"core-{core}.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        return None
+    return fd
+
+
+def claim_cores(n: int) -> CoreClaim | None:
+    """A core of its own for each of ``n`` bots, none held by another game, highest
+    first; None when there are not that many free (the bots then share every core) or
+    no cpuset controller."""
+    claim = CoreClaim([], [])
+    for core in sorted(machine_cores(), reverse=True):
+        if len(claim.cores) == n:
+            break
+        fd = _lock(core)
+        if fd is not None:
+            claim.cores.append(core)
+            claim.fds.append(fd)
+    if n and len(claim.cores) == n:
+        return claim
+    claim.release()
+    return None
+
+
+def free_cores() -> set[int]:
+    """The CPUs no game holds for its bots now (where the referee may run)."""
+    free = set()
+    for core in machine_cores():
+        fd = _lock(core)
+        if fd is not None:
+            free.add(core)
+            os.close(fd)
+    return free

@@ -31,6 +31,7 @@ from typing import IO
 from arena.botproc.procinfo import (
     exit_fd,
     main_process,
+    own_wait_ns,
     reading_input,
     schedstat,
     threads_of,
@@ -79,6 +80,18 @@ class Usage:
         cpu = max(0, self.cpu_ns - before.cpu_ns) / 1e6
         waits = (w - before.waits.get(t, 0) for t, w in self.waits.items())
         return cpu, max(0, max(waits, default=0)) / 1e6
+
+
+@dataclass(frozen=True)
+class LateStamp:
+    """The first line of a turn read after :attr:`LineBot.late_after`: when it was read,
+    how long the referee itself had waited in the run queue since it last found the
+    bot's output empty (its stamp is that much late at most: the bot's own time is
+    not), and what the bot had used when it was read (:meth:`LineBot.usage`)."""
+
+    at: float
+    hold_ns: int
+    usage: Usage
 
 
 class LogSink:
@@ -276,6 +289,14 @@ class LineBot:
     _watch: ProcessWatch | None = None  # its files kept open, once it is known
     turn_usage: Usage | None = None
     """What the bot had used when its current turn's input was sent (:meth:`usage`)."""
+    late_after: float = float("inf")
+    """A line read after this ``perf_counter`` time (the referee sets its turn's limit) is
+    noted with what the machine did meanwhile: :attr:`late`."""
+    late: LateStamp | None = None
+    """The current turn's first line read after :attr:`late_after` (None: none yet)."""
+    _looked: int = 0  # the referee's run-queue wait when it last found stdout empty
+    core: int | None = None
+    """The CPU the bot is confined to (a core of its own), None: any."""
 
     def start(self) -> None:
         """Start the process in its working directory (stdout non-blocking).
@@ -292,6 +313,7 @@ class LineBot:
             subprocess.PIPE,
             FILE_SIZE_CAP_BYTES,
             scratch=True,  # nothing else reads its directory: it may be a capped tmpfs
+            core=self.core,
         )
         self.proc = self._process.proc
         assert self.proc.stdout is not None and self.proc.stderr is not None
@@ -359,7 +381,7 @@ class LineBot:
         assert self.proc is not None and self.proc.stdin is not None
         fd = self.proc.stdin.fileno()
         if new_turn and self._turns:
-            self._await_reading(deadline)
+            self._await_reading(deadline, meanwhile)
         if new_turn and self._log is not None:
             self.pump_log()
             if self._log.has_recent:
@@ -368,6 +390,7 @@ class LineBot:
         if new_turn:
             self._turns += 1
             self.turn_usage = self.usage()
+            self.late, self.late_after = None, float("inf")
         data = text.encode()
         view = memoryview(data)
         started = time.perf_counter()
@@ -388,17 +411,22 @@ class LineBot:
                 raise BotClosed(self.proc.poll()) from None
         if new_turn:
             self._fresh = len(data)
+            self._looked = own_wait_ns()
         return started
 
-    def _await_reading(self, deadline: float) -> None:
+    def _await_reading(self, deadline: float, meanwhile: Callable[[], None] | None) -> None:
         """Wait until the bot is back reading its input (at most :data:`READY_WAIT_S`, and
         not when that cannot be seen), draining its stderr meanwhile: whatever it logs
         after its answer, however late, is then in the pipe before its next input is, and
         filed with the turn it answered. Its clock starts after this, at the write.
+        ``meanwhile`` is called at every look (the referee stamps the answers of the bots
+        already sent their input).
         """
         assert self.proc is not None and self._process is not None
         give_up = min(deadline, time.perf_counter() + READY_WAIT_S)
         while self._reading() is False and self.proc.poll() is None:
+            if meanwhile is not None:
+                meanwhile()
             left = give_up - time.perf_counter()
             if left <= 0:
                 return
@@ -466,6 +494,7 @@ class LineBot:
             try:
                 chunk = os.read(fd, 65536)
             except BlockingIOError:
+                self._looked = own_wait_ns()  # nothing yet: the referee is not late for it
                 return
             except OSError:
                 chunk = b""
@@ -475,6 +504,10 @@ class LineBot:
                 return
             self._partial += chunk
             if b"\n" in chunk:
+                if now > self.late_after and self.late is None:
+                    # The referee's wait since it last found nothing is all its stamp
+                    # can be late by; the bot's usage as of its answer, not later.
+                    self.late = LateStamp(now, own_wait_ns() - self._looked, self.usage())
                 *complete, rest = self._partial.split(b"\n")
                 for raw in complete:
                     line = raw.decode("utf-8", "replace").rstrip("\r")
@@ -489,6 +522,11 @@ class LineBot:
                 first = self.lines[0][0][:200] if self.lines else ""
                 message = f"output flood: over {MAX_BUFFERED_BYTES} bytes unread"
                 self.flood = OutputFlood(message, first)
+
+    def mark_empty(self, own_wait: int) -> None:
+        """The referee found this bot's output empty when its own run-queue wait read
+        ``own_wait`` (:func:`~arena.botproc.procinfo.own_wait_ns`)."""
+        self._looked = own_wait
 
     def pop_line(self) -> tuple[str, float]:
         """The oldest complete line and its arrival time (call only when ``lines``)."""
@@ -652,6 +690,13 @@ def wait_and_read(bots: Sequence[LineBot], timeout: float) -> None:
         ready = [outs[fd] for fd, _ in events if fd in outs]
         for bot in ready:
             bot.pump()  # stamps first
+        if ready:
+            # The others had sent nothing as poll returned: the referee's wait for a CPU
+            # until then (woken by another bot) cannot have delayed their stamps.
+            looked = own_wait_ns()
+            for bot in outs.values():
+                if bot not in ready:
+                    bot.mark_empty(looked)
         ended = [exits[fd] for fd, _ in events if fd in exits]
         for bot in ended:
             bot.exited()  # an exit with its stdout still held open by a child it left

@@ -600,7 +600,13 @@ def cpu_warning() -> str | None:
     what a bot's children burn is then nobody's, and can cost its opponent its time."""
     found = cgroups.parents()
     if found is not None and found.cpu is not None:
-        return None
+        if found.cpuset is not None:
+            return None
+        return (
+            "warning: no cpuset cgroup controller here: bots are not given cores of their "
+            "own (each bot's processes still get one core's worth of CPU), so games at once "
+            "share every core and a busy machine stalls more turns"
+        )
     return (
         "warning: no cpu cgroup controller here (run as root or delegate a cgroup v2 "
         "subtree with cpu): a bot's processes are not confined to one core, so one that "

@@ -86,16 +86,18 @@ def spawn(
     stderr: int | None,
     file_cap: int,
     scratch: bool = False,
+    core: int | None = None,
 ) -> BotProcess:
     """Start one bot process: its own session and directory, every limit set before it runs.
 
-    ``scratch``: see :meth:`Sandbox.command`."""
+    ``scratch``: see :meth:`Sandbox.command`; ``core``: the CPU its cgroup confines it to
+    (:func:`~arena.botproc.cgroups.claim_cores`)."""
     global _subreaper
     sandbox.adopt()  # what the machine allows, as probed where the sandbox was resolved
     if not _subreaper:
         become_subreaper()
         _subreaper = True
-    cgroup = BotCgroup.create(sandbox.max_processes, sandbox.memory_mb)
+    cgroup = BotCgroup.create(sandbox.max_processes, sandbox.memory_mb, core=core)
     try:
         command, launch = sandbox.command(argv, workdir, cgroup, file_cap, scratch)
         try:

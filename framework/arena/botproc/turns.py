@@ -22,9 +22,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena.botproc.lines import READS_PER_PUMP, LogSink
-from arena.botproc.procinfo import exit_fd
+from arena.botproc.procinfo import (
+    children,
+    exit_fd,
+    own_wait_ns,
+    schedstat,
+    threads_of,
+    tree_threads,
+)
 from arena.botproc.sandbox import Sandbox
-from arena.botproc.spawn import out_of_memory, spawn, sweep_orphans
+from arena.botproc.spawn import BotProcess, out_of_memory, spawn, sweep_orphans
 from arena.text import shown_line
 
 MAX_WALK_ENTRIES = 10_000
@@ -50,6 +57,11 @@ class TurnProcessResult:
     started: bool = True
     memory: str | None = None
     log_tail: str = ""
+    waited_ms: float = 0.0
+    """How long the machine kept the turn waiting (see :func:`turn_wait_ms`), looked at
+    when it was still running at its limit; while that wait is what puts it over, its
+    deadline moves by that much (``excused``)."""
+    excused: bool = False
 
 
 def run_turn_process(
@@ -64,6 +76,8 @@ def run_turn_process(
     max_file_bytes: int,
     sandbox: Sandbox | None = None,
     dir_fd: int | None = None,
+    excuse: bool = False,
+    core: int | None = None,
 ) -> TurnProcessResult:
     """Run one turn of a file-protocol bot and collect what it left.
 
@@ -74,6 +88,11 @@ def run_turn_process(
     none larger than ``max_file_bytes``. stdout and stderr go to ``log_path`` (bounded).
     ``dir_fd``, an open descriptor of ``workdir`` (kept by the caller for the game), is
     what every file operation goes through; without it the directory is opened here.
+
+    ``excuse`` (the wall clock): a process still running at ``timeout_s`` whose turn is
+    within it once the machine's wait is taken off (:func:`turn_wait_ms`) is given that
+    time (at most 4 times the limit and a second); the result says so (``excused``).
+    ``core``: the CPU the process is confined to (a core of its own), None: any.
     """
     sandbox = sandbox or Sandbox()
     own_fd = dir_fd is None
@@ -86,7 +105,7 @@ def run_turn_process(
             return TurnProcessResult(0, 0.0, False, None, problem, started=False)
         return _run(
             argv, workdir, dir_fd, (input_name, output_name), timeout_s, log_path,
-            max_extra_files, max_file_bytes, sandbox,
+            max_extra_files, max_file_bytes, sandbox, excuse, core,
         )  # fmt: skip
     finally:
         if own_fd:
@@ -103,8 +122,11 @@ def _run(
     max_extra_files: int,
     max_file_bytes: int,
     sandbox: Sandbox,
+    excuse: bool = False,
+    core: int | None = None,
 ) -> TurnProcessResult:
     input_name, output_name = names
+    held = own_wait_ns()
     start = time.perf_counter()
     bot = spawn(
         [*argv, str(workdir / input_name)],
@@ -114,9 +136,13 @@ def _run(
         subprocess.PIPE,
         subprocess.STDOUT,
         max_file_bytes + 1,
+        core=core,
     )
     proc = bot.proc
     pidfd = exit_fd(proc.pid)
+    held_ms = (own_wait_ns() - held) / 1e6  # the referee's own wait while it started it
+    waited_ms, excused = 0.0, False
+    give_up = start + timeout_s * CPU_WALL_FACTOR + 1.0
     try:
         assert proc.stdout is not None
         log = LogSink(proc.stdout, log_path)
@@ -126,19 +152,31 @@ def _run(
         # Wait in the kernel for the process to exit (a pidfd), draining its log, until
         # the deadline; the clock stops as soon as the exit is seen. Without pidfds, the
         # process is looked at every 50 ms (a child may hold the log pipe open).
-        while (remaining := deadline - time.perf_counter()) > 0:
-            waiting = [] if pidfd is None else [pidfd]
-            if not log.eof:
-                waiting.append(log.fileno())
-            with contextlib.suppress(InterruptedError):
-                select.select(
-                    waiting, [], [], remaining if pidfd is not None else min(remaining, 0.05)
-                )
-            code = proc.poll()
-            if code is not None:
-                ended = time.perf_counter()
+        while True:
+            while (remaining := deadline - time.perf_counter()) > 0:
+                waiting = [] if pidfd is None else [pidfd]
+                if not log.eof:
+                    waiting.append(log.fileno())
+                with contextlib.suppress(InterruptedError):
+                    select.select(
+                        waiting, [], [], remaining if pidfd is not None else min(remaining, 0.05)
+                    )
+                code = proc.poll()
+                if code is not None:
+                    ended = time.perf_counter()
+                    break
+                log.pump(READS_PER_PUMP)
+            if ended is not None or not excuse or proc.poll() is not None:
                 break
-            log.pump(READS_PER_PUMP)
+            # Still running at its limit (read before it is reaped): is it the machine's
+            # doing? Then it gets the time the machine took, as a line bot does.
+            now = time.perf_counter()
+            elapsed = (now - start) * 1000.0
+            waited_ms = min(turn_wait_ms(bot) + held_ms, max(0.0, elapsed - turn_cpu_ms(bot)))
+            if elapsed - waited_ms > timeout_s * 1000.0 or now > give_up:
+                break
+            excused = True
+            deadline = start + timeout_s + (waited_ms + 1.0) / 1000.0
         if ended is None:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 code = proc.wait(timeout=max(0.0, deadline - time.perf_counter()))
@@ -160,8 +198,46 @@ def _run(
     if not timed_out and problem is None:
         output, problem = read_output(dir_fd, output_name, max_file_bytes)
     return TurnProcessResult(
-        code, elapsed_ms, timed_out, output, problem, last_line, True, memory, tail
-    )
+        code, elapsed_ms, timed_out, output, problem, last_line, True, memory, tail,
+        round(waited_ms, 3), excused,
+    )  # fmt: skip
+
+
+CPU_WALL_FACTOR = 4.0
+"""An excused per-turn process is waited for this many times its limit (plus a second) at most."""
+
+
+def turn_wait_ms(bot: BotProcess) -> float:
+    """How long a per-turn process was kept waiting in the run queue so far (ms): each
+    process of its chain down to the bot's own (bubblewrap's first, which start it one
+    after the other), the bot's own counted by its most delayed thread. Read before the
+    process is reaped (``/proc/<pid>/schedstat``)."""
+    total = 0
+    pid = bot.pid
+    for _ in range(8):
+        tids = threads_of(pid)
+        waits = [stat[1] for t in tids if (stat := schedstat(t, pid)) is not None]
+        below = children(pid)
+        name = ""
+        with contextlib.suppress(OSError):
+            name = Path(f"/proc/{pid}/comm").read_text().strip()
+        if name != "bwrap" or len(below) != 1:
+            total += max(waits, default=0)
+            break
+        total += waits[0] if waits else 0
+        pid = below[0]
+    return total / 1e6
+
+
+def turn_cpu_ms(bot: BotProcess) -> float:
+    """The CPU time all of a per-turn process's processes used so far (ms): its cgroup's
+    count, else its live process tree's."""
+    group = bot.cgroup
+    cpu = group.cpu_ns() if group is not None else None
+    if cpu is None:
+        stats = (schedstat(t, p) for p, t in tree_threads(bot.pid))
+        cpu = sum(stat[0] for stat in stats if stat is not None)
+    return cpu / 1e6
 
 
 def _kind(mode: int) -> str:

@@ -2,7 +2,8 @@
 messages and exit codes (:func:`arena.errors.exit_code`).
 
 Exit codes: 0 success, 1 a game failed in the referee, 2 bad input (file, key, game,
-command, sandbox; or a bot's file changed during ``arena run``), 70 a bug in arena (one
+command, sandbox; or a bot's file changed during ``arena run``), 3 ``arena run``
+gave up games that stalled at every replay (run it again to play them), 70 a bug in arena (one
 line names it and the file holding its traceback), 130 interrupted by SIGINT (Ctrl-C),
 143 stopped by SIGTERM, 141 standard output closed early (``arena ... | head``).
 """

@@ -14,7 +14,15 @@ from arena.cli.common import (
     progress_wanted,
     warn_concurrency,
 )
-from arena.errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, ArenaError, ConfigError
+from arena.errors import (
+    EXIT_FAILED,
+    EXIT_GIVEN_UP,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    EXIT_USAGE,
+    ArenaError,
+    ConfigError,
+)
 
 
 def add_parsers(sub: Any) -> None:
@@ -154,7 +162,16 @@ def cmd_run(args: argparse.Namespace, extra: list[str]) -> int:
     if summary.changed:
         print(f"arena: {summary.changed}", file=sys.stderr)
         return EXIT_USAGE
-    return EXIT_FAILED if summary.failed else EXIT_OK
+    if summary.failed:
+        return EXIT_FAILED
+    if summary.abandoned:
+        print(
+            f"arena: {summary.abandoned} game(s) given up after stalling at every replay, "
+            f"not stored (exit code {EXIT_GIVEN_UP}); run the same command again to play them",
+            file=sys.stderr,
+        )
+        return EXIT_GIVEN_UP
+    return EXIT_OK
 
 
 def _apply_seeds(config: Any, seeds: tuple[int, ...], games_given: bool) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import time
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
@@ -32,8 +33,8 @@ from arena.botproc import (
     stop_bots,
     wait_and_read,
 )
+from arena.botproc.cgroups import CoreClaim, claim_cores, free_cores
 from arena.botproc.commands import start_problem
-from arena.botproc.procwatch import own_wait_ns
 from arena.botproc.seatdisk import SeatCaps, cap_seats, over_cap
 from arena.errors import AnswerError, ArenaError
 from arena.game import FileTransport, Game, Ignore, Incomplete, Move, Reply, standing_moves
@@ -84,7 +85,6 @@ class _Pending:
     lines: list[str] = field(default_factory=list)
     command: list[str] = field(default_factory=list)  # units of a command not yet whole
     usage: Usage | None = None  # the bot's CPU and run-queue wait as its clock started
-    held_ns: int = 0  # the referee's own run-queue wait as the bot's clock started
     check_at: float = float("inf")  # clock cpu: when to look at the CPU used next
 
     @property
@@ -164,6 +164,7 @@ class Referee:
         self.info = game.info
         self._home: BotHome | None = None
         self._caps = SeatCaps()
+        self._cores: list[int | None] = [None] * len(self.bots)  # a core per seat, if given
         self._epilogue: dict[str, str] = {}  # text sent once the game was over, by seat
 
     def stderr_path(self, seat: int) -> Path:
@@ -203,11 +204,14 @@ class Referee:
         recorder = ViewRecorder(self.game.view(state)) if self.replay else None
         start_view = recorder.view if recorder is not None else None
         stalled = ""
+        claim, placed = _place(n)
+        niced = _prioritize()
+        self._cores = list(claim.cores) if claim is not None else [None] * n
         try:
             if self.info.transport is None:
                 line_bots = [
-                    LineBot(b.argv, workdirs[i], self.stderr_path(i), self.sandbox)
-                    for i, b in enumerate(self.bots)
+                    LineBot(b.argv, workdirs[i], self.stderr_path(i), self.sandbox, core=core)
+                    for i, (b, core) in enumerate(zip(self.bots, self._cores, strict=True))
                 ]
                 for bot in line_bots:
                     bot.start()
@@ -221,6 +225,13 @@ class Referee:
                 bot.stop()
             home.close()  # orphans of the bots killed; the folder goes with the next game
             self._caps.release()
+            if placed is not None:
+                with contextlib.suppress(OSError):
+                    os.sched_setaffinity(0, placed)
+            if claim is not None:
+                claim.release()
+            if niced is not None:
+                _unprioritize(niced)
         if stalled:
             # Broken off, not played out: no ranks, no replay; the run plays it again.
             return GameRecord(
@@ -401,7 +412,6 @@ class Referee:
             limit_s = (budgets[seat] + margin_ms) / 1000.0
             try:
                 # The clock starts just before the write that completes the input.
-                held = own_wait_ns()
                 start = bots[seat].send(
                     prompt,
                     time.perf_counter() + limit_s,
@@ -417,8 +427,11 @@ class Referee:
                 forfeits[seat] = Forfeit("crash", crash_detail(summary, bots[seat].stderr_tail()))
                 continue
             p = pending[seat] = _Pending(start, start + limit_s, budgets[seat], margin_ms)
-            p.usage, p.held_ns = bots[seat].turn_usage, held
-            if self.clock.kind == "cpu":
+            p.usage = bots[seat].turn_usage
+            if self.clock.kind == "wall":
+                # A line read past the limit is noted with the machine's doing meanwhile.
+                bots[seat].late_after = p.deadline
+            else:
                 # Checked on CPU time as it is used; the wall clock only catches a bot
                 # that never answers without using CPU.
                 p.check_at, p.deadline = p.deadline, start + limit_s * CPU_WALL_FACTOR + 1.0
@@ -480,7 +493,7 @@ class Referee:
                 p.lines.append(line)
                 io["lines"].append(line)  # quoted with its turn, even when too late
                 if arrived > p.deadline or io["ms"] > p.limit_ms:
-                    self._excuse(seat, bot, p, io)
+                    self._excuse(seat, bot, p, io, arrived)
                     spent = "of CPU " if self.clock.kind == "cpu" else ""
                     detail = f"answered after {io['ms']:.1f} ms {spent}(budget {_budget_text(p)})"
                     return Forfeit("timeout", detail, line)
@@ -521,11 +534,15 @@ class Referee:
             detail = crash_detail(summary, bot.stderr_tail())
             return Forfeit("crash", detail, "\n".join(p.lines))
         if now > p.deadline:
+            bot.pump()  # what came while the rules read another seat's answer
+            if bot.lines:
+                return None
             io["ms"] = self._charge(bot, p, now, io)
             if self.clock.kind == "wall" and p.usage is not None:
                 # Over on the wall clock: is it on the bot's own time? While the machine's
                 # wait is what puts it over, the bot may still answer in time: wait on.
-                waited = self._waited(bot, p, io)
+                # (It has not answered: the referee's lateness since is not the bot's.)
+                waited = self._waited(p, io, bot.usage(), 0.0)
                 if io["ms"] - waited <= p.limit_ms:
                     if now - p.start < p.limit_ms / 1000.0 * CPU_WALL_FACTOR + 1.0:
                         p.deadline = p.start + (p.limit_ms + waited + 1.0) / 1000.0
@@ -555,24 +572,34 @@ class Referee:
         io["wall_ms"] = round(wall, 3)
         return bot.usage().since(p.usage)[0]
 
-    def _waited(self, bot: LineBot, p: _Pending, io: SeatIO) -> float:
-        """The ms of seat's turn so far (``io["ms"]``, wall clock) that the machine kept it
-        waiting: the bot's own process runnable in the run queue while its processes were
-        not using the core they get (its children's CPU is its own doing), and the referee
-        itself runnable but not running (its stamps late). Noted as ``io["wait_ms"]``."""
+    def _waited(self, p: _Pending, io: SeatIO, usage: Usage, hold_ms: float) -> float:
+        """The ms of seat's turn so far (``io["ms"]``, wall clock, up to ``usage``: its
+        answer, or now) that the machine kept it waiting, as far as that could have put it
+        over its limit: the bot's own process runnable in the run queue while its
+        processes were not using the core they get (its children's CPU is its own doing),
+        and the referee itself runnable but not running where that could have delayed
+        the stamp of its answer (``hold_ms``: since it last found the bot's output empty;
+        before, the bot was still thinking). Never the
+        bot's own CPU time, and noted (``io["wait_ms"]``) only up to the overage: what
+        made the turn miss."""
         assert p.usage is not None
-        cpu, queued = bot.usage().since(p.usage)
-        waited = min(queued, max(0.0, io["ms"] - cpu))
-        held = max(0, own_wait_ns() - p.held_ns) / 1e6
-        io["wait_ms"] = round(waited + held, 3)
-        return waited + held
+        cpu, queued = usage.since(p.usage)
+        room = max(0.0, io["ms"] - cpu)
+        waited = min(min(queued, room) + hold_ms, room)
+        io["wait_ms"] = round(min(waited, max(0.0, io["ms"] - p.limit_ms)), 3)
+        return waited
 
-    def _excuse(self, seat: int, bot: LineBot, p: _Pending, io: SeatIO) -> None:
+    def _excuse(self, seat: int, bot: LineBot, p: _Pending, io: SeatIO, arrived: float) -> None:
         """Raise :class:`_Stall` when seat's turn, over its limit on the wall clock, would
-        be within it but for the time the machine kept it waiting (:meth:`_waited`)."""
+        be within it but for the time the machine kept it waiting (:meth:`_waited`, as of
+        its answer's stamp)."""
         if self.clock.kind != "wall" or p.usage is None:
             return
-        waited = self._waited(bot, p, io)
+        late = bot.late
+        if late is not None and late.at == arrived:
+            waited = self._waited(p, io, late.usage, late.hold_ns / 1e6)
+        else:  # read within the limit, charged over it: only the referee's start
+            waited = self._waited(p, io, bot.usage(), 0.0)
         if io["ms"] - waited <= p.limit_ms:
             self._stall(seat, p, io, waited)
 
@@ -611,6 +638,8 @@ class Referee:
                 transport.max_file_bytes,
                 self.sandbox,
                 self._home.fds[seat] if self._home is not None else None,
+                excuse=self.clock.kind == "wall",
+                core=self._cores[seat],
             )
             output = result.output or ""
             io: SeatIO = {
@@ -622,6 +651,17 @@ class Referee:
                 "stderr": _read_from(log_path, log_start, STEP_LOG_CAP),
             }
             step["io"][str(seat)] = io
+            limit_ms = budgets[seat] + self.clock.margin_ms
+            if result.waited_ms:
+                over = max(0.0, result.elapsed_ms - limit_ms)
+                io["wait_ms"] = round(min(result.waited_ms, over), 3)
+            if result.excused and not result.timed_out and result.started:
+                # Over its limit only because the machine kept it waiting: not its doing.
+                raise _Stall(
+                    f"seat {seat} ({self.bots[seat].name}) took {result.elapsed_ms:.1f} ms "
+                    f"(limit {limit_ms:g} ms), {result.waited_ms:.1f} ms of it kept waiting "
+                    "by the machine"
+                )
             verdict = self._judge_file_turn(state, seat, transport, result, budgets[seat])
             if self._home is not None and (
                 full := over_cap(self._home.fds[seat], self._caps, self.sandbox.disk_mb)
@@ -713,6 +753,66 @@ class Referee:
         tmp = path.with_suffix(".tmp")
         tmp.write_text(json.dumps(replay, separators=(",", ":")))
         tmp.replace(path)
+
+
+def _place(n: int) -> tuple[CoreClaim | None, set[int] | None]:
+    """A core of its own for each of ``n`` bots where the machine has that many free
+    (:func:`~arena.botproc.cgroups.claim_cores`), and the referee moved off them onto
+    the cores no game holds, when there are any: (the claim, the referee's CPUs before,
+    to restore; None when not moved)."""
+    claim = claim_cores(n)
+    if claim is None:
+        return None, None
+    free = free_cores() - set(claim.cores)
+    try:
+        before = os.sched_getaffinity(0)
+        if free and free & before:
+            os.sched_setaffinity(0, free & before)
+            return claim, before
+    except OSError:
+        pass
+    return claim, None
+
+
+REFEREE_NICE = -10
+"""The referee's nice value while it plays a game, where it may not use real-time
+scheduling but may raise its priority (see :func:`_prioritize`)."""
+
+
+def _prioritize() -> int | None:
+    """Run this thread, while it referees, at the lowest real-time priority (``SCHED_FIFO``
+    1), else at nice :data:`REFEREE_NICE`, where allowed (root, ``CAP_SYS_NICE``): woken
+    by an answer, it reads and stamps it at once, however busy the core, so its stamps
+    are not late for a CPU (and no wait of its own needs excusing). Not passed on to the
+    processes it starts (``SCHED_RESET_ON_FORK``). The nice value to restore (None: left
+    as it was)."""
+    try:
+        before = os.getpriority(os.PRIO_PROCESS, 0)
+        if os.sched_getscheduler(0) != os.SCHED_OTHER:
+            return None
+        try:
+            os.sched_setscheduler(0, os.SCHED_FIFO | os.SCHED_RESET_ON_FORK, os.sched_param(1))
+            return before
+        except OSError:
+            pass
+        if before <= REFEREE_NICE:
+            return None
+        os.sched_setscheduler(0, os.SCHED_OTHER | os.SCHED_RESET_ON_FORK, os.sched_param(0))
+        try:
+            os.setpriority(os.PRIO_PROCESS, 0, REFEREE_NICE)
+        except OSError:
+            os.sched_setscheduler(0, os.SCHED_OTHER, os.sched_param(0))
+            return None
+        return before
+    except (OSError, AttributeError):
+        return None
+
+
+def _unprioritize(nice: int) -> None:
+    """Undo :func:`_prioritize`."""
+    with contextlib.suppress(OSError):
+        os.sched_setscheduler(0, os.SCHED_OTHER, os.sched_param(0))
+        os.setpriority(os.PRIO_PROCESS, 0, nice)
 
 
 def _pump_all(bots: Sequence[LineBot]) -> None:

@@ -131,6 +131,18 @@ class ClockOptions:
     kind: str = "wall"
     stall_replays: int = 0  # games broken off as stalls and played again
     stall_why: str = ""  # the latest stall's detail
+    stall_given_up: int = 0  # games still stalling after every replay: not stored
+
+    @property
+    def noteworthy(self) -> bool:
+        """Whether the compact table should say anything about the clock."""
+        return bool(
+            self.clock_scale != 1
+            or self.time_margin_ms
+            or self.kind != "wall"
+            or self.stall_replays
+            or self.stall_given_up
+        )
 
     def describe(self) -> str:
         """``clock: game budgets x1.5, time margin 50 ms`` (and the clock kind, stall
@@ -142,6 +154,11 @@ class ClockOptions:
             text += (
                 f"\n{self.stall_replays} game(s) replayed after a stall: a turn over its "
                 f"budget only because the machine kept a bot waiting (last: {self.stall_why})"
+            )
+        if self.stall_given_up:
+            text += (
+                f"\n{self.stall_given_up} game(s) given up after stalling at every replay: "
+                "not stored (run the same command again to play them)"
             )
         return text
 
@@ -302,6 +319,7 @@ class Leaderboard:
                 data["clock_scale"] = self.clock.clock_scale
                 data["clock"] = self.clock.kind
                 data["stall_replays"] = self.clock.stall_replays
+                data["stall_given_up"] = self.clock.stall_given_up
             data["leaderboard"] = self.rows()
             data["pairwise"] = self.pairings()
             if self.sprt is not None:
@@ -331,12 +349,7 @@ class Leaderboard:
         if title:
             parts += textwrap.wrap(self.title, width) or [""]
             clock = self.clock
-            if clock is not None and (
-                clock.clock_scale != 1
-                or clock.time_margin_ms
-                or clock.kind != "wall"
-                or clock.stall_replays
-            ):
+            if clock is not None and clock.noteworthy:
                 for said in clock.describe().splitlines():
                     parts += textwrap.wrap(said, width, subsequent_indent="  ")
             parts.append("")
@@ -615,6 +628,7 @@ def leaderboard_from_store(store: Store) -> Leaderboard:
         meta.get("clock", "wall"),
         int(stalls.get("replayed", 0)),
         str(stalls.get("why", "")),
+        int(stalls.get("given_up", 0)),
     )
     # Games of other than two players also show each bot's average rank.
     return Leaderboard(

@@ -42,8 +42,42 @@ from arena.tournament.formats import Scheduler, defined_spec, fixed_plan, make_s
 
 MAX_STALL_REPLAYS = 3
 """A game broken off as a ``stall`` (the machine, not a bot, put a turn over its budget)
-is played again at most this many times; then it is left unplayed (not stored), and the
-run says so."""
+is played again at most this many times; then it is given up (not stored), the run says
+so and ends with :data:`~arena.errors.EXIT_GIVEN_UP`; running it again plays it."""
+REPLAY_BACKOFF_S = 10.0
+"""Before a stalled game is played again, arena waits at most this long for the machine
+to calm down (:func:`machine_busy`)."""
+BACKOFF_POLL_S = 0.5
+CALM_PRESSURE = 20.0
+"""The machine is calm when, over the last 10 s, tasks waited for a CPU less than this
+share of the time (``/proc/pressure/cpu``, ``some avg10``)."""
+
+
+def machine_busy() -> bool:
+    """Whether the machine's CPUs are contended now: tasks waited for a CPU more than
+    :data:`CALM_PRESSURE` % of the last 10 s (Linux PSI), or, without PSI, more tasks are
+    runnable than there are cores (``/proc/loadavg``). False when neither can be read."""
+    try:
+        first = Path("/proc/pressure/cpu").read_text().split("\n", 1)[0]
+        return float(first.split()[1].partition("=")[2]) >= CALM_PRESSURE
+    except (OSError, IndexError, ValueError):
+        pass
+    try:
+        running = Path("/proc/loadavg").read_text().split()[3].split("/")[0]
+        return int(running) - 1 > len(os.sched_getaffinity(0))  # not counting this process
+    except (OSError, IndexError, ValueError):
+        return False
+
+
+def settle(since: float, most: float | None = None) -> float:
+    """Wait until the machine is calm (:func:`machine_busy`) or ``most`` seconds
+    (default :data:`REPLAY_BACKOFF_S`) after ``since`` (a ``time.monotonic`` instant);
+    the seconds waited."""
+    most = REPLAY_BACKOFF_S if most is None else most
+    start = time.monotonic()
+    while machine_busy() and (left := since + most - time.monotonic()) > 0:
+        time.sleep(min(BACKOFF_POLL_S, left))
+    return time.monotonic() - start
 
 
 DISK_FULL = ("No space left on device", "Disk quota exceeded", "database or disk is full")
@@ -64,7 +98,8 @@ class RunSummary:
     changed: str | None = None  # why the run stopped early: a bot's file changed
     replayed: int = 0  # games broken off as stalls and played again
     stalled: list[str] = field(default_factory=list)  # why, for each stall
-    abandoned: int = 0  # games that stalled more than MAX_STALL_REPLAYS times: not stored
+    abandoned: int = 0  # games given up: stalled more than MAX_STALL_REPLAYS times, not stored
+    given_up: list[str] = field(default_factory=list)  # "game <key>: why", each given up
     failures: list[str] = field(default_factory=list)  # "game <key>: why", each failed game
 
 
@@ -261,8 +296,9 @@ def run_tournament(
         played = failed = 0
         stalls: dict[str, int] = {}
         why: list[str] = []
-        retry: deque[GameSpec] = deque()
+        retry: deque[tuple[GameSpec, float]] = deque()  # a stalled game, when it stalled
         abandoned = 0
+        given_up: list[str] = []
         failures: list[str] = []
         leader = _Leader()
         live = _LiveReport(config.output, say) if report else None
@@ -283,13 +319,15 @@ def run_tournament(
                 count = stalls[spec.key] = stalls.get(spec.key, 0) + 1
                 why.append(f"{spec.key}: {result.get('stall', '')}")
                 if count <= MAX_STALL_REPLAYS:
-                    retry.append(spec)
+                    retry.append((spec, time.monotonic()))
                     return
                 abandoned += 1
+                given_up.append(f"game {spec.key}: {result.get('stall', '')}")
                 say(
-                    f"game {spec.key} stalled {count} times (the machine kept a bot waiting:"
-                    f" {result.get('stall', '')}); not stored: run again on a quieter machine,"
-                    " with fewer games at once, or with `clock: cpu`"
+                    f"game {spec.key} given up: it stalled {count} times (the machine kept a"
+                    f" bot waiting: {result.get('stall', '')}); not stored: run the same"
+                    " command again to play it, on a quieter machine, with fewer games at"
+                    " once, or with `clock: cpu`"
                 )
                 bar.update(1)
                 return
@@ -332,7 +370,9 @@ def run_tournament(
         changed: list[str] = []
         # Lazy: a worker asks for the next game when it is free. No game starts once a
         # bot's file has changed: the games stored so far all ran the files as they were.
-        todo = _with_retries(_while_unchanged(scheduler.specs(), watch, config, changed), retry)
+        todo = _with_retries(
+            _while_unchanged(scheduler.specs(), watch, config, changed), retry, say
+        )
         if _at_most_one_left(scheduler):
             executor = LocalExecutor(1) if dask is None else executor
         try:
@@ -340,7 +380,7 @@ def run_tournament(
                 executor.run(todo, job, finished)
                 if not retry or changed:
                     break
-                todo = _with_retries(iter(()), retry)  # stalls of the last games
+                todo = _with_retries(iter(()), retry, say)  # stalls of the last games
         except Interrupted as stop:
             stop_signal = stop.signum
             say(f"\ninterrupted ({stop}): {played} games stored; run the same command to resume")
@@ -354,6 +394,7 @@ def run_tournament(
                     "stall_replays": {
                         "replayed": int(before.get("replayed", 0)) + replayed,
                         "abandoned": int(before.get("abandoned", 0)) + abandoned,
+                        "given_up": abandoned,  # by the latest run: still unplayed
                         "why": why[-1],
                     }
                 }
@@ -361,6 +402,18 @@ def run_tournament(
             say(
                 f"arena: {replayed} game(s) replayed after a stall (a turn over its budget "
                 f"only because the machine kept a bot waiting; last: {why[-1]})"
+            )
+        elif (store.meta().get("stall_replays") or {}).get("given_up"):
+            # The games an earlier run gave up were played now.
+            meta = dict(store.meta()["stall_replays"], given_up=0)
+            store.set_meta({"stall_replays": meta})
+        if abandoned:
+            say(
+                f"arena: {abandoned} game(s) given up, not stored: each stalled "
+                f"{MAX_STALL_REPLAYS + 1} times (a turn over its budget only because the "
+                "machine kept a bot waiting), so the leaderboard lacks them; run the same "
+                "command again to play them (on a quieter machine, with fewer games at once, "
+                "or with `clock: cpu`)"
             )
         board = leaderboard_from_store(store)
         return RunSummary(
@@ -375,6 +428,7 @@ def run_tournament(
             why,
             abandoned,
             failures,
+            given_up,
         )
     finally:
         store.close()
@@ -436,14 +490,34 @@ def _while_unchanged(
         yield spec
 
 
-def _with_retries(specs: Iterator[GameSpec], retry: deque[GameSpec]) -> Iterator[GameSpec]:
-    """The games of ``specs``, each game waiting in ``retry`` (a stall to play again) first."""
-    for spec in specs:
+def _with_retries(
+    specs: Iterator[GameSpec],
+    retry: deque[tuple[GameSpec, float]],
+    say: Callable[[str], None] | None = None,
+) -> Iterator[GameSpec]:
+    """The games of ``specs``, each game waiting in ``retry`` (a stall to play again, with
+    when it stalled) first, once the machine is calm or :data:`REPLAY_BACKOFF_S` passed
+    (:func:`settle`); meanwhile the other games go on."""
+    told = False
+
+    def ready() -> Iterator[GameSpec]:
         while retry:
-            yield retry.popleft()
+            spec, since = retry[0]
+            if machine_busy() and time.monotonic() < since + REPLAY_BACKOFF_S:
+                return
+            retry.popleft()
+            yield spec
+
+    for spec in specs:
+        yield from ready()
         yield spec
     while retry:
-        yield retry.popleft()
+        spec, since = retry.popleft()
+        waited = settle(since)
+        if waited >= 1.0 and say is not None and not told:
+            told = True
+            say(f"arena: waited {waited:.0f} s for the machine to calm down before a replay")
+        yield spec
 
 
 def _open_dask(config: TournamentConfig, say: Callable[[str], None]) -> Executor:

@@ -54,7 +54,10 @@ WORKER = """
 import os, sys, time
 CPU = {cpu!r}
 if CPU is not None:
-    os.sched_setaffinity(0, {{CPU}})
+    try:
+        os.sched_setaffinity(0, {{CPU}})
+    except OSError:  # confined to another core of its own (a cpuset)
+        pass
 first = True
 for line in sys.stdin:
     if not first:
@@ -182,7 +185,10 @@ STC_BOT = """
 import os, sys, time
 CPU, WORK = {cpu!r}, {work!r}
 if CPU is not None:
-    os.sched_setaffinity(0, {{CPU}})
+    try:
+        os.sched_setaffinity(0, {{CPU}})
+    except OSError:  # confined to another core of its own (a cpuset)
+        pass
 turn = 0
 while True:
     lines = [sys.stdin.readline() for _ in range(34)]
