@@ -23,7 +23,7 @@ from arena.results.identity import Identities, bot_fingerprint
 from arena.results.store import Store
 from arena.tournament.config import BotEntry, TournamentConfig
 from arena.tournament.formats import fixed_plan
-from arena.tournament.run import _current_games
+from arena.tournament.resume import current_games
 
 BOT = Path(__file__).resolve().parent.parent / "bots" / "stc" / "greedy.py"
 
@@ -47,7 +47,7 @@ def main(argv: list[str]) -> int:
             planned = time.perf_counter()
             fps = {b.name: bot_fingerprint(b.name, b.cmd, b.files) for b in bots}
             ids = Identities("stc", 1, config.seed, config.variants, fps)
-            current = _current_games(config, store, ids, plan)
+            current = current_games(config, store, ids, plan)
             checked = time.perf_counter()
             store.set_current(current)
             done = time.perf_counter()

@@ -223,7 +223,9 @@ class Sandbox:
                 where = "cgroup" if found.memory is not None else "per process"
                 caps.append(f"{self.memory_mb} MiB ({where})")
             if found.cpu is not None:
-                caps.append("1 core")
+                # With cpusets a core of its own where enough are free; without, a core's
+                # worth of CPU on any of them (said here: no warning, nothing is unfair).
+                caps.append("1 core" if found.cpuset is not None else "1 core's worth (no cpuset)")
             parts.append(f"{found.describe()}; caps: {', '.join(caps)}")
         return "; ".join(parts)
 
@@ -600,13 +602,7 @@ def cpu_warning() -> str | None:
     what a bot's children burn is then nobody's, and can cost its opponent its time."""
     found = cgroups.parents()
     if found is not None and found.cpu is not None:
-        if found.cpuset is not None:
-            return None
-        return (
-            "warning: no cpuset cgroup controller here: bots are not given cores of their "
-            "own (each bot's processes still get one core's worth of CPU), so games at once "
-            "share every core and a busy machine stalls more turns"
-        )
+        return None  # without cpusets too: each bot still gets one core's worth of CPU
     return (
         "warning: no cpu cgroup controller here (run as root or delegate a cgroup v2 "
         "subtree with cpu): a bot's processes are not confined to one core, so one that "

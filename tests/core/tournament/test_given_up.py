@@ -14,7 +14,7 @@ import pytest
 from arena.botproc import cgroups
 from arena.cli.main import main
 from arena.errors import EXIT_GIVEN_UP
-from arena.tournament import run as run_module
+from arena.tournament import stalls
 
 needs_cpu_cgroup = pytest.mark.skipif(
     (found := cgroups.parents()) is None or found.cpu is None,
@@ -42,7 +42,7 @@ while True:
 def test_a_game_stalling_at_every_replay_is_given_up_with_exit_code_3(
     tmp_path, monkeypatch, capsys
 ):
-    monkeypatch.setattr(run_module, "REPLAY_BACKOFF_S", 0.1)
+    monkeypatch.setattr(stalls, "REPLAY_BACKOFF_S", 0.1)
     bot = tmp_path / "loaded.py"
     bot.write_text(textwrap.dedent(STC_BOT))
     (tmp_path / "t.yaml").write_text(

@@ -1,0 +1,207 @@
+"""Resume: which stored games still hold under the tournament file as it is now.
+
+A stored game is reused only when its identity (:mod:`arena.results.identity`) is the one
+the file now gives it. The bots' identities are built here (their files, sources and, with
+``files: folder``, their own folder); a stale game stops the run with what changed and the
+ways on (``--update``, keeping the old bot, ``--fresh``), or, with ``--update``, is removed
+to be played again.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from arena.botproc import BOT_HOMES
+from arena.botproc.botfiles import is_shipped
+from arena.botproc.commands import bot_folder
+from arena.errors import ConfigError
+from arena.records import GameSpec
+from arena.results.identity import (
+    FileWatch,
+    Identities,
+    bot_fingerprint,
+    canonical,
+    comparable_pair,
+    describe_changes,
+)
+from arena.results.store import CurrentGame, Store
+from arena.tournament.config import TournamentConfig
+from arena.tournament.formats import defined_spec
+
+
+@dataclass
+class BotIdentities:
+    """What decides the file's games (:class:`Identities`), the files watched during the
+    run, the clock options stored with the games, and per bot the files other bots name
+    inside its folder (theirs, not its)."""
+
+    ids: Identities
+    watch: FileWatch
+    clock_options: dict[str, Any]
+    ignored: dict[str, set[str]]
+
+
+def bot_identities(config: TournamentConfig) -> BotIdentities:
+    """The identities the tournament file gives its games now."""
+    variants = config.variants or [config.settings]
+    skip = [str(config.output)]  # output folders inside a bot's folder argument change
+    every_file = [path for b in config.bots for _, path in b.files]
+    fingerprints = {
+        b.name: bot_fingerprint(
+            b.name,
+            b.cmd,
+            b.files,
+            skip,
+            b.recipe.identity() if b.recipe else None,
+            own_folder(b.argv) if config.files == "folder" else None,
+            every_file,
+        )
+        for b in config.bots
+    }
+    clock_options: dict[str, Any] = {
+        "time_margin_ms": config.time_margin_ms,
+        "clock_scale": config.clock_scale,
+    }
+    if config.clock != "wall":  # (absent for wall: identities stay those of before)
+        clock_options["clock"] = config.clock
+    ids = Identities(
+        config.game, config.version, config.seed, variants, fingerprints, clock_options
+    )
+    watch = FileWatch({b.name: b.files for b in config.bots})
+    return BotIdentities(ids, watch, clock_options, _named_in_folders(config, every_file))
+
+
+def _named_in_folders(config: TournamentConfig, every_file: list[str]) -> dict[str, set[str]]:
+    """Per bot, the files other bots' commands name inside its own folder (relative): in
+    a folder of several bots they are those bots' (their own identities follow them)."""
+    out: dict[str, set[str]] = {}
+    for b in config.bots:
+        folder = own_folder(b.argv) if config.files == "folder" else None
+        if folder is not None:
+            out[b.name] = {
+                os.path.relpath(p, folder) for p in every_file if p.startswith(folder + "/")
+            }
+    return out
+
+
+def _same(old: dict[str, Any], now: dict[str, Any], ignored: Mapping[str, set[str]]) -> bool:
+    """Whether a stored identity is the one now given, but for the folder files other
+    bots' commands name and the folders an identity stored before them lacks."""
+    a, b = comparable_pair(old, now, ignored)
+    return canonical(a) == canonical(b)
+
+
+def own_folder(argv: tuple[str, ...]) -> str | None:
+    """The folder a bot sees of its own (``files: folder``) as part of its identity: that
+    of the program its command runs, unless the machine's (a system folder, ``/``, the
+    temporary folder holding the bots' directories), as the sandbox shows it."""
+    folder = bot_folder(argv)
+    if folder is None or folder == "/" or not is_shipped(folder) or not os.path.isdir(folder):
+        return None
+    homes = os.path.realpath(BOT_HOMES)
+    real = os.path.realpath(folder)
+    if homes == real or homes.startswith(real.rstrip("/") + "/"):
+        return None
+    return folder
+
+
+def current_games(
+    config: TournamentConfig,
+    store: Store,
+    ids: Identities,
+    plan: list[GameSpec] | None,
+    update: bool = False,
+    ignored: Mapping[str, set[str]] | None = None,
+) -> tuple[list[CurrentGame], int]:
+    """The stored games the file now defines, with the identity it gives them, placed as
+    its schedule places them, and how many stale games ``update`` removed (to be played
+    again); without ``update``, :class:`ConfigError` naming what changed when a stored
+    game the file defines was played with another identity."""
+    by_key = {s.key: s for s in plan} if plan is not None else None
+    current: list[CurrentGame] = []
+    stale: list[tuple[GameSpec, dict[str, Any]]] = []
+    stale_keys: list[str] = []
+    for stored in store.stored_places():
+        spec = by_key.get(stored.key) if by_key is not None else defined_spec(config, stored)
+        if spec is None:
+            continue  # a removed bot's game, or beyond a smaller `games`: kept, not shown
+        digest = ids.hash(spec.seed, spec.variant, spec.seats)
+        if (
+            digest != stored.identity_hash
+            and ids.legacy is not None
+            and ids.legacy.hash(spec.seed, spec.variant, spec.seats) == stored.identity_hash
+        ):
+            digest = stored.identity_hash  # stored before folders counted: unknown, kept
+        if digest != stored.identity_hash:
+            old = store.stored_identity(stored.key)
+            now = ids.of(spec.seed, spec.variant, spec.seats)
+            if _same(old, now, ignored or {}):
+                # Only another bot's file in a shared folder differs (its own games say
+                # so), or the bots' list changed which of them are bots: kept as stored.
+                current.append(
+                    CurrentGame(
+                        stored.key, spec.order, spec.round, spec.group, stored.identity_hash
+                    )
+                )
+                continue
+            stale_keys.append(stored.key)
+            if not update:
+                stale.append((spec, old))
+            continue
+        current.append(CurrentGame(stored.key, spec.order, spec.round, spec.group, digest))
+    if stale:
+        raise _stale_error(config, ids, stale, store.count_games(), ignored or {})
+    if stale_keys:
+        store.remove_games(stale_keys)
+    return current, len(stale_keys)
+
+
+def _stale_error(
+    config: TournamentConfig,
+    ids: Identities,
+    stale: list[tuple[GameSpec, dict[str, Any]]],
+    stored: int,
+    ignored: Mapping[str, set[str]],
+) -> ConfigError:
+    """Why stored games no longer match the tournament file, and the ways on: --update,
+    keeping the old version of an edited bot as another bot, --fresh."""
+    index = {b.name: i for i, b in enumerate(config.bots)}
+    changes: dict[str, None] = {}
+    edited: dict[str, None] = {}  # bots whose files changed
+    for spec, identity in stale:
+        now = ids.of(spec.seed, spec.variant, spec.seats)
+        identity, now = comparable_pair(identity, now, ignored)
+        for change in describe_changes(identity, now, index):
+            changes[change] = None
+        for old_bot, new_bot in zip(identity.get("bots", []), now["bots"], strict=False):
+            same_cmd = old_bot.get("cmd") == new_bot["cmd"]
+            if same_cmd and old_bot.get("files") != new_bot["files"]:
+                edited[new_bot["name"]] = None  # its file was edited
+    out = config.output
+    text = (
+        f"{config.path}: {len(stale)} of the {stored} games stored in {out} no longer match "
+        f"this file: {'; '.join(changes)}.\n"
+        f"  Run with --update to play only those {len(stale)} games again and keep the others."
+    )
+    bots = {b.name: b for b in config.bots}
+    for name in edited:
+        bot = bots.get(name)
+        script = next((w for w, _ in bot.files), None) if bot is not None else None
+        if bot is None or script is None:
+            continue
+        old = Path(script)
+        copy = str(old.with_name(f"{old.stem}_v1{old.suffix}"))
+        text += (
+            f"\n  To keep the old {name} as another bot: save its old version as {copy} "
+            f"(from git or a backup), add `- {{name: {name}_v1, cmd: "
+            f"{bot.cmd.replace(script, copy)}}}` to `bots`, then run with --update."
+        )
+    text += (
+        f"\n  Or run with --fresh to start over in {out} (deletes its stored games), or "
+        "choose another --output."
+    )
+    return ConfigError(text)
