@@ -21,7 +21,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 MAX_TREE_FILES = 2000
@@ -104,20 +104,8 @@ def file_digest(path: str, skip: Sequence[str] = ()) -> str:
     skipped = {os.path.abspath(p) for p in skip}
     digest = hashlib.sha256()
     files = read = 0
-    for root, dirs, names in os.walk(path):
-        dirs[:] = sorted(
-            d
-            for d in dirs
-            if not d.startswith(".")
-            and d != "__pycache__"
-            and os.path.abspath(os.path.join(root, d)) not in skipped
-        )
-        for name in sorted(n for n in names if not n.startswith(".")):
-            full = os.path.join(root, name)
-            try:
-                stat = os.stat(full)
-            except OSError:
-                continue
+    for _, _, found in _visible_files(path, skipped, os.path.abspath):
+        for full, stat in found:
             digest.update(os.path.relpath(full, path).encode(errors="replace") + b"\0")
             files += 1
             read += stat.st_size
@@ -126,6 +114,34 @@ def file_digest(path: str, skip: Sequence[str] = ()) -> str:
             else:
                 _hash_file(full, digest)
     return digest.hexdigest()
+
+
+def _visible_files(
+    path: str, skipped: set[str], key: Callable[[str], str]
+) -> Iterator[tuple[str, int, Iterator[tuple[str, os.stat_result]]]]:
+    """``os.walk`` of a bot's folder, in order, less hidden entries, ``__pycache__`` and
+    the ``skipped`` folders (compared by ``key``: abspath or realpath): per folder, how
+    many entries it holds and its files with their ``stat`` (those gone meanwhile left
+    out). Links are not followed into folders."""
+    for root, dirs, names in os.walk(path):
+        entries = len(dirs) + len(names)
+        dirs[:] = sorted(
+            d
+            for d in dirs
+            if not d.startswith(".")
+            and d != "__pycache__"
+            and key(os.path.join(root, d)) not in skipped
+        )
+        yield root, entries, _stats(root, sorted(n for n in names if not n.startswith(".")))
+
+
+def _stats(root: str, names: list[str]) -> Iterator[tuple[str, os.stat_result]]:
+    for name in names:
+        full = os.path.join(root, name)
+        try:
+            yield full, os.stat(full)
+        except OSError:
+            continue
 
 
 def _hash_file(path: str, digest: Any) -> Any:
@@ -154,25 +170,13 @@ def folder_digests(
     left_out = {os.path.realpath(p) for p in named}
     out: dict[str, str] = {}
     read = seen = 0
-    for root, dirs, names in os.walk(folder):
-        seen += len(dirs) + len(names)
+    for _, entries, found in _visible_files(folder, skipped, os.path.realpath):
+        seen += entries
         if seen > MAX_FOLDER_ENTRIES:
             out["(more)"] = "not looked at"
             break
-        dirs[:] = sorted(
-            d
-            for d in dirs
-            if not d.startswith(".")
-            and d != "__pycache__"
-            and os.path.realpath(os.path.join(root, d)) not in skipped
-        )
-        for name in sorted(n for n in names if not n.startswith(".")):
-            full = os.path.join(root, name)
-            try:
-                stat = os.stat(full)
-            except OSError:
-                continue
-            source = os.path.splitext(name)[1].lower() in SOURCE_SUFFIXES
+        for full, stat in found:
+            source = os.path.splitext(full)[1].lower() in SOURCE_SUFFIXES
             if os.path.realpath(full) in left_out or not (source or stat.st_size < MAX_OTHER_BYTES):
                 continue
             rel = os.path.relpath(full, folder)
