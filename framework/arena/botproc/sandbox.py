@@ -598,10 +598,11 @@ def resolve_sandbox(
 
 
 def cpu_warning() -> str | None:
-    """The warning when bots cannot be confined to a core (no ``cpu`` cgroup controller):
-    what a bot's children burn is then nobody's, and can cost its opponent its time."""
+    """The warning when bots get cgroups but cannot be confined to a core (no ``cpu``
+    controller): what a bot's children burn is then nobody's, and can cost its opponent
+    its time. Without any cgroup the sandbox line says so already (``no CPU cap``)."""
     found = cgroups.parents()
-    if found is not None and found.cpu is not None:
+    if found is None or found.cpu is not None:
         return None  # without cpusets too: each bot still gets one core's worth of CPU
     return (
         "warning: no cpu cgroup controller here (run as root or delegate a cgroup v2 "
