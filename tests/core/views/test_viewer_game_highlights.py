@@ -12,29 +12,16 @@ import pytest
 
 from arena.plugins.registry import load_registry
 from arena.views.replay import resimulate, step_views
-from support import run_arena
+from support.browser import CHROMIUM, chromium, open_viewer
 
 sync_api = pytest.importorskip("playwright.sync_api")
-CHROMIUM = Path("/usr/bin/chromium")
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
 
 
 @pytest.fixture(scope="module")
 def browser() -> Any:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=["--headless", "--no-sandbox"])
+    with chromium(sync_api) as b:
         yield b
-        b.close()
-
-
-def viewer(browser: Any, replay_path: Path, tmp_path: Path, step: int) -> Any:
-    out = tmp_path / "viewer.html"
-    result = run_arena("view", str(replay_path), "-o", str(out))
-    assert result.returncode == 0, result.stderr
-    page = browser.new_page(viewport={"width": 1300, "height": 900})
-    page.goto(f"{out.as_uri()}#step={step}")
-    page.wait_for_selector("body[data-ready='1']", timeout=15000)
-    return page
 
 
 def views_of(game: str, replay_path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
@@ -52,7 +39,7 @@ def test_stc_shows_the_pair_placed_then_each_chain_step(browser, shipped_replays
     # The rules' own record of the grids each chain step cleared from.
     game = load_registry().create("stc")
     traces = list(resimulate(game, replay))[step - 1].after.last_trace
-    page = viewer(browser, shipped_replays["stc"], tmp_path, step)
+    page = open_viewer(browser, shipped_replays["stc"], tmp_path, step)
     phases = page.locator("#board [data-phase]")
     names = ["placed", *(f"chain {k}" for k in range(1, chain + 1)), "after"]
     assert [phases.nth(i).get_attribute("data-phase") for i in range(phases.count())] == names
@@ -105,7 +92,7 @@ def test_cluster_rings_the_winning_line_at_the_last_step(browser, shipped_replay
     (mark,) = views[last]["highlight"]
     assert mark["kind"] == "line" and mark["seat"] == replay["outcome"]["ranks"].index(0)
     assert all(not v["highlight"] for v in views[:last])
-    page = viewer(browser, path, tmp_path, last)
+    page = open_viewer(browser, path, tmp_path, last)
     ringed = page.locator('#board [data-highlight="line"]')
     assert ringed.count() == len(mark["cells"]) >= 4
     page.keyboard.press("ArrowLeft")
@@ -124,7 +111,7 @@ def test_chess5_marks_the_last_moves_squares(browser, shipped_replays, tmp_path)
     (seat, action), *_ = replay["steps"][step - 1]["actions"].items()
     assert int(seat) == mark["seat"]
     assert [action["Action"]["frm"], action["Action"]["to"]] == mark["cells"]
-    page = viewer(browser, shipped_replays["chess5"], tmp_path, step)
+    page = open_viewer(browser, shipped_replays["chess5"], tmp_path, step)
     lit = page.locator('#board [data-highlight="move"]')
     assert lit.count() == 2
     page.keyboard.press("Home")

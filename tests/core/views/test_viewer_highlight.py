@@ -4,43 +4,29 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from arena.plugins.registry import load_registry
 from arena.views.replay import step_views
-from support import run_arena
+from support.browser import CHROMIUM, chromium, open_viewer
 
 sync_api = pytest.importorskip("playwright.sync_api")
-CHROMIUM = Path("/usr/bin/chromium")
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
 
 
 @pytest.fixture(scope="module")
 def browser() -> Any:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=["--headless", "--no-sandbox"])
+    with chromium(sync_api) as b:
         yield b
-        b.close()
-
-
-def viewer(browser: Any, replay_path: Path, tmp_path: Path, step: int) -> Any:
-    out = tmp_path / "viewer.html"
-    result = run_arena("view", str(replay_path), "-o", str(out))
-    assert result.returncode == 0, result.stderr
-    page = browser.new_page(viewport={"width": 1300, "height": 900})
-    page.goto(f"{out.as_uri()}#step={step}")
-    page.wait_for_selector("body[data-ready='1']", timeout=15000)
-    return page
 
 
 def test_the_result_shows_only_at_the_last_step(browser, shipped_replays, tmp_path):
     replay_path = shipped_replays["stc"]
     replay = json.loads(replay_path.read_text())
     n = len(replay["steps"])
-    page = viewer(browser, replay_path, tmp_path, 0)
+    page = open_viewer(browser, replay_path, tmp_path, 0)
     reason = replay["outcome"]["reason"]
     assert reason not in page.inner_text("#outcome")
     assert page.inner_text("#outcome") == "result: at the last step"
@@ -62,7 +48,7 @@ def test_blocking_marks_the_shape_its_view_highlights(browser, shipped_replays, 
     step = next(i for i in range(1, len(views)) if replay["steps"][i - 1].get("actions"))
     (mark,) = views[step]["highlight"]
     assert mark["kind"] == "placed" and mark["cells"] == views[step]["pieces"][-1][2]
-    page = viewer(browser, replay_path, tmp_path, step)
+    page = open_viewer(browser, replay_path, tmp_path, step)
     assert page.locator("#board [data-last]").count() == 1
     # The marked outline is drawn around exactly the highlighted cells' piece.
     seat = mark["seat"]
