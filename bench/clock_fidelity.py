@@ -54,6 +54,9 @@ from arena.referee.engine import Referee
 from arena.results.stats import percentile
 from arena.tournament.config import available_cores
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from machine import steal_ms
+
 BUDGET_MS = 100
 FIRST_TURN_MS = 2000
 
@@ -317,15 +320,6 @@ def report(label: str, turns: Turns, within_budget: bool = False, thief: bool = 
             f" over {BUDGET_MS} ms in {turns.own_over} of them; measured - slept:"
             f" {spread(turns.timeout_gaps)}"
         )
-
-
-def steal_ms() -> float | None:
-    """CPU time the hypervisor took from this machine so far, all cores (None: unknown)."""
-    try:
-        fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()
-        return int(fields[8]) * 1000 / os.sysconf("SC_CLK_TCK")
-    except (OSError, IndexError, ValueError):
-        return None
 
 
 def main() -> int:

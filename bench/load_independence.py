@@ -23,8 +23,11 @@ import time
 from pathlib import Path
 
 from arena.plugins.registry import load_registry
-from arena.tournament.config import available_cores, load_tournament
+from arena.tournament.config import load_tournament
 from arena.tournament.run import run_tournament
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from machine import machine, steal_ms
 
 REPO = Path(__file__).resolve().parent.parent
 HOG = "while True: pass"
@@ -38,20 +41,6 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
     return centre - half, centre + half
-
-
-def steal_ms() -> float | None:
-    """CPU time the hypervisor took from this machine so far, all cores (None: unknown)."""
-    try:
-        fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()
-        return int(fields[8]) * 1000 / os.sysconf("SC_CLK_TCK")
-    except (OSError, IndexError, ValueError):
-        return None
-
-
-def machine() -> str:
-    load = "/".join(f"{x:.1f}" for x in os.getloadavg())
-    return f"load average {load}, {os.cpu_count()} CPUs ({available_cores()} usable)"
 
 
 def play(root: Path, label: str, games: int, concurrency: int | None, sandbox: str) -> dict:

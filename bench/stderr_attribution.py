@@ -24,8 +24,11 @@ import time
 from pathlib import Path
 
 from arena.plugins.registry import load_registry
-from arena.tournament.config import available_cores, load_tournament
+from arena.tournament.config import load_tournament
 from arena.tournament.run import run_tournament
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from machine import machine, steal_ms
 
 REPO = Path(__file__).resolve().parent.parent
 HOG = "while True: pass"
@@ -42,20 +45,6 @@ while True:
     print(f"turn {turn}", file=sys.stderr, flush=True)
     turn += 1
 """
-
-
-def steal_ms() -> float | None:
-    """CPU time the hypervisor took from this machine so far, all cores (None: unknown)."""
-    try:
-        fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()
-        return int(fields[8]) * 1000 / os.sysconf("SC_CLK_TCK")
-    except (OSError, IndexError, ValueError):
-        return None
-
-
-def machine() -> str:
-    load = "/".join(f"{x:.1f}" for x in os.getloadavg())
-    return f"load average {load}, {os.cpu_count()} CPUs ({available_cores()} usable)"
 
 
 def tally(out: Path) -> dict[str, list[int]]:
