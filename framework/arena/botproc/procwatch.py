@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import threading
 
 from arena.botproc.procinfo import POLL_WAITS, reading_input
 
@@ -109,21 +108,3 @@ class ProcessWatch:
         """Close every kept descriptor."""
         for f in (self._stat, self._wchan, self._children, self._schedstat):
             f.close()
-
-
-_own: dict[tuple[int, int], ProcFile] = {}
-"""The calling thread's own ``schedstat``, by (process, thread): a descriptor inherited
-through ``fork`` would still read the parent's thread."""
-
-
-def own_wait_ns() -> int:
-    """How long the calling thread has waited in the run queue since it started (ns)."""
-    key = (os.getpid(), threading.get_native_id())
-    f = _own.get(key)
-    if f is None:
-        f = _own[key] = ProcFile("/proc/thread-self/schedstat")
-    text = f.read()
-    try:
-        return int(text.split()[1]) if text else 0
-    except (IndexError, ValueError):
-        return 0

@@ -7,8 +7,8 @@ import subprocess
 import sys
 import time
 
-from arena.botproc.procinfo import reading_input, schedstat
-from arena.botproc.procwatch import ProcessWatch, own_wait_ns
+from arena.botproc.procinfo import own_wait_ns, reading_input, schedstat
+from arena.botproc.procwatch import ProcessWatch
 
 
 def _settle(check, want, timeout: float = 5.0) -> object:
