@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.botproc import cgroups
-from arena.botproc.homes import remove_tree
+from arena.botproc.homes import private_folder, remove_tree
 from arena.botproc.languages import PRESET_KEYS, PRESETS
 from arena.botproc.sandbox import FILE_SIZE_CAP_BYTES, SYSTEM_DIRS, Sandbox
 from arena.botproc.spawn import spawn
@@ -502,13 +502,8 @@ def cache_root() -> Path:
 
 
 def _own_folder(path: Path) -> Path:
-    with contextlib.suppress(FileExistsError):
-        path.mkdir(mode=0o700, parents=False)
-    st = path.lstat()
-    if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.getuid():
+    if not private_folder(path):
         raise ConfigError(f"{path} is not a folder of this user: refusing to build bots in it")
-    if stat.S_IMODE(st.st_mode) & 0o077:
-        path.chmod(0o700)
     return path
 
 

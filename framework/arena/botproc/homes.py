@@ -30,15 +30,23 @@ _retired: list[Path] = []
 """Folders of finished games this process has yet to remove (:func:`remove_retired`)."""
 
 
+def private_folder(path: Path) -> bool:
+    """Create ``path`` (mode 0700) where it is missing; whether it is now a folder of this
+    user's own (never a link to one), made 0700 again where others could enter it."""
+    with contextlib.suppress(FileExistsError):
+        path.mkdir(mode=0o700)
+    st = path.lstat()
+    if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.getuid():
+        return False
+    if stat.S_IMODE(st.st_mode) & 0o077:
+        path.chmod(0o700)
+    return True
+
+
 def bot_homes() -> Path:
     """:data:`BOT_HOMES`, created if needed; refuses one that is not this user's own folder."""
-    with contextlib.suppress(FileExistsError):
-        BOT_HOMES.mkdir(mode=0o700)
-    st = BOT_HOMES.lstat()
-    if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.getuid():
+    if not private_folder(BOT_HOMES):
         raise RuntimeError(f"{BOT_HOMES} is not a folder of this user: refusing to use it")
-    if stat.S_IMODE(st.st_mode) & 0o077:
-        BOT_HOMES.chmod(0o700)
     return BOT_HOMES
 
 
