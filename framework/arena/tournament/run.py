@@ -20,7 +20,7 @@ from typing import Any
 from arena.botproc import Sandbox, remove_leftovers
 from arena.errors import ConfigError, OutputError
 from arena.execute.executor import Executor, LocalExecutor
-from arena.execute.jobs import Job, announce_sandbox, choose_sandbox
+from arena.execute.jobs import Job, announce_sandbox, choose_sandbox, worker_registry
 from arena.execute.pool import Failure
 from arena.execute.stopping import Interrupted
 from arena.records import BotSpec, Clock, GameRecord, GameSpec
@@ -81,7 +81,8 @@ def run_tournament(
     rewritten as games end, at most every few seconds, reloading itself in a browser.
     """
     say = log or (lambda msg: print(msg, file=sys.stderr))
-    _check_round_seeds(config)
+    plan = fixed_plan(config)
+    _check_round_seeds(config, plan)
     # On a remote Dask cluster each worker decides the sandbox (`auto`) for itself.
     remote = config.executor == "dask" and config.dask is not None
     sandbox = _sandbox(config, remote, say)
@@ -92,7 +93,6 @@ def run_tournament(
     executor: Executor = dask or LocalExecutor(config.concurrency)
     try:
         bots = bot_identities(config)
-        plan = fixed_plan(config)
         current, replayed = current_games(config, store, bots.ids, plan, update, bots.ignored)
         if update:
             kept = len(current)
@@ -314,15 +314,15 @@ def _say_what_is_kept(
         )
 
 
-def _check_round_seeds(config: TournamentConfig) -> None:
-    """Refuse, before anything is written, a schedule with a seed the game cannot play
-    (:meth:`~arena.game.Game.check_seed`); open-ended formats are checked as they go."""
-    from arena.plugins.registry import load_registry
+def _check_round_seeds(config: TournamentConfig, plan: list[GameSpec] | None) -> None:
+    """Refuse, before anything is written, a schedule (``plan``: the fixed one) with a
+    seed the game cannot play (:meth:`~arena.game.Game.check_seed`). Open-ended formats
+    play the entries of ``seeds`` (checked here too) or 31-bit seeds derived from
+    ``seed``, which every game takes."""
     from arena.tournament.config import check_seed
 
-    game_cls = load_registry().get(config.game)
-    seeds = {config.seed}
-    plan = fixed_plan(config)
+    game_cls = worker_registry().get(config.game)  # this process's, loaded once
+    seeds = {config.seed, *(config.seeds or ())}
     seeds.update(spec.seed for spec in plan or ())
     for seed in sorted(seeds):
         if (why := check_seed(game_cls, seed)) is not None:
