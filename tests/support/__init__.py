@@ -87,3 +87,17 @@ def stc_cycler(width: int = 6, message: str = "") -> str:
         f'    print(f"{{turn % {width}}} 1{said}", flush=True)\n'
         "    turn += 1\n"
     )
+
+
+STC_STRONG_SH = """\
+t=0
+while true; do
+  i=0
+  while [ $i -lt 34 ]; do read -r line || exit 0; i=$((i+1)); done
+  echo "$((t % 6)) 1"
+  t=$((t+1))
+done
+"""
+"""A shell stc bot that plays on (columns 0..5 in turn): it beats :data:`STC_WEAK_SH`."""
+STC_WEAK_SH = "read -r line\necho garbage\n"
+"""A shell stc bot that answers garbage on its first turn: it forfeits every game."""

@@ -18,18 +18,9 @@ import sys
 import time
 from pathlib import Path
 
-from support import REPO, run_arena
+from support import REPO, STC_STRONG_SH, STC_WEAK_SH, run_arena
 
-STRONG = """\
-t=0
-while true; do
-  i=0
-  while [ $i -lt 34 ]; do read -r line || exit 0; i=$((i+1)); done
-  echo "$((t % 6)) 1"
-  t=$((t+1))
-done
-"""
-WEAK = "read -r line\necho garbage\n"
+STRONG, WEAK = STC_STRONG_SH, STC_WEAK_SH
 
 
 def write_tournament(tmp_path: Path, head: str, bots: dict[str, str]) -> Path:

@@ -24,18 +24,9 @@ import pytest
 
 from arena.botproc import BOT_HOMES
 from arena.cli.main import main
-from support import REPO
+from support import REPO, STC_STRONG_SH, STC_WEAK_SH
 
-STRONG = """\
-t=0
-while true; do
-  i=0
-  while [ $i -lt 34 ]; do read -r line || exit 0; i=$((i+1)); done
-  echo "$((t % 6)) 1"
-  t=$((t+1))
-done
-"""
-WEAK = "read -r line\necho garbage\n"
+STRONG, WEAK = STC_STRONG_SH, STC_WEAK_SH
 # Says where it runs from (its stderr is stored), then cycles three columns; it may think
 # a while on its first turn (the first turn's clock is 1000 ms).
 WHEREAMI = """\
