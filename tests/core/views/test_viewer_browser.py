@@ -128,7 +128,23 @@ COUNTS: dict[str, Callable[[dict[str, Any]], dict[str, int]]] = {
 }
 
 
+# A renderer may play a step in phases (stc: the pair placed, each chain step, then the
+# turn's grid): the step's own drawing is its last phase.
+SETTLED = """() => {
+  const board = document.querySelector('#board');
+  const phases = board.querySelectorAll('button[data-phase]');
+  return !phases.length || board.dataset.phase === phases[phases.length - 1].dataset.phase;
+}"""
+
+
+def settled(page: Any) -> Any:
+    """The page once the board shows the step's own drawing (its last phase, if any)."""
+    page.wait_for_function(SETTLED, timeout=10000)
+    return page
+
+
 def drawn(page: Any, counts: dict[str, int]) -> dict[str, int]:
+    settled(page)
     return {sel: page.locator(f"#board {sel}").count() for sel in counts}
 
 
@@ -164,17 +180,17 @@ def test_each_game_viewer_draws_every_step_it_is_moved_to(
     assert drawn(page, expect(views[0])) == expect(views[0])
 
     # Forward with the button: every step draws its own view; the drawing changes.
-    pictures = [page.inner_html("#board")]
+    pictures = [settled(page).inner_html("#board")]
     for i in range(1, min(6, n) + 1):
         page.click("#next")
         assert current_step(page) == i
         assert drawn(page, expect(views[i])) == expect(views[i]), f"step {i}"
-        pictures.append(page.inner_html("#board"))
+        pictures.append(settled(page).inner_html("#board"))
     assert len(set(pictures)) > 1
     # Back: the previous step's drawing again, exactly.
     page.click("#prev")
     k = current_step(page)
-    assert page.inner_html("#board") == pictures[k]
+    assert settled(page).inner_html("#board") == pictures[k]
     assert drawn(page, expect(views[k])) == expect(views[k])
     # Keyboard and slider.
     page.keyboard.press("End")
