@@ -27,6 +27,9 @@ from arena.botproc import cgroups
 from arena.botproc.launcher import PrivateDirs
 
 FILE_NAME = "host-facts.json"
+FORMAT = 2
+"""What the probes find and how it is written; raised when that changes (2: the PID
+namespace of bots without bubblewrap), so that no older result is taken."""
 
 
 def cache_dir() -> Path:
@@ -57,6 +60,7 @@ def host_key() -> str:
     except OSError:
         return ""
     parts = [
+        FORMAT,
         boot,
         os.getuid(),
         os.getgid(),
@@ -65,6 +69,7 @@ def host_key() -> str:
         own_cgroup,
         _file_id(shutil.which("bwrap")),
         _file_id(shutil.which("setpriv")),
+        _file_id(shutil.which("unshare")),
     ]
     return hashlib.sha256(json.dumps(parts).encode()).hexdigest()
 
@@ -142,14 +147,17 @@ def parents_from_json(value: Any) -> cgroups.CgroupParents | None:
 
 def private_to_json(private: PrivateDirs | None) -> Any:
     """Whether bots without bubblewrap get private folders (and how) as a JSON value."""
-    return None if private is None else {"userns": private.userns}
+    return None if private is None else {"userns": private.userns, "pid_ns": private.pid_ns}
 
 
 def private_from_json(value: Any, workdir: str) -> PrivateDirs | None:
     """The probe's result back (its folder, sizes and kept paths are chosen per bot)."""
     if value is None:
         return None
-    return PrivateDirs(workdir, 1024 * 1024, bool(value["userns"]))
+    pid_ns = value.get("pid_ns", [])
+    if not all(isinstance(word, str) for word in pid_ns):
+        raise ValueError("not a command")
+    return PrivateDirs(workdir, 1024 * 1024, bool(value["userns"]), pid_ns=tuple(pid_ns))
 
 
 def adopt_cached(key: str) -> dict[str, Any]:

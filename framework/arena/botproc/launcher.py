@@ -7,7 +7,8 @@ which then starts it) runs at all:
 2. set the rlimits (file size, no core dumps, address space where no memory cgroup caps);
 3. without bubblewrap, where the kernel allows: a private mount namespace with fresh
    tmpfs on ``/tmp`` and ``/dev/shm`` (size-capped, freed when the bot's last process
-   ends), the bot's own directory bound back in place;
+   ends), the bot's own directory bound back in place; and a PID namespace of its own
+   (:func:`pid_namespace_argv`: the bot cannot name, so cannot signal, arena's processes);
 4. no kernel keyrings (a seccomp filter, :mod:`arena.botproc.seccomp`: bots of every
    game and run share their user's keyring otherwise);
 5. die with the process that started it (``PR_SET_PDEATHSIG``).
@@ -33,9 +34,11 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import dataclasses
 import errno
 import os
 import resource
+import shutil
 import signal
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -47,6 +50,7 @@ _libc = ctypes.CDLL(None, use_errno=True)
 PR_SET_PDEATHSIG = 1
 PR_SET_CHILD_SUBREAPER = 36
 CLONE_NEWNS = 0x00020000
+CLONE_NEWPID = 0x20000000
 CLONE_NEWUSER = 0x10000000
 MS_NOSUID = 0x2
 MS_NODEV = 0x4
@@ -142,7 +146,9 @@ class PrivateDirs:
     (bytes, None: the kernel's default); ``userns``: an unprivileged user creates a user
     namespace (its own uid mapped to itself) to be allowed the mounts. ``scratch``: the
     bot's directory is not the host's but a fresh one on the ``/tmp`` tmpfs (sharing
-    its cap), or a tmpfs of its own of ``size`` where it lies elsewhere.
+    its cap), or a tmpfs of its own of ``size`` where it lies elsewhere. ``pid_ns``: the
+    command the bot's own is put behind to give it a PID namespace of its own (see
+    :func:`pid_namespace_argv`; empty where the probe found none works).
     """
 
     workdir: str
@@ -150,6 +156,7 @@ class PrivateDirs:
     userns: bool
     keep: tuple[str, ...] = ()
     scratch: bool = False
+    pid_ns: tuple[str, ...] = ()
 
     def enter(self) -> None:
         """Create the namespace and the mounts (in the child, before exec)."""
@@ -209,6 +216,8 @@ class Launch:
     private: PrivateDirs | None = None
     parent: int = 0
     no_keyrings: bool = False
+    new_pid_ns: bool = False
+    """Make a PID namespace for the bot's program, behind :func:`pid_namespace_argv`."""
 
     def __call__(self) -> None:
         """Run in the child between fork and exec; any exception fails the start."""
@@ -223,6 +232,8 @@ class Launch:
             resource.setrlimit(limit, (value, value))
         if self.private is not None:
             self.private.enter()
+        if self.new_pid_ns:
+            _unshare(CLONE_NEWPID)  # for the children of this process: see pid_namespace_argv
         if self.no_keyrings:
             try:
                 seccomp.install()
@@ -262,22 +273,75 @@ def shell_launch(
     return [SHELL, "-c", _LAUNCH_SCRIPT, "arena-launch", *steps, "--", *argv]
 
 
-def probe_private_dirs(workdir: str) -> PrivateDirs | None:
-    """How this process can give bots a private ``/tmp`` and ``/dev/shm`` (None: it cannot).
+def pid_namespace_argv(unshare: str, mount_proc: bool) -> tuple[str, ...]:
+    """The command that runs the bot's own in a PID namespace of its own (util-linux
+    ``unshare``), for bots without bubblewrap.
 
-    Tries it for real in a forked child: as root a mount namespace, else a user namespace.
+    The launch has made the namespace already (:attr:`Launch.new_pid_ns`: ``unshare(2)``
+    while it still holds the capabilities its user namespace gives it, which an
+    unprivileged user loses at ``exec``); its first process is the next one forked.
+    ``unshare --fork`` forks the bot into it, as its process 1, and waits for it, exiting
+    as it exits (re-raising the signal that killed it). The bot then cannot name any
+    process outside its namespace: ``getppid()`` is 0, ``kill(-1, ...)`` reaches only its
+    own processes, and no pid of arena's worker, of arena or of the other bot exists for
+    it. ``--kill-child``: the bot dies with ``unshare``; when the bot (process 1) ends,
+    the kernel kills everything it left in the namespace. ``mount_proc`` (root only: it
+    needs capabilities after ``exec``): a ``/proc`` of the namespace's own is mounted over
+    the host's, so the bot does not see the host's processes either.
+    """
+    argv = [unshare, "--fork", "--kill-child"]
+    if mount_proc:
+        argv.append("--mount-proc")
+    return (*argv, "--")
+
+
+def _probe_child(private: PrivateDirs, argv: Sequence[str] = ()) -> bool:
+    """Whether a forked child can take ``private``'s steps (then make a PID namespace and
+    exec ``argv`` with its output discarded, if given) and exit 0."""
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - child
+        code = 1
+        try:
+            private.enter()
+            ok = os.path.isdir(private.workdir) and os.listdir("/dev/shm") == []
+            if ok and argv:
+                _unshare(CLONE_NEWPID)
+                null = os.open(os.devnull, os.O_RDWR)
+                for fd in (0, 1, 2):
+                    os.dup2(null, fd)
+                os.execv(argv[0], list(argv))
+            code = 0 if ok else 1
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    return os.waitstatus_to_exitcode(status) == 0
+
+
+def probe_pid_namespace(private: PrivateDirs) -> tuple[str, ...]:
+    """The :func:`pid_namespace_argv` that works here after ``private``'s steps (with a
+    ``/proc`` of its own where possible), or ``()`` where none does (no ``unshare``, or
+    a kernel that refuses the namespace)."""
+    unshare = shutil.which("unshare")
+    if unshare is None:
+        return ()
+    for mount_proc in (True, False):
+        argv = pid_namespace_argv(unshare, mount_proc)
+        # Process 1 of a namespace of its own, and (with mount_proc) the /proc it sees is
+        # that namespace's: its own processes have small numbers there.
+        check = 'test "$$" = 1' + (' && test "$(readlink /proc/self)" -lt 100' * mount_proc)
+        if _probe_child(private, (*argv, "/bin/sh", "-c", check)):
+            return argv
+    return ()
+
+
+def probe_private_dirs(workdir: str) -> PrivateDirs | None:
+    """How this process can give bots a private ``/tmp`` and ``/dev/shm`` and a PID
+    namespace (None: it cannot).
+
+    Tries it for real in forked children: as root a mount namespace, else a user namespace.
     """
     for userns in (False, True) if os.getuid() == 0 else (True,):
         private = PrivateDirs(workdir, 1024 * 1024, userns)
-        pid = os.fork()
-        if pid == 0:  # pragma: no cover - child
-            code = 1
-            try:
-                private.enter()
-                code = 0 if os.path.isdir(workdir) and os.listdir("/dev/shm") == [] else 1
-            finally:
-                os._exit(code)
-        _, status = os.waitpid(pid, 0)
-        if os.waitstatus_to_exitcode(status) == 0:
-            return private
+        if _probe_child(private):
+            return dataclasses.replace(private, pid_ns=probe_pid_namespace(private))
     return None

@@ -112,8 +112,8 @@ def reading_input(pid: int, polling: bool = True) -> bool | None:
     """Like :func:`waiting_on_pipe` (polling waits count by default), but None when it
     cannot be seen: a sleeping thread whose ``wchan`` the kernel hides, or no ``/proc``.
 
-    Bubblewrap's processes above the bot are left out: they wait in ``poll`` or
-    ``waitpid`` whatever the bot does."""
+    The sandbox's processes above the bot (:data:`WRAPPERS`) are left out: they wait in
+    ``poll`` or ``waitpid`` whatever the bot does."""
     reading = False
     root, found = main_process(pid)
     if not found:
@@ -157,8 +157,13 @@ def schedstat(tid: int, pid: int | None = None) -> tuple[int, int] | None:
         return None
 
 
-def main_process(pid: int, wrappers: tuple[str, ...] = ("bwrap",)) -> tuple[int, bool]:
-    """The bot's own process below ``pid``: down through ``wrappers`` (bubblewrap's
+WRAPPERS = ("bwrap", "setpriv", "unshare")
+"""The programs a sandbox puts above a bot's own process (bubblewrap's, and ``unshare``'s
+PID namespace without it): each waits for its one child, whatever the bot does."""
+
+
+def main_process(pid: int, wrappers: tuple[str, ...] = WRAPPERS) -> tuple[int, bool]:
+    """The bot's own process below ``pid``: down through ``wrappers`` (the sandbox's
     processes) while each has one child; and whether it is found for good (False while
     a wrapper has not started its child yet)."""
     for _ in range(8):

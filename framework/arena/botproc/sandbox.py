@@ -163,7 +163,10 @@ class Sandbox:
                 scratch and self.disk_mb is not None,
             )
         no_keyrings = seccomp.program() is not None
-        return list(argv), Launch(join, tuple(limits), private, os.getpid(), no_keyrings)
+        # The bot's own behind unshare: a PID namespace of its own (see launcher.py).
+        pid_ns = mode.pid_ns if mode is not None else ()
+        launch = Launch(join, tuple(limits), private, os.getpid(), no_keyrings, bool(pid_ns))
+        return [*pid_ns, *argv], launch
 
     def env(self, workdir: Path) -> dict[str, str]:
         """The bot's environment."""
@@ -206,8 +209,10 @@ class Sandbox:
             if self.disk_mb and "--size" in host.options:
                 parts.append(f"{self.disk_mb} MiB of files")
         else:
-            tmp = "private" if private_dirs_supported() else "shared with the host"
-            parts.append(f"none: bots run as {_user_name()}, /tmp and /dev/shm {tmp}")
+            mode = private_dirs_supported()
+            tmp = "private" if mode is not None else "shared with the host"
+            pids = "own PID namespace" if pid_namespace() else "arena's processes in reach"
+            parts.append(f"none: bots run as {_user_name()}, /tmp and /dev/shm {tmp}, {pids}")
             if self.disk_mb:
                 capped = private_dirs_supported() is not None
                 parts.append(f"{self.disk_mb} MiB of files" if capped else "files not capped")
@@ -275,6 +280,12 @@ def private_dirs_supported() -> PrivateDirs | None:
         finally:
             os.rmdir(probe)
     return _private[0]
+
+
+def pid_namespace() -> bool:
+    """Whether bots without bubblewrap get a PID namespace of their own here."""
+    mode = private_dirs_supported()
+    return mode is not None and bool(mode.pid_ns)
 
 
 # -- bubblewrap -----------------------------------------------------------------------

@@ -3,7 +3,8 @@
 The process that starts bots is a child subreaper: whatever a bot's children do (double
 fork, ``setsid``, their parent exiting), orphans come back to it instead of to init, and
 :func:`sweep_orphans` kills them at the end of the game. With cgroups, the bot's group is
-emptied too; under bubblewrap, the PID namespace dies with the bot.
+emptied too; in the bot's PID namespace (bubblewrap's, or ``unshare``'s without it),
+everything dies with the bot.
 """
 
 from __future__ import annotations

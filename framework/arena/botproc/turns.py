@@ -23,6 +23,7 @@ from pathlib import Path
 
 from arena.botproc.lines import READS_PER_PUMP, LogSink
 from arena.botproc.procinfo import (
+    WRAPPERS,
     children,
     exit_fd,
     own_wait_ns,
@@ -209,7 +210,7 @@ CPU_WALL_FACTOR = 4.0
 
 def turn_wait_ms(bot: BotProcess) -> float:
     """How long a per-turn process was kept waiting in the run queue so far (ms): each
-    process of its chain down to the bot's own (bubblewrap's first, which start it one
+    process of its chain down to the bot's own (the sandbox's first, which start it one
     after the other), the bot's own counted by its most delayed thread. Read before the
     process is reaped (``/proc/<pid>/schedstat``)."""
     total = 0
@@ -221,7 +222,7 @@ def turn_wait_ms(bot: BotProcess) -> float:
         name = ""
         with contextlib.suppress(OSError):
             name = Path(f"/proc/{pid}/comm").read_text().strip()
-        if name != "bwrap" or len(below) != 1:
+        if name not in WRAPPERS or len(below) != 1:
             total += max(waits, default=0)
             break
         total += waits[0] if waits else 0
