@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 from pathlib import Path
 
@@ -20,7 +21,8 @@ from arena.execute.jobs import Job
 from arena.records import BotSpec
 
 # Plays Smash The Code by cycling columns; waits SLEEP seconds before every answer but the
-# first; on turn STOP (if any) stops the process that started it (its game process).
+# first; on turn STOP (if any) makes the file STOP_FLAG (the test then stops the game
+# process: a bot cannot, it has a PID namespace of its own).
 CYCLER = """\
 import os, signal, sys, time
 turn = 0
@@ -31,17 +33,18 @@ while True:
     if turn:
         time.sleep({sleep})
     if turn == {stop}:
-        os.kill(os.getppid(), signal.SIGSTOP)
+        open({flag!r}, "w").close()
     print(turn % 6, 1, flush=True)
     turn += 1
 """
+STOP_FLAG = "stop-flag"
 
 
 def request(
     tmp_path: Path, turns: int, sleep: float = 0.0, game: str = "stc", stop: int = -1
 ) -> GameRequest:
     bot = tmp_path / f"cycler-{sleep}-{stop}.py"
-    bot.write_text(CYCLER.format(sleep=sleep, stop=stop))
+    bot.write_text(CYCLER.format(sleep=sleep, stop=stop, flag=str(tmp_path / STOP_FLAG)))
     bots = (BotSpec("a", ("python3", str(bot))), BotSpec("b", ("python3", str(bot))))
     job = Job(game, 7, {"max_turns": turns}, bots, "", Sandbox())
     return GameRequest(job, "none", None, 64)
@@ -105,14 +108,26 @@ def test_a_game_process_killed_mid_game_is_reported_and_replaced(tmp_path):
         process.close()
 
 
-def test_a_game_process_stopped_by_a_bot_is_abandoned_by_the_watchdog(tmp_path, monkeypatch):
+def test_a_stopped_game_process_is_abandoned_by_the_watchdog(tmp_path, monkeypatch):
     monkeypatch.setattr(game_process, "WATCHDOG_GRACE_S", 1.0)
     process = GameProcess()
+
+    def stop_it_on_the_flag() -> None:  # the game process stalls for good mid-game
+        flag = tmp_path / STOP_FLAG
+        deadline = time.monotonic() + 60
+        while not flag.exists() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert process.proc is not None
+        os.kill(process.proc.pid, signal.SIGSTOP)
+
+    stopper = threading.Thread(target=stop_it_on_the_flag)
     try:
         started = time.monotonic()
+        stopper.start()
         with pytest.raises(GameProcessDied, match="abandoned by the watchdog"):
             process.play(request(tmp_path, 20, stop=3))
         assert time.monotonic() - started < 30
+        stopper.join()
         monkeypatch.undo()  # a new process needs its usual start-up time
         assert process.play(request(tmp_path, 3))["record"]["turns"] == 3
     finally:
