@@ -25,6 +25,7 @@ SOURCES = {
     "csharp": "stc_bot.cs",
     "rust": "stc_bot.rs",
     "go": "stc_bot.go",
+    "typescript": "stc_bot.ts",
 }
 
 
