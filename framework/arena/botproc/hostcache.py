@@ -24,6 +24,7 @@ import os
 import shutil
 import stat
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +34,7 @@ from arena.botproc.launcher import PrivateDirs
 FILE_NAME = "host-facts.json"
 FORMAT = 2
 """The file's format: 1 (no ``format``) kept one key and lost the cpuset parent."""
-MAX_KEYS = 8
+MAX_KEYS = 16
 """Keys kept in the file at once; the least recently stored go first."""
 HOST_FACTS = ("bwrap", "private")
 """The facts keyed on the host alone; ``cgroups`` is keyed on the own cgroup too."""
@@ -138,6 +139,13 @@ def store(key: str, facts: dict[str, Any]) -> None:
     parts = _split(key)
     if parts is None or not _enabled():
         return
+    host = {k: v for k, v in facts.items() if k in HOST_FACTS}
+    cgroup = {"cgroups": facts["cgroups"]} if "cgroups" in facts else {}
+    _write(dict(zip(parts, (host, cgroup), strict=True)))
+
+
+def _write(update: dict[str, dict[str, Any]]) -> None:
+    """Put ``update``'s entries in the file (an empty one removes its key), last."""
     folder = cache_dir()
     with contextlib.suppress(OSError):
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -145,18 +153,67 @@ def store(key: str, facts: dict[str, Any]) -> None:
         if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.getuid() or st.st_mode & 0o022:
             return
         entries = _read()
-        host = {k: v for k, v in facts.items() if k in HOST_FACTS}
-        cgroup = {"cgroups": facts["cgroups"]} if "cgroups" in facts else {}
-        for part, value in zip(parts, (host, cgroup), strict=True):
-            entries.pop(part, None)
+        for key, value in update.items():
+            entries.pop(key, None)
             if value:
-                entries[part] = value  # last: the most recently stored
+                entries[key] = value  # last: the most recently stored
         entries = dict(list(entries.items())[-MAX_KEYS:])
         tmp = folder / f".{FILE_NAME}.{os.getpid()}"
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
         with os.fdopen(fd, "w") as f:
             json.dump({"format": FORMAT, "entries": entries}, f)
         os.replace(tmp, folder / FILE_NAME)
+
+
+# -- a Python interpreter's installation -------------------------------------------------
+
+PythonInstall = tuple[str, list[str]]
+
+
+def python_key(path: str) -> str:
+    """What a Python interpreter's answer about itself (its prefixes) depends on: its
+    file, the files it links to, a ``pyvenv.cfg`` beside it or one folder up, and the
+    variables that move its prefixes ("" where the boot id is unknown)."""
+    try:
+        with open("/proc/sys/kernel/random/boot_id") as f:
+            boot = f.read().strip()
+    except OSError:
+        return ""
+    here = os.path.dirname(os.path.abspath(path))
+    parts = [
+        FORMAT,
+        "python",
+        boot,
+        os.getuid(),
+        path,
+        os.path.realpath(path),
+        _file_id(path),
+        _file_id(os.path.join(here, "pyvenv.cfg")),
+        _file_id(os.path.join(os.path.dirname(here), "pyvenv.cfg")),
+        [os.environ.get(name) for name in ("PYTHONHOME", "PYTHONEXECUTABLE")],
+    ]
+    return "python-" + hashlib.sha256(json.dumps(parts).encode()).hexdigest()
+
+
+def python_install(path: str, ask: Callable[[str], PythonInstall | None]) -> PythonInstall | None:
+    """``ask(path)``, the interpreter's own answer, or the one cached for it. Only the
+    answer of an interpreter that is itself (not a script that runs another one, as a
+    pyenv shim does, which may choose another Python next time) is cached."""
+    key = python_key(path) if _enabled() else ""
+    if key:
+        cached = _read().get(key, {}).get("python")
+        with contextlib.suppress(TypeError, ValueError):
+            executable, folders = cached
+            if (
+                isinstance(executable, str)
+                and isinstance(folders, list)
+                and all(isinstance(f, str) for f in folders)
+            ):
+                return executable, list(folders)
+    found = ask(path)
+    if key and found is not None and os.path.realpath(found[0]) == os.path.realpath(path):
+        _write({key: {"python": [found[0], found[1]]}})
+    return found
 
 
 # -- the facts, as JSON ------------------------------------------------------------------

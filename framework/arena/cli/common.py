@@ -10,11 +10,13 @@ BOARD_FORMATS = ("table", "markdown", "json", "csv")
 """How ``arena run`` and ``arena leaderboard`` render the leaderboard (``--format``)."""
 
 
-def installed_games() -> Any:
-    """The installed games; broken plugins and skipped games are reported once, on stderr."""
-    from arena.plugins.registry import load_registry
+def installed_games(registry: Any = None) -> Any:
+    """The installed games (``registry``, or loaded now); broken plugins and skipped games
+    are reported once, on stderr."""
+    if registry is None:
+        from arena.plugins.registry import load_registry
 
-    registry = load_registry()
+        registry = load_registry()
     for problem in registry.problems():
         print(f"arena: warning: {problem}", file=sys.stderr)
     return registry
