@@ -165,6 +165,18 @@ def _write(update: dict[str, dict[str, Any]]) -> None:
         os.replace(tmp, folder / FILE_NAME)
 
 
+def read_entry(key: str) -> dict[str, Any] | None:
+    """The entry another part of arena cached under ``key`` (see :func:`write_entry`)."""
+    return _read().get(key) if key and _enabled() else None
+
+
+def write_entry(key: str, value: dict[str, Any]) -> None:
+    """Cache ``value`` under ``key`` (a key of the caller's own, prefixed with its name),
+    in the same safe file, until :data:`MAX_KEYS` later ones push it out."""
+    if key and _enabled():
+        _write({key: value})
+
+
 # -- a Python interpreter's installation -------------------------------------------------
 
 PythonInstall = tuple[str, list[str]]

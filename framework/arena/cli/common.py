@@ -22,6 +22,27 @@ def installed_games(registry: Any = None) -> Any:
     return registry
 
 
+def game_registry(game_id: str) -> Any:
+    """The installed games as far as ``game_id`` needs them (warnings printed as by
+    :func:`installed_games`): only its plugin imported where the index of the last full
+    scan still holds (:func:`arena.plugins.registry.registry_for`), else a full scan,
+    whose index is then cached for the next command."""
+    import hashlib
+    import json
+
+    from arena.botproc import hostcache
+    from arena.plugins import registry as plugins
+
+    where = json.dumps([os.getuid(), sys.version, sys.path, os.getcwd()])
+    key = "plugins-" + hashlib.sha256(where.encode()).hexdigest()
+    found = plugins.registry_for(game_id, hostcache.read_entry(key))
+    if found is None:
+        pm = plugins.get_plugin_manager()
+        found = plugins.load_registry(pm)
+        hostcache.write_entry(key, plugins.plugin_index(pm, found))
+    return installed_games(found)
+
+
 def progress_bar(total: int) -> Any:
     """A tqdm progress bar of ``total`` games on stderr (tqdm is imported only for it)."""
     from tqdm import tqdm

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from arena.cli.common import (
     NoProgressBar,
-    installed_games,
+    game_registry,
     progress_bar,
     progress_wanted,
     warn_concurrency,
@@ -147,7 +147,7 @@ def cmd_match(args: argparse.Namespace, extra: list[str]) -> int:
     from arena.execute.jobs import worker_registry
 
     # The registry the workers use too: forked from this process, they scan no plugins.
-    game_cls = installed_games(worker_registry()).get(args.game)
+    game_cls = worker_registry(game_registry(args.game)).get(args.game)
     settings = _setting_options(game_cls, extra)
     clock = _check_options(args, game_cls.info)
     bots = _match_bots(args.bots)
