@@ -31,9 +31,10 @@ from typing import Any
 from arena.botproc import cgroups
 from arena.botproc.launcher import PrivateDirs
 
-FILE_NAME = "host-facts.json"
 FORMAT = 2
-"""The file's format: 1 (no ``format``) kept one key and lost the cpuset parent."""
+"""The file's format: 1 (``host-facts.json``) kept one key and lost the cpuset parent."""
+FILE_NAME = f"host-facts-{FORMAT}.json"
+"""Named by its format: an arena of another format keeps its own file, not this one."""
 MAX_KEYS = 16
 """Keys kept in the file at once; the least recently stored go first."""
 HOST_FACTS = ("bwrap", "private")

@@ -11,8 +11,8 @@ A command that needs one game (``arena match``) need not import every plugin: th
 scan leaves an index (:func:`plugin_index`: which plugin gave each game, the warnings,
 and the files everything it read came from), and :func:`registry_for` loads only the
 plugin of the game asked for while nothing the index depends on has changed: the
-folders on ``sys.path`` (a package installed or removed), any module file a plugin
-imported, arena's version, Python's. Anything else is a full scan.
+packages installed in the folders on ``sys.path`` (their metadata folders), any module
+file a plugin imported, arena's version, Python's. Anything else is a full scan.
 """
 
 from __future__ import annotations
@@ -200,13 +200,35 @@ def _file_id(path: str) -> list[Any]:
     return [path, st.st_mtime_ns, st.st_size, st.st_ino]
 
 
+_INSTALLED = (".dist-info", ".egg-info", ".egg-link", ".egg", ".pth")
+"""What installers leave in a ``sys.path`` folder: the installed packages' metadata."""
+
+
+def _folder_state(path: str) -> list[Any]:
+    """The installed packages' metadata in a ``sys.path`` entry (names, times, inodes:
+    pip makes each anew), not the folder's own time, which any file made there moves."""
+    try:
+        entries = os.scandir(path)
+    except NotADirectoryError:
+        return _file_id(path)
+    except OSError:
+        return [path]
+    with entries:
+        found = [
+            [e.name, e.stat(follow_symlinks=False).st_mtime_ns, e.inode()]
+            for e in entries
+            if e.name.endswith(_INSTALLED)
+        ]
+    return [path, sorted(found)]
+
+
 def _state(files: Iterable[str]) -> list[Any]:
-    """What the plugins found depend on: the folders of ``sys.path`` (a package installed
-    or removed changes its folder), the module ``files`` the plugins imported, arena's
-    own registry and version, and Python."""
+    """What the plugins found depend on: the packages installed in the folders of
+    ``sys.path``, the module ``files`` the plugins imported, arena's own registry and
+    version, and Python."""
     from arena.version import __version__
 
-    paths = [_file_id(p or os.getcwd()) for p in sys.path]
+    paths = [_folder_state(p or os.getcwd()) for p in sys.path]
     return [__version__, sys.version, paths, _file_id(__file__), [_file_id(f) for f in files]]
 
 

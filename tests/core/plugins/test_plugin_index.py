@@ -119,6 +119,8 @@ def test_an_index_is_not_used_once_a_file_it_depends_on_changed(tmp_path, monkey
     found = plugins.registry_for("count_idx", index)
     assert found is not None and list(found.games) == ["count_idx"]
     assert plugins.registry_for("no-such-game", index) is None
+    (site / "game.log").write_text("a file made beside the packages is not a package\n")
+    assert plugins.registry_for("count_idx", index) is not None
     os.utime(site / "count_game.py", ns=(0, 0))  # the plugin edited since
     assert plugins.registry_for("count_idx", index) is None
     assert plugins.registry_for("count_idx", {"games": "not an index"}) is None
