@@ -234,12 +234,13 @@ def _play_match(
         bar = progress_bar(len(specs)) if progress else NoProgressBar()
         results = _Results(info.id, root, store, bar, args.verbose or args.games <= 20)
         job = _job_maker(args, info.id, settings, bots, sandbox, clock, root)
-        stop = _run_games(args, specs, job, results)
-        names = [b.name for b in bots]
-        _print_summary(info, names, results, clock)
-        if keep:
-            print(f"replays and stderr in {root}")
-            print(f"games stored in {root} (arena list, leaderboard, report read it)")
+        try:
+            stop = _run_games(args, specs, job, results)
+        finally:  # what was played is summed up even when arena itself failed
+            _print_summary(info, [b.name for b in bots], results, clock)
+            if keep:
+                print(f"replays and stderr in {root}")
+                print(f"games stored in {root} (arena list, leaderboard, report read it)")
     finally:
         if store is not None:
             store.close()
