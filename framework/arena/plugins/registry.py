@@ -222,14 +222,18 @@ def _folder_state(path: str) -> list[Any]:
     return [path, sorted(found)]
 
 
-def _state(files: Iterable[str]) -> list[Any]:
-    """What the plugins found depend on: the packages installed in the folders of
+def _state(files: Iterable[str]) -> str:
+    """What the plugins found depend on, hashed: the packages installed in the folders of
     ``sys.path``, the module ``files`` the plugins imported, arena's own registry and
     version, and Python."""
+    import hashlib
+    import json
+
     from arena.version import __version__
 
     paths = [_folder_state(p or os.getcwd()) for p in sys.path]
-    return [__version__, sys.version, paths, _file_id(__file__), [_file_id(f) for f in files]]
+    state = [__version__, sys.version, paths, _file_id(__file__), [_file_id(f) for f in files]]
+    return hashlib.sha256(json.dumps(state).encode()).hexdigest()
 
 
 def plugin_index(pm: pluggy.PluginManager, registry: Registry) -> dict[str, Any]:
