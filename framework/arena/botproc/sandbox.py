@@ -557,7 +557,14 @@ print(json.dumps([sys.executable, venv or sys.prefix, sys.base_prefix,
 
 @functools.lru_cache(maxsize=32)
 def _python_install(path: str) -> tuple[str, list[str]] | None:
-    """(interpreter to exec, installation folders to show) for a Python, or None."""
+    """(interpreter to exec, installation folders to show) for a Python, or None (its
+    answer cached across runs: :func:`hostcache.python_install`)."""
+    from arena.botproc import hostcache
+
+    return hostcache.python_install(path, _ask_python)
+
+
+def _ask_python(path: str) -> tuple[str, list[str]] | None:
     try:
         out = subprocess.run(
             [path, "-S", "-c", _PYTHON_QUERY], capture_output=True, text=True, timeout=30, cwd="/"

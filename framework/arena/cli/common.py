@@ -10,14 +10,37 @@ BOARD_FORMATS = ("table", "markdown", "json", "csv")
 """How ``arena run`` and ``arena leaderboard`` render the leaderboard (``--format``)."""
 
 
-def installed_games() -> Any:
-    """The installed games; broken plugins and skipped games are reported once, on stderr."""
-    from arena.plugins.registry import load_registry
+def installed_games(registry: Any = None) -> Any:
+    """The installed games (``registry``, or loaded now); broken plugins and skipped games
+    are reported once, on stderr."""
+    if registry is None:
+        from arena.plugins.registry import load_registry
 
-    registry = load_registry()
+        registry = load_registry()
     for problem in registry.problems():
         print(f"arena: warning: {problem}", file=sys.stderr)
     return registry
+
+
+def game_registry(game_id: str) -> Any:
+    """The installed games as far as ``game_id`` needs them (warnings printed as by
+    :func:`installed_games`): only its plugin imported where the index of the last full
+    scan still holds (:func:`arena.plugins.registry.registry_for`), else a full scan,
+    whose index is then cached for the next command."""
+    import hashlib
+    import json
+
+    from arena.botproc import hostcache
+    from arena.plugins import registry as plugins
+
+    where = json.dumps([os.getuid(), sys.version, sys.path, os.getcwd()])
+    key = "plugins-" + hashlib.sha256(where.encode()).hexdigest()
+    found = plugins.registry_for(game_id, hostcache.read_entry(key))
+    if found is None:
+        pm = plugins.get_plugin_manager()
+        found = plugins.load_registry(pm)
+        hostcache.write_entry(key, plugins.plugin_index(pm, found))
+    return installed_games(found)
 
 
 def progress_bar(total: int) -> Any:

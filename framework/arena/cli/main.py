@@ -17,7 +17,6 @@ import sys
 import tempfile
 import threading
 import time
-import traceback
 from collections.abc import Sequence
 from types import FrameType
 
@@ -77,6 +76,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _bug_report(exc: BaseException) -> str:
     """One line naming an unexpected exception (an arena bug) and the file where its
     whole traceback was saved, for a bug report."""
+    import traceback  # only for a bug: not on every command's start
+
     text = "".join(traceback.format_exception(exc))
     where = "(the traceback could not be saved)"
     try:

@@ -8,13 +8,13 @@ import shutil
 import sys
 import tempfile
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from arena.cli.common import (
     NoProgressBar,
-    installed_games,
+    game_registry,
     progress_bar,
     progress_wanted,
     warn_concurrency,
@@ -25,8 +25,11 @@ from arena.text import shown_line
 if TYPE_CHECKING:
     from arena.botproc.build import Recipe
     from arena.botproc.sandbox import Sandbox
-    from arena.game import Game
-    from arena.records import BotSpec, ReplayStep
+    from arena.execute.jobs import Job
+    from arena.execute.pool import Failure
+    from arena.execute.stopping import Interrupted
+    from arena.game import Game, GameInfo
+    from arena.records import BotSpec, Clock, GameRecord, GameSpec, ReplayStep
 
 
 def add_parsers(sub: Any) -> None:
@@ -138,19 +141,38 @@ def cmd_match(args: argparse.Namespace, extra: list[str]) -> int:
     """Play ``--games`` games between the given commands and summarise them.
 
     Each game is played in a worker process, like a tournament's (``-j`` at once).
+    Everything is checked before the first game: the game and its settings, the options,
+    the bots' commands, ``--read-only`` and the seeds.
     """
-    from arena.execute.executor import LocalExecutor
-    from arena.execute.jobs import Job, announce_sandbox, choose_sandbox
-    from arena.execute.pool import Failure, fork_safe
-    from arena.execute.stopping import Interrupted
-    from arena.records import Clock, GameRecord, GameSpec
-    from arena.tournament.config import check_clock_scale, check_time_margin, players_text
-    from arena.tournament.schedule import MAX_GAMES, round_robin
+    from arena.execute.jobs import worker_registry
 
-    registry = installed_games()
-    game_cls = registry.get(args.game)
-    info = game_cls.info
+    # The registry the workers use too: forked from this process, they scan no plugins.
+    game_cls = worker_registry(game_registry(args.game)).get(args.game)
     settings = _setting_options(game_cls, extra)
+    clock = _check_options(args, game_cls.info)
+    bots = _match_bots(args.bots)
+    read_only = _read_only(args.read_only)
+    specs = _schedule(args, game_cls, [b.name for b in bots])
+    lock = None
+    if args.output is not None:
+        from arena.results.lock import lock_output
+        from arena.results.store import make_output_folder
+
+        make_output_folder(args.output, "--output")
+        lock = lock_output(args.output)  # one arena at a time writes there
+    try:
+        return _play_match(args, game_cls.info, settings, clock, bots, read_only, specs)
+    finally:
+        if lock is not None:
+            lock.release()
+
+
+def _check_options(args: argparse.Namespace, info: GameInfo) -> Clock:
+    """Refuse options the match cannot be played with; the clock they set."""
+    from arena.records import Clock
+    from arena.tournament.config import check_clock_scale, check_time_margin, players_text
+    from arena.tournament.schedule import MAX_GAMES
+
     if not info.min_players <= len(args.bots) <= info.max_players:
         given = f"{len(args.bots)} command" + ("" if len(args.bots) == 1 else "s")
         raise ConfigError(f"{info.id} is played by {players_text(info)}; {given} given")
@@ -165,90 +187,57 @@ def cmd_match(args: argparse.Namespace, extra: list[str]) -> int:
         raise ConfigError(f"--time-margin-ms {message}")
     if message := check_clock_scale(args.clock_scale):
         raise ConfigError(f"--clock-scale {message}")
-    clock = Clock(args.clock_scale, args.time_margin_ms, args.clock)
-    bots = _match_bots(args.bots)
-    for path in args.read_only:
+    return Clock(args.clock_scale, args.time_margin_ms, args.clock)
+
+
+def _read_only(paths: list[Path]) -> tuple[str, ...]:
+    """The ``--read-only`` paths, absolute; each must exist."""
+    for path in paths:
         if not path.exists():
             raise ConfigError(f"--read-only {str(path)!r}: not found")
-    read_only = tuple(str(path.resolve()) for path in args.read_only)
-    names = [b.name for b in bots]
-    # Round r plays seed --seed + r, every seat rotation of it before the next seed.
-    specs = round_robin(names, len(names), args.games, args.seed)
-    _check_seeds(game_cls, args.seed, sorted({args.seed + s.round for s in specs}), args.games)
-    lock = None
-    if args.output is not None:
-        from arena.results.lock import lock_output
-        from arena.results.store import make_output_folder
+    return tuple(str(path.resolve()) for path in paths)
 
-        make_output_folder(args.output, "--output")
-        lock = lock_output(args.output)  # one arena at a time writes there
+
+def _schedule(args: argparse.Namespace, game: type[Game[Any]], names: list[str]) -> list[GameSpec]:
+    """The games to play: round r plays seed ``--seed`` + r, every seat rotation of it
+    before the next seed; every seed checked with the game."""
+    from arena.tournament.schedule import round_robin
+
+    specs = round_robin(names, len(names), args.games, args.seed)
+    _check_seeds(game, args.seed, sorted({args.seed + s.round for s in specs}), args.games)
+    return specs
+
+
+def _say(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def _play_match(
+    args: argparse.Namespace,
+    info: GameInfo,
+    settings: dict[str, Any],
+    clock: Clock,
+    sources: list[Any],
+    read_only: tuple[str, ...],
+    specs: list[GameSpec],
+) -> int:
+    """Play the checked match: the sandbox announced, source bots built, every game
+    played and reported as it ends, then the summary; the exit code."""
     warn_concurrency(args.jobs, "-j", info.thinking)
-    say = lambda msg: print(msg, file=sys.stderr, flush=True)  # noqa: E731
-    store = _match_store(args.output, info, settings, bots, say) if args.output else None
-    sandbox = choose_sandbox(args.sandbox, None, [args.output] if args.output else [], 64)
-    sandbox = replace(sandbox, files=args.files, read_only=read_only)
-    announce_sandbox(args.sandbox, sandbox, say)
-    bots = _build_sources(bots, sandbox, say)
+    store = _match_store(args.output, info, settings, sources, _say) if args.output else None
     keep = args.output is not None
     root = args.output or Path(tempfile.mkdtemp(prefix="arena-match-"))
-    by_name = {b.name: b for b in bots}
-    records: list[GameRecord] = []
-    played: list[GameSpec] = []
-    failed = 0
-    progress = not args.verbose and args.games > 1 and progress_wanted(args.no_progress)
-    bar = progress_bar(len(specs)) if progress else NoProgressBar()
-
-    def job(spec: GameSpec) -> Job:
-        seats = tuple(by_name[n] for n in spec.seats)
-        game_dir = str(root / f"game-{spec.order + 1:04d}")
-        # --verbose: the worker builds the observer and prints every step as it is played.
-        observer = _verbose_observer if args.verbose else None
-        # Replays are recorded only when kept (--output): without, they would be deleted.
-        seed = args.seed + spec.round
-        return Job(info.id, seed, settings, seats, game_dir, sandbox, observer, clock, keep)
-
-    def finished(spec: GameSpec, result: dict[str, Any] | Failure) -> None:
-        nonlocal failed
-        bar.update(1)
-        if isinstance(result, Failure):
-            failed += 1
-            why = result.reason
-            why = shown_line(why)
-            bar.write(f"arena: game {spec.order + 1} failed in the referee: {why}", sys.stderr)
-            return
-        if result.get("reason") == "stall":
-            # The machine, not a bot, put a turn over its budget: not counted.
-            stall = result.get("stall", "")
-            bar.write(f"arena: game {spec.order + 1} stalled, not counted: {stall}", sys.stderr)
-            return
-        records.append(GameRecord.from_dict(result))
-        played.append(spec)
-        if store is not None:
-            identity = {"game": info.id, "seed": records[-1].seed, "bots": list(spec.seats)}
-            folder = root / f"game-{spec.order + 1:04d}"
-            store.add_game(spec.key, spec.order, spec.round, spec.group, records[-1], identity,
-                           folder)  # fmt: skip
-        if args.verbose or args.games <= 20:
-            bar.write(_result_line(spec.order + 1, records[-1]), sys.stdout)
-            sys.stdout.flush()
-
-    stop: Interrupted | None = None
     try:
+        sandbox = _match_sandbox(args, read_only)
+        bots = _build_sources(sources, sandbox, _say)
+        progress = not args.verbose and args.games > 1 and progress_wanted(args.no_progress)
+        bar = progress_bar(len(specs)) if progress else NoProgressBar()
+        results = _Results(info.id, root, store, bar, args.verbose or args.games <= 20)
+        job = _job_maker(args, info.id, settings, bots, sandbox, clock, root)
         try:
-            workers = 1 if args.verbose else min(args.jobs, len(specs))
-            # Workers forked from this process (single-threaded: no progress bar's
-            # thread) start at once, with arena and the game already imported.
-            method = "fork" if fork_safe() else "spawn"
-            LocalExecutor(workers, method).run(iter(specs), job, finished)
-        except Interrupted as exc:
-            stop = exc
-            bar.write(f"arena: interrupted ({exc})", sys.stderr)
-        finally:
-            bar.close()
-            if records:
-                print(_match_summary(names, records, late=clock.margin_ms > 0))
-                if len(names) == 2:
-                    print(_match_board(info, names, played, records).pair_line(*names))
+            stop = _run_games(args, specs, job, results)
+        finally:  # what was played is summed up even when arena itself failed
+            _print_summary(info, [b.name for b in bots], results, clock)
             if keep:
                 print(f"replays and stderr in {root}")
                 print(f"games stored in {root} (arena list, leaderboard, report read it)")
@@ -257,11 +246,123 @@ def cmd_match(args: argparse.Namespace, extra: list[str]) -> int:
             store.close()
         if not keep:
             shutil.rmtree(root, ignore_errors=True)
-        if lock is not None:
-            lock.release()
     if stop is not None:
         return 128 + stop.signum
-    return EXIT_FAILED if failed else EXIT_OK
+    return EXIT_FAILED if results.failed else EXIT_OK
+
+
+def _match_sandbox(args: argparse.Namespace, read_only: tuple[str, ...]) -> Sandbox:
+    """The sandbox of ``--sandbox``, ``--files`` and ``--read-only``, announced on stderr."""
+    from arena.execute.jobs import announce_sandbox, choose_sandbox
+
+    sandbox = choose_sandbox(args.sandbox, None, [args.output] if args.output else [], 64)
+    sandbox = replace(sandbox, files=args.files, read_only=read_only)
+    announce_sandbox(args.sandbox, sandbox, _say)
+    return sandbox
+
+
+def _job_maker(
+    args: argparse.Namespace,
+    game: str,
+    settings: dict[str, Any],
+    bots: list[BotSpec],
+    sandbox: Sandbox,
+    clock: Clock,
+    root: Path,
+) -> Callable[[GameSpec], Job]:
+    """How a scheduled game becomes a worker's job."""
+    from arena.execute.jobs import Job
+
+    by_name = {b.name: b for b in bots}
+    # --verbose: the worker builds the observer and prints every step as it is played.
+    observer = _verbose_observer if args.verbose else None
+    keep = args.output is not None
+
+    def job(spec: GameSpec) -> Job:
+        seats = tuple(by_name[n] for n in spec.seats)
+        game_dir = str(root / f"game-{spec.order + 1:04d}")
+        # Replays are recorded only when kept (--output): without, they would be deleted.
+        seed = args.seed + spec.round
+        return Job(game, seed, settings, seats, game_dir, sandbox, observer, clock, keep)
+
+    return job
+
+
+@dataclass
+class _Results:
+    """The games' results as they come in: each counted, stored and (``show``) printed."""
+
+    game: str
+    root: Path
+    store: Any
+    bar: Any
+    show: bool
+    records: list[GameRecord] = field(default_factory=list)
+    played: list[GameSpec] = field(default_factory=list)
+    failed: int = 0
+
+    def finished(self, spec: GameSpec, result: dict[str, Any] | Failure) -> None:
+        """One game ended (in a worker): its record, or why the referee failed."""
+        from arena.execute.pool import Failure
+        from arena.records import GameRecord
+
+        self.bar.update(1)
+        if isinstance(result, Failure):
+            self.failed += 1
+            why = f"arena: game {spec.order + 1} failed in the referee: {shown_line(result.reason)}"
+            self.bar.write(why, sys.stderr)
+            return
+        if result.get("reason") == "stall":
+            # The machine, not a bot, put a turn over its budget: not counted.
+            stall = result.get("stall", "")
+            why = f"arena: game {spec.order + 1} stalled, not counted: {stall}"
+            self.bar.write(why, sys.stderr)
+            return
+        record = GameRecord.from_dict(result)
+        self.records.append(record)
+        self.played.append(spec)
+        if self.store is not None:
+            identity = {"game": self.game, "seed": record.seed, "bots": list(spec.seats)}
+            folder = self.root / f"game-{spec.order + 1:04d}"
+            self.store.add_game(spec.key, spec.order, spec.round, spec.group, record, identity,
+                                folder)  # fmt: skip
+        if self.show:
+            self.bar.write(_result_line(spec.order + 1, record), sys.stdout)
+            sys.stdout.flush()
+
+
+def _run_games(
+    args: argparse.Namespace,
+    specs: list[GameSpec],
+    job: Callable[[GameSpec], Job],
+    results: _Results,
+) -> Interrupted | None:
+    """Play every game in worker processes; the stop signal that ended them early, if any."""
+    from arena.execute.executor import LocalExecutor
+    from arena.execute.pool import fork_safe
+    from arena.execute.stopping import Interrupted
+
+    try:
+        workers = 1 if args.verbose else min(args.jobs, len(specs))
+        # Workers forked from this process (single-threaded: no progress bar's
+        # thread) start at once, with arena and the game already imported.
+        method = "fork" if fork_safe() else "spawn"
+        LocalExecutor(workers, method).run(iter(specs), job, results.finished)
+        return None
+    except Interrupted as exc:
+        results.bar.write(f"arena: interrupted ({exc})", sys.stderr)
+        return exc
+    finally:
+        results.bar.close()
+
+
+def _print_summary(info: GameInfo, names: list[str], results: _Results, clock: Clock) -> None:
+    """The table of the games played and, for two bots, their match line (none: nothing)."""
+    if not results.records:
+        return
+    print(_match_summary(names, results.records, late=clock.margin_ms > 0))
+    if len(names) == 2:
+        print(_match_board(info, names, results.played, results.records).pair_line(*names))
 
 
 def _match_store(
@@ -430,8 +531,8 @@ def _result_line(n: int, record: Any) -> str:
 
 
 def _match_summary(names: list[str], records: list[Any], late: bool = False) -> str:
-    from tabulate import tabulate
-
+    """The table of each bot's games: W/D/L, mean score with its 95% interval, min, max,
+    forfeits, (late answers,) longest turn."""
     from arena.records import result_of
     from arena.results.stats import score_interval
 
@@ -464,7 +565,29 @@ def _match_summary(names: list[str], records: list[Any], late: bool = False) -> 
     headers = ["bot", "games"] + (["W/D/L"] if len(names) > 1 else [])
     headers += ["mean score [95%]", "min", "max", "forfeits"]
     headers += ["late", "max turn ms"] if late else ["max turn ms"]
-    return tabulate(rows, headers=headers, disable_numparse=True)
+    return simple_table([[str(cell) for cell in row] for row in rows], headers)
+
+
+def simple_table(rows: list[list[str]], headers: list[str]) -> str:
+    """``tabulate(rows, headers, disable_numparse=True)``, byte for byte, without
+    importing tabulate where every cell is one line of printable ASCII (the width of
+    other text is tabulate's to measure)."""
+    cells = [*headers, *(cell for row in rows for cell in row)]
+    if not all(cell.isascii() and cell.isprintable() for cell in cells):
+        from tabulate import tabulate
+
+        return tabulate(rows, headers=headers, disable_numparse=True)
+    rows = [[cell.strip() for cell in row] for row in rows]
+    headers = [header.strip() for header in headers]
+    # tabulate's simple format: headers padded by 2, cells left-aligned, 2 spaces apart.
+    widths = [
+        max([len(header) + 2, *(len(row[i]) for row in rows)]) for i, header in enumerate(headers)
+    ]
+
+    def line(parts: list[str]) -> str:
+        return "  ".join(p.ljust(w) for p, w in zip(parts, widths, strict=True)).rstrip()
+
+    return "\n".join([line(headers), line(["-" * w for w in widths]), *map(line, rows)])
 
 
 def _verbose_observer(game: Game[Any], names: Sequence[str]) -> Any:

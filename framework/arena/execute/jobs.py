@@ -37,9 +37,12 @@ if TYPE_CHECKING:
 _REGISTRY: Registry | None = None
 
 
-def worker_registry() -> Registry:
-    """The game registry of this process, loaded on first use."""
+def worker_registry(loaded: Registry | None = None) -> Registry:
+    """The game registry of this process, loaded on first use (or ``loaded``, one the
+    caller loaded: its workers, forked, then load none)."""
     global _REGISTRY
+    if loaded is not None:
+        _REGISTRY = loaded
     if _REGISTRY is None:
         _REGISTRY = load_registry()
     return _REGISTRY

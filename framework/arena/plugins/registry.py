@@ -6,21 +6,34 @@ raises, or that returns something other than game classes is recorded in
 skipped and recorded in :attr:`Registry.skipped`. When two packages claim one game id the
 first one loaded keeps it: arena's own games first, then packages by name.
 Commands print these once as warnings and go on with every other game.
+
+A command that needs one game (``arena match``) need not import every plugin: the full
+scan leaves an index (:func:`plugin_index`: which plugin gave each game, the warnings,
+and the files everything it read came from), and :func:`registry_for` loads only the
+plugin of the game asked for while nothing the index depends on has changed: the
+packages installed in the folders on ``sys.path`` (their metadata folders), any module
+file a plugin imported, arena's version, Python's. Anything else is a full scan.
 """
 
 from __future__ import annotations
 
-import importlib.metadata
+import functools
+import importlib
+import os
 import re
+import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import pluggy
 
 from arena.errors import UnknownGame
 from arena.game import Game, GameInfo
 from arena.plugins import hookspecs
+
+if TYPE_CHECKING:
+    import importlib.metadata
 
 ENTRY_POINT_GROUP = "arena"
 ARENA_DIST = "bot-arena"
@@ -69,15 +82,19 @@ def get_plugin_manager(load_entry_points: bool = True) -> pluggy.PluginManager:
 
     A plugin that fails to import or to register is skipped (recorded on
     ``pm.arena_broken``) so one broken third-party package cannot take down the others.
+    The modules each plugin's import brought in are recorded on ``pm.arena_modules``.
     """
     pm = pluggy.PluginManager(hookspecs.PROJECT)
     pm.add_hookspecs(hookspecs)
     broken: dict[str, str] = {}
     pm.arena_dists = {}  # type: ignore[attr-defined]
+    pm.arena_values = {}  # type: ignore[attr-defined]
+    pm.arena_modules = set()  # type: ignore[attr-defined]
     if load_entry_points:
         for ep in _entry_points():
             if pm.get_plugin(ep.name) is not None or ep.name in broken:
                 continue  # two packages naming a plugin alike: the first one is used
+            before = set(sys.modules)
             try:
                 module = ep.load()
                 pm.register(module, name=ep.name)
@@ -87,8 +104,11 @@ def get_plugin_manager(load_entry_points: bool = True) -> pluggy.PluginManager:
                 if pm.has_plugin(ep.name):
                     pm.unregister(name=ep.name)
                 continue
+            finally:
+                pm.arena_modules.update(set(sys.modules) - before)  # type: ignore[attr-defined]
             dist = ep.dist.name if ep.dist is not None else "?"
             pm.arena_dists[ep.name] = dist  # type: ignore[attr-defined]
+            pm.arena_values[ep.name] = ep.value  # type: ignore[attr-defined]
     pm.arena_broken = broken  # type: ignore[attr-defined]
     return pm
 
@@ -99,6 +119,8 @@ def _entry_points() -> list[importlib.metadata.EntryPoint]:
     The order decides which game keeps an id two packages claim, so it must not depend
     on how the file system lists installed packages.
     """
+
+    import importlib.metadata  # here: a command served by the index never imports it
 
     def key(ep: importlib.metadata.EntryPoint) -> tuple[bool, str, str]:
         dist = ep.dist.name if ep.dist is not None else ""
@@ -165,3 +187,101 @@ def load_registry(pm: pluggy.PluginManager | None = None) -> Registry:
                 continue
             registry.games[gid] = GameEntry(game, package, name)
     return registry
+
+
+# -- the index: one game without every plugin ----------------------------------------
+
+
+def _file_id(path: str) -> list[Any]:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return [path]
+    return [path, st.st_mtime_ns, st.st_size, st.st_ino]
+
+
+_INSTALLED = (".dist-info", ".egg-info", ".egg-link", ".egg", ".pth")
+"""What installers leave in a ``sys.path`` folder: the installed packages' metadata."""
+
+
+def _folder_state(path: str) -> list[Any]:
+    """The installed packages' metadata in a ``sys.path`` entry (names, times, inodes:
+    pip makes each anew), not the folder's own time, which any file made there moves."""
+    try:
+        entries = os.scandir(path)
+    except NotADirectoryError:
+        return _file_id(path)
+    except OSError:
+        return [path]
+    with entries:
+        found = [
+            [e.name, e.stat(follow_symlinks=False).st_mtime_ns, e.inode()]
+            for e in entries
+            if e.name.endswith(_INSTALLED)
+        ]
+    return [path, sorted(found)]
+
+
+def _state(files: Iterable[str]) -> str:
+    """What the plugins found depend on, hashed: the packages installed in the folders of
+    ``sys.path``, the module ``files`` the plugins imported, arena's own registry and
+    version, and Python."""
+    import hashlib
+    import json
+
+    from arena.version import __version__
+
+    paths = [_folder_state(p or os.getcwd()) for p in sys.path]
+    state = [__version__, sys.version, paths, _file_id(__file__), [_file_id(f) for f in files]]
+    return hashlib.sha256(json.dumps(state).encode()).hexdigest()
+
+
+def plugin_index(pm: pluggy.PluginManager, registry: Registry) -> dict[str, Any]:
+    """What :func:`registry_for` needs to find a game's plugin again without this scan
+    (JSON values): each game's plugin, the scan's warnings and what they depend on."""
+    modules = (sys.modules.get(name) for name in sorted(getattr(pm, "arena_modules", ())))
+    files = sorted({f for m in modules if isinstance(f := getattr(m, "__file__", None), str)})
+    values: dict[str, str] = getattr(pm, "arena_values", {})
+    return {
+        "state": _state(files),
+        "files": files,
+        "games": {
+            gid: [entry.plugin, values.get(entry.plugin, ""), entry.package]
+            for gid, entry in registry.games.items()
+        },
+        "broken": dict(registry.broken),
+        "skipped": list(registry.skipped),
+    }
+
+
+def registry_for(game_id: str, index: Any) -> Registry | None:
+    """A registry holding ``game_id`` as a full scan would, its warnings those of the
+    scan that made ``index`` (:func:`plugin_index`), having imported only the plugin that
+    gives the game; None when the index does not hold any more (then scan)."""
+    try:
+        plugin, value, package = index["games"][game_id]
+        if index["state"] != _state(index["files"]):
+            return None
+        broken = {str(k): str(v) for k, v in index["broken"].items()}
+        skipped = [str(line) for line in index["skipped"]]
+    except (KeyError, TypeError, ValueError):
+        return None
+    pm = pluggy.PluginManager(hookspecs.PROJECT)
+    pm.add_hookspecs(hookspecs)
+    try:
+        pm.register(_load(str(value)), name=str(plugin))
+        pm.check_pending()
+    except Exception:  # it loaded at the scan: whatever changed, the scan will say
+        return None
+    pm.arena_dists = {plugin: package}  # type: ignore[attr-defined]
+    found = load_registry(pm)
+    if found.broken or game_id not in found.games:
+        return None
+    return Registry({game_id: found.games[game_id]}, broken, skipped)
+
+
+def _load(value: str) -> Any:
+    """What an entry point's ``module:attr`` value names, as ``EntryPoint.load`` does."""
+    module, _, attrs = value.partition(":")
+    found = importlib.import_module(module.strip())
+    return functools.reduce(getattr, filter(None, attrs.strip().split(".")), found)

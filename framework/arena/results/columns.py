@@ -8,8 +8,6 @@ import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from tabulate import tabulate
-
 DEFAULT_WIDTH = 100
 """The width assumed when neither ``COLUMNS`` nor a terminal says (output to a pipe)."""
 
@@ -91,6 +89,8 @@ def _render(columns: Sequence[Column], wrap: dict[int, int], tablefmt: str) -> s
     if not columns:
         return ""
     if tablefmt != "simple":
+        from tabulate import tabulate  # only here: `arena match` starts without it
+
         rows = [list(cells) for cells in zip(*(c.cells for c in columns), strict=True)]
         limits = [wrap.get(i) for i in range(len(columns))] if wrap else None
         return tabulate(

@@ -20,8 +20,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tabulate import tabulate
-
 from arena.errors import ConfigError
 from arena.results import rating
 from arena.results.columns import Column, fit_table, terminal_width
@@ -419,6 +417,8 @@ class Leaderboard:
             return f"{text}:" if fmt == "table" else f"### {text}"
 
         def table(rows: Any, headers: Any) -> str:
+            from tabulate import tabulate  # only here: `arena match` starts without it
+
             return tabulate(rows, headers=headers, tablefmt=tablefmt, disable_numparse=True)
 
         parts = [self.title if fmt == "table" else f"## {self.title}"]

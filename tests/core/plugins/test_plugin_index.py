@@ -1,0 +1,126 @@
+"""``arena match`` imports only the plugin of its game while nothing installed has
+changed since the last full scan, and says the same warnings; a package installed or a
+plugin's file changed since is a full scan again."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+from arena.plugins import registry as plugins
+from support import REPO, beyond_the_sandbox_line
+
+COUNT = '''
+from pathlib import Path
+from arena import Game, GameInfo, Move, Outcome, hookimpl
+
+with open({marker!r}, "a") as f:  # each import of this plugin leaves a line
+    f.write("{module}\\n")
+
+class Count(Game):
+    """Say a digit; the sum scores."""
+    info = GameInfo(id="{id}", title="Count", min_players=2, max_players=2,
+                    first_turn_ms=2000, turn_ms=500, settings={{"turns": 2}})
+    def start(self, seed, players, settings):
+        return (settings["turns"], (0, 0))
+    def to_act(self, state):
+        return (0, 1) if state[0] else ()
+    def prompt(self, state, seat):
+        return "go\\n"
+    def interpret(self, state, seat, text):
+        return Move(int(text))
+    def apply(self, state, moves):
+        return (state[0] - 1, (state[1][0] + moves[0], state[1][1] + moves[1]))
+    def eliminate(self, state, seat):
+        return (0, state[1])
+    def outcome(self, state):
+        return Outcome.from_scores(state[1])
+    def random_answer(self, state, seat, rng):
+        return "1"
+
+@hookimpl
+def arena_register_games():
+    return [Count]
+'''
+
+BOT = f'{sys.executable} -c "while True: input(); print(7, flush=True)"'
+
+
+def install(site: Path, dist: str, module: str, game_id: str, marker: Path) -> None:
+    """What pip leaves behind: the module and a dist-info naming it in the entry points."""
+    source = COUNT.format(marker=str(marker), module=module, id=game_id)
+    (site / f"{module}.py").write_text(textwrap.dedent(source))
+    info = site / f"{dist.replace('-', '_')}-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist}\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text(f"[arena]\n{module} = {module}\n")
+
+
+def arena_with(site: Path, cache: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    path = os.pathsep.join([str(site), *filter(None, [os.environ.get("PYTHONPATH")])])
+    env = {**os.environ, "PYTHONPATH": path, "XDG_CACHE_HOME": str(cache)}
+    env.pop("ARENA_NO_HOST_CACHE", None)
+    return subprocess.run(
+        [sys.executable, "-m", "arena", *args],
+        capture_output=True, text=True, cwd=REPO, env=env, timeout=600,
+    )  # fmt: skip
+
+
+def imported(marker: Path) -> list[str]:
+    lines = marker.read_text().splitlines() if marker.exists() else []
+    marker.unlink(missing_ok=True)
+    return lines
+
+
+def test_a_match_imports_only_its_games_plugin_once_the_scan_is_indexed(tmp_path):
+    site, cache, marker = tmp_path / "site", tmp_path / "cache", tmp_path / "imported"
+    site.mkdir()
+    install(site, "count-game", "count_game", "count", marker)
+    install(site, "other-game", "other_game", "other", marker)
+    first = arena_with(site, cache, "match", "count", BOT, BOT, "--sandbox", "none")
+    assert first.returncode == 0, first.stderr
+    assert sorted(imported(marker)) == ["count_game", "other_game"]  # the full scan
+    again = arena_with(site, cache, "match", "count", BOT, BOT, "--sandbox", "none")
+    assert again.returncode == 0, again.stderr
+    assert imported(marker) == ["count_game"]
+    assert first.stdout.splitlines()[0] == again.stdout.splitlines()[0]
+    assert again.stdout.startswith("game 1 seed 1, 0 turns")
+    assert beyond_the_sandbox_line(again.stderr) == beyond_the_sandbox_line(first.stderr)
+
+
+def test_a_package_installed_since_the_scan_is_seen_with_its_warning(tmp_path):
+    site, cache, marker = tmp_path / "site", tmp_path / "cache", tmp_path / "imported"
+    site.mkdir()
+    install(site, "count-game", "count_game", "count", marker)
+    assert arena_with(site, cache, "match", "count", BOT, BOT, "--sandbox", "none").returncode == 0
+    # A package sorted first now claims the id too: it keeps it, as a full scan says.
+    install(site, "aaa-count", "aaa_count", "count", marker)
+    imported(marker)
+    again = arena_with(site, cache, "match", "count", BOT, BOT, "--sandbox", "none")
+    assert again.returncode == 0, again.stderr
+    assert sorted(imported(marker)) == ["aaa_count", "count_game"]
+    assert beyond_the_sandbox_line(again.stderr) == (
+        "arena: warning: game id 'count' registered by 'aaa_count' (aaa-count) and "
+        "'count_game' (count-game): keeping 'aaa_count'\n"
+    )
+
+
+def test_an_index_is_not_used_once_a_file_it_depends_on_changed(tmp_path, monkeypatch):
+    site, marker = tmp_path / "site", tmp_path / "imported"
+    site.mkdir()
+    install(site, "count-game", "count_game", "count_idx", marker)
+    monkeypatch.syspath_prepend(str(site))
+    pm = plugins.get_plugin_manager()
+    index = plugins.plugin_index(pm, plugins.load_registry(pm))
+    assert str(site / "count_game.py") in index["files"]
+    found = plugins.registry_for("count_idx", index)
+    assert found is not None and list(found.games) == ["count_idx"]
+    assert plugins.registry_for("no-such-game", index) is None
+    (site / "game.log").write_text("a file made beside the packages is not a package\n")
+    assert plugins.registry_for("count_idx", index) is not None
+    os.utime(site / "count_game.py", ns=(0, 0))  # the plugin edited since
+    assert plugins.registry_for("count_idx", index) is None
+    assert plugins.registry_for("count_idx", {"games": "not an index"}) is None
