@@ -64,6 +64,8 @@ READY_WAIT_S = 0.05
 after its answer is filed with that answer's turn) before it is sent anyway."""
 READY_POLL_S = 0.0005
 """How often the referee looks whether the bot is back reading."""
+PIPE_READ_BYTES = 65536
+"""Bytes asked of a bot's stdout per read."""
 
 
 @dataclass(frozen=True)
@@ -492,7 +494,7 @@ class LineBot:
         fd = self.fileno()
         while not self._eof and self.flood is None:
             try:
-                chunk = os.read(fd, 65536)
+                chunk = os.read(fd, PIPE_READ_BYTES)
             except BlockingIOError:
                 self._looked = own_wait_ns()  # nothing yet: the referee is not late for it
                 return
@@ -522,6 +524,11 @@ class LineBot:
                 first = self.lines[0][0][:200] if self.lines else ""
                 message = f"output flood: over {MAX_BUFFERED_BYTES} bytes unread"
                 self.flood = OutputFlood(message, first)
+            elif len(chunk) < PIPE_READ_BYTES:
+                # A pipe's read returns less than asked only once it is empty: no need
+                # of another read to find it so.
+                self._looked = own_wait_ns()
+                return
 
     def mark_empty(self, own_wait: int) -> None:
         """The referee found this bot's output empty when its own run-queue wait read
@@ -656,9 +663,10 @@ def stop_bots(bots: Sequence[LineBot]) -> None:
         bot.stop()
 
 
-def wait_and_read(bots: Sequence[LineBot], timeout: float) -> None:
-    """Wait in the kernel until one of ``bots`` has output, or ``timeout`` seconds pass;
-    then read and stamp every bot whose output is ready, before anything else.
+def wait_and_read(bots: Sequence[LineBot], timeout: float) -> bool:
+    """Wait in the kernel until one of ``bots`` has sent a whole line (or ended), or
+    ``timeout`` seconds pass; read and stamp every bot whose output is ready as it is,
+    before anything else.
 
     The stamp is taken right after each read (:meth:`LineBot.pump`), so the time a bot is
     charged ends when its bytes were in the pipe, as early as the referee can know it;
@@ -668,10 +676,11 @@ def wait_and_read(bots: Sequence[LineBot], timeout: float) -> None:
 
     Returns at once when a bot already holds a complete line: an earlier :meth:`LineBot.pump`
     (the referee reads every seat's output while the rules read one seat's) may have taken
-    it from the pipe, and the kernel would not wake for it.
+    it from the pipe, and the kernel would not wake for it. Whether it waited (then every
+    bot's output was read, or found empty, as it returned).
     """
     if any(b.lines for b in bots):
-        return
+        return False
     poller = select.poll()
     outs = {b.fileno(): b for b in bots if not b.closed and b.flood is None}
     logs = {fd: b for b in bots if (fd := b.log_fileno()) is not None}
@@ -682,7 +691,7 @@ def wait_and_read(bots: Sequence[LineBot], timeout: float) -> None:
     while outs:
         remaining = deadline - time.perf_counter()
         if remaining <= 0:
-            return
+            return False
         try:
             events = poller.poll(remaining * 1000.0)  # milliseconds, rounded up
         except InterruptedError:
@@ -706,8 +715,12 @@ def wait_and_read(bots: Sequence[LineBot], timeout: float) -> None:
                 if logs[fd].log_fileno() is None:
                     poller.unregister(fd)
                     del logs[fd]
-        if ready or ended or not events:
-            return
+        if ended or not events or any(b.lines or b._eof or b.flood is not None for b in ready):
+            return True
+        # Only part of a line came (a bot writing its answer in pieces: Python's print
+        # under PYTHONUNBUFFERED writes each argument apart): wait on for the rest here,
+        # its stamp taken as its end is read, as before.
+    return False
 
 
 def drain_logs(
