@@ -63,7 +63,11 @@ READY_WAIT_S = 0.05
 """How long a bot's next input waits for the bot to be back reading (so what it logs
 after its answer is filed with that answer's turn) before it is sent anyway."""
 READY_POLL_S = 0.0005
-"""How often the referee looks whether the bot is back reading."""
+"""How often the referee looks whether the bot is back reading..."""
+READY_FIRST_POLL_S = 0.00005
+"""... after a first look this much later, the wait doubling up to :data:`READY_POLL_S`: a
+bot that just answered usually needs a few tens of microseconds to be back reading (a
+core of its own may be the referee's, which then has to let it run)."""
 PIPE_READ_BYTES = 65536
 """Bytes asked of a bot's stdout per read."""
 
@@ -382,8 +386,9 @@ class LineBot:
         """
         assert self.proc is not None and self.proc.stdin is not None
         fd = self.proc.stdin.fileno()
-        if new_turn and self._turns:
-            self._await_reading(deadline, meanwhile)
+        # Seen back reading just now: it cannot run until this write (its usage below
+        # needs no new look at its threads).
+        still = bool(new_turn and self._turns and self._await_reading(deadline, meanwhile))
         if new_turn and self._log is not None:
             self.pump_log()
             if self._log.has_recent:
@@ -391,7 +396,7 @@ class LineBot:
             self._fresh = 0
         if new_turn:
             self._turns += 1
-            self.turn_usage = self.usage()
+            self.turn_usage = self.usage(still)
             self.late, self.late_after = None, float("inf")
         data = text.encode()
         view = memoryview(data)
@@ -416,27 +421,30 @@ class LineBot:
             self._looked = own_wait_ns()
         return started
 
-    def _await_reading(self, deadline: float, meanwhile: Callable[[], None] | None) -> None:
+    def _await_reading(self, deadline: float, meanwhile: Callable[[], None] | None) -> bool:
         """Wait until the bot is back reading its input (at most :data:`READY_WAIT_S`, and
         not when that cannot be seen), draining its stderr meanwhile: whatever it logs
         after its answer, however late, is then in the pipe before its next input is, and
         filed with the turn it answered. Its clock starts after this, at the write.
         ``meanwhile`` is called at every look (the referee stamps the answers of the bots
-        already sent their input).
+        already sent their input). Whether it was seen back reading.
         """
         assert self.proc is not None and self._process is not None
         give_up = min(deadline, time.perf_counter() + READY_WAIT_S)
-        while self._reading() is False and self.proc.poll() is None:
+        pause = READY_FIRST_POLL_S
+        while (reading := self._reading()) is False and self.proc.poll() is None:
             if meanwhile is not None:
                 meanwhile()
             left = give_up - time.perf_counter()
             if left <= 0:
-                return
+                return False
             fd = self.log_fileno()
             with contextlib.suppress(InterruptedError):
-                select.select([fd] if fd is not None else [], [], [], min(left, READY_POLL_S))
+                select.select([fd] if fd is not None else [], [], [], min(left, pause))
             if fd is not None and self._log is not None:
                 self._log.pump(READS_PER_PUMP)
+            pause = min(2 * pause, READY_POLL_S)
+        return reading is True
 
     def _main_watch(self) -> tuple[int, ProcessWatch | None]:
         """The bot's own process (below bubblewrap's), and its watch once it is known."""
@@ -462,15 +470,16 @@ class LineBot:
         main, watch = self._main_watch()
         return watch.reading() if watch is not None else reading_input(main)
 
-    def usage(self) -> Usage:
+    def usage(self, still: bool = False) -> Usage:
         """The CPU time of the bot's processes now (its cgroup's, else its process tree's:
         then CPU of children already gone is not counted) and the run-queue waits of its
-        own process's threads (not its children's: those compete with it, not for it)."""
+        own process's threads (not its children's: those compete with it, not for it).
+        ``still``: it has not run since it was last seen back reading."""
         assert self._process is not None
         main, watch = self._main_watch()
         waits: dict[int, int] = {}
         # One thread at the latest look (the usual bot): its schedstat, one pread.
-        only = watch.single_thread_schedstat() if watch is not None else None
+        only = watch.single_thread_schedstat(still) if watch is not None else None
         if only is not None:
             waits[main] = only[1]
         else:
