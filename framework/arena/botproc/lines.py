@@ -600,11 +600,13 @@ class LineBot:
         if text and room > 0:
             self._held += text[:room]
 
-    def take_logs(self) -> tuple[str, str]:
-        """The bot's stderr since the last call, the pipe drained once: (its previous
-        turn's, written after :meth:`send` started its current one but before the bot read
-        that input; its current turn's, bounded)."""
-        self.pump_log()
+    def take_logs(self, drain: bool = True) -> tuple[str, str]:
+        """The bot's stderr since the last call, the pipe drained once (not with
+        ``drain=False``: what it holds is then read by the next :meth:`send`, as its
+        previous turn's): (its previous turn's, written after :meth:`send` started its
+        current one but before the bot read that input; its current turn's, bounded)."""
+        if drain:
+            self.pump_log()
         held, self._held = self._held, ""
         if self._log is None or not self._log.has_recent:
             return held, ""

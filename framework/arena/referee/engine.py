@@ -106,9 +106,10 @@ class _TurnLogs:
     def of(n: int) -> _TurnLogs:
         return _TurnLogs([None] * n, [None] * n)
 
-    def settle(self, seat: int, bot: LineBot) -> None:
-        """File what seat's bot wrote on stderr so far under the turns it belongs to."""
-        previous, current = bot.take_logs()
+    def settle(self, seat: int, bot: LineBot, drain: bool = True) -> None:
+        """File what seat's bot wrote on stderr so far under the turns it belongs to
+        (``drain=False``: what was read of it; the rest goes with the next input's)."""
+        previous, current = bot.take_logs(drain)
         _append_log(self.previous[seat], previous)
         _append_log(self.current[seat], current)
 
@@ -349,7 +350,11 @@ class Referee:
             step["turn"] = self.game.turn_number(state)
             steps.append(step)
             for seat, bot in enumerate(line_bots):
-                logs.settle(seat, bot)
+                # What the pipe of a seat that played this step still holds is read as
+                # its next input is sent (LineBot.send: what it wrote before reading it is
+                # this turn's), or at the next settle if it does not play the next step:
+                # filed then, before this step is observed. One read less a step.
+                logs.settle(seat, bot, drain=str(seat) not in step["io"])
             unobserved.append((len(steps) - 1, step, state))
         self._send_epilogues(state, seats, line_bots)
         # The end: the bots' last logs (bounded in time), then they are stopped.
