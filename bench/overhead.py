@@ -17,7 +17,7 @@ game (the referee's process alone, not the bots'; target at most 4 ms) and per s
 where each side's wall time goes (start-up to a game's second step, each later step
 prompt to prompt, the end), and the machine: CPUs, load average, steal time.
 
-    python3 bench/overhead.py [--games 30]
+    python3 bench/overhead.py [--games 30] [--one-write]
 
 ``bench/protections.py`` breaks the cost of the protections down.
 """
@@ -45,6 +45,8 @@ from arena.records import BotSpec
 from arena.referee.engine import Referee
 
 # Drops its pair in its lowest column, vertical: answers at once and survives a while.
+# Its print writes each piece of the answer apart (arena runs Python bots unbuffered):
+# "2", " ", "1", then the newline; with --one-write, the whole line at once.
 INSTANT_BOT = """\
 import sys
 while True:
@@ -55,6 +57,10 @@ while True:
     heights = [sum(row[c] != "." for row in rows) for c in range(6)]
     print(heights.index(min(heights)), 1, flush=True)
 """
+ONE_WRITE = (
+    "print(heights.index(min(heights)), 1, flush=True)",
+    'sys.stdout.write(f"{heights.index(min(heights))} 1\\n"); sys.stdout.flush()',
+)
 
 
 Stamps = list[tuple[float, float]]
@@ -163,12 +169,15 @@ def main() -> int:
     """Run the benchmark and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=30)
+    parser.add_argument(
+        "--one-write", action="store_true", help="the bots write each answer in one write"
+    )
     args = parser.parse_args()
 
     game_cls = load_registry().get("stc")
     work = Path(tempfile.mkdtemp(prefix="arena-bench-"))
     bot = work / "instant.py"
-    bot.write_text(INSTANT_BOT)
+    bot.write_text(INSTANT_BOT.replace(*ONE_WRITE) if args.one_write else INSTANT_BOT)
     argv = [sys.executable, str(bot)]
     spec = BotSpec("instant", tuple(argv))
     settings = dict(game_cls.info.settings)

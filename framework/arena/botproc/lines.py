@@ -63,7 +63,13 @@ READY_WAIT_S = 0.05
 """How long a bot's next input waits for the bot to be back reading (so what it logs
 after its answer is filed with that answer's turn) before it is sent anyway."""
 READY_POLL_S = 0.0005
-"""How often the referee looks whether the bot is back reading."""
+"""How often the referee looks whether the bot is back reading..."""
+READY_FIRST_POLL_S = 0.00005
+"""... after a first look this much later, the wait doubling up to :data:`READY_POLL_S`: a
+bot that just answered usually needs a few tens of microseconds to be back reading (a
+core of its own may be the referee's, which then has to let it run)."""
+PIPE_READ_BYTES = 65536
+"""Bytes asked of a bot's stdout per read."""
 
 
 @dataclass(frozen=True)
@@ -380,8 +386,9 @@ class LineBot:
         """
         assert self.proc is not None and self.proc.stdin is not None
         fd = self.proc.stdin.fileno()
-        if new_turn and self._turns:
-            self._await_reading(deadline, meanwhile)
+        # Seen back reading just now: it cannot run until this write (its usage below
+        # needs no new look at its threads).
+        still = bool(new_turn and self._turns and self._await_reading(deadline, meanwhile))
         if new_turn and self._log is not None:
             self.pump_log()
             if self._log.has_recent:
@@ -389,7 +396,7 @@ class LineBot:
             self._fresh = 0
         if new_turn:
             self._turns += 1
-            self.turn_usage = self.usage()
+            self.turn_usage = self.usage(still)
             self.late, self.late_after = None, float("inf")
         data = text.encode()
         view = memoryview(data)
@@ -414,27 +421,30 @@ class LineBot:
             self._looked = own_wait_ns()
         return started
 
-    def _await_reading(self, deadline: float, meanwhile: Callable[[], None] | None) -> None:
+    def _await_reading(self, deadline: float, meanwhile: Callable[[], None] | None) -> bool:
         """Wait until the bot is back reading its input (at most :data:`READY_WAIT_S`, and
         not when that cannot be seen), draining its stderr meanwhile: whatever it logs
         after its answer, however late, is then in the pipe before its next input is, and
         filed with the turn it answered. Its clock starts after this, at the write.
         ``meanwhile`` is called at every look (the referee stamps the answers of the bots
-        already sent their input).
+        already sent their input). Whether it was seen back reading.
         """
         assert self.proc is not None and self._process is not None
         give_up = min(deadline, time.perf_counter() + READY_WAIT_S)
-        while self._reading() is False and self.proc.poll() is None:
+        pause = READY_FIRST_POLL_S
+        while (reading := self._reading()) is False and self.proc.poll() is None:
             if meanwhile is not None:
                 meanwhile()
             left = give_up - time.perf_counter()
             if left <= 0:
-                return
+                return False
             fd = self.log_fileno()
             with contextlib.suppress(InterruptedError):
-                select.select([fd] if fd is not None else [], [], [], min(left, READY_POLL_S))
+                select.select([fd] if fd is not None else [], [], [], min(left, pause))
             if fd is not None and self._log is not None:
                 self._log.pump(READS_PER_PUMP)
+            pause = min(2 * pause, READY_POLL_S)
+        return reading is True
 
     def _main_watch(self) -> tuple[int, ProcessWatch | None]:
         """The bot's own process (below bubblewrap's), and its watch once it is known."""
@@ -460,15 +470,16 @@ class LineBot:
         main, watch = self._main_watch()
         return watch.reading() if watch is not None else reading_input(main)
 
-    def usage(self) -> Usage:
+    def usage(self, still: bool = False) -> Usage:
         """The CPU time of the bot's processes now (its cgroup's, else its process tree's:
         then CPU of children already gone is not counted) and the run-queue waits of its
-        own process's threads (not its children's: those compete with it, not for it)."""
+        own process's threads (not its children's: those compete with it, not for it).
+        ``still``: it has not run since it was last seen back reading."""
         assert self._process is not None
         main, watch = self._main_watch()
         waits: dict[int, int] = {}
         # One thread at the latest look (the usual bot): its schedstat, one pread.
-        only = watch.single_thread_schedstat() if watch is not None else None
+        only = watch.single_thread_schedstat(still) if watch is not None else None
         if only is not None:
             waits[main] = only[1]
         else:
@@ -492,7 +503,7 @@ class LineBot:
         fd = self.fileno()
         while not self._eof and self.flood is None:
             try:
-                chunk = os.read(fd, 65536)
+                chunk = os.read(fd, PIPE_READ_BYTES)
             except BlockingIOError:
                 self._looked = own_wait_ns()  # nothing yet: the referee is not late for it
                 return
@@ -522,6 +533,11 @@ class LineBot:
                 first = self.lines[0][0][:200] if self.lines else ""
                 message = f"output flood: over {MAX_BUFFERED_BYTES} bytes unread"
                 self.flood = OutputFlood(message, first)
+            elif len(chunk) < PIPE_READ_BYTES:
+                # A pipe's read returns less than asked only once it is empty: no need
+                # of another read to find it so.
+                self._looked = own_wait_ns()
+                return
 
     def mark_empty(self, own_wait: int) -> None:
         """The referee found this bot's output empty when its own run-queue wait read
@@ -584,11 +600,13 @@ class LineBot:
         if text and room > 0:
             self._held += text[:room]
 
-    def take_logs(self) -> tuple[str, str]:
-        """The bot's stderr since the last call, the pipe drained once: (its previous
-        turn's, written after :meth:`send` started its current one but before the bot read
-        that input; its current turn's, bounded)."""
-        self.pump_log()
+    def take_logs(self, drain: bool = True) -> tuple[str, str]:
+        """The bot's stderr since the last call, the pipe drained once (not with
+        ``drain=False``: what it holds is then read by the next :meth:`send`, as its
+        previous turn's): (its previous turn's, written after :meth:`send` started its
+        current one but before the bot read that input; its current turn's, bounded)."""
+        if drain:
+            self.pump_log()
         held, self._held = self._held, ""
         if self._log is None or not self._log.has_recent:
             return held, ""
@@ -656,9 +674,10 @@ def stop_bots(bots: Sequence[LineBot]) -> None:
         bot.stop()
 
 
-def wait_and_read(bots: Sequence[LineBot], timeout: float) -> None:
-    """Wait in the kernel until one of ``bots`` has output, or ``timeout`` seconds pass;
-    then read and stamp every bot whose output is ready, before anything else.
+def wait_and_read(bots: Sequence[LineBot], timeout: float) -> bool:
+    """Wait in the kernel until one of ``bots`` has sent a whole line (or ended), or
+    ``timeout`` seconds pass; read and stamp every bot whose output is ready as it is,
+    before anything else.
 
     The stamp is taken right after each read (:meth:`LineBot.pump`), so the time a bot is
     charged ends when its bytes were in the pipe, as early as the referee can know it;
@@ -668,10 +687,11 @@ def wait_and_read(bots: Sequence[LineBot], timeout: float) -> None:
 
     Returns at once when a bot already holds a complete line: an earlier :meth:`LineBot.pump`
     (the referee reads every seat's output while the rules read one seat's) may have taken
-    it from the pipe, and the kernel would not wake for it.
+    it from the pipe, and the kernel would not wake for it. Whether it waited (then every
+    bot's output was read, or found empty, as it returned).
     """
     if any(b.lines for b in bots):
-        return
+        return False
     poller = select.poll()
     outs = {b.fileno(): b for b in bots if not b.closed and b.flood is None}
     logs = {fd: b for b in bots if (fd := b.log_fileno()) is not None}
@@ -682,7 +702,7 @@ def wait_and_read(bots: Sequence[LineBot], timeout: float) -> None:
     while outs:
         remaining = deadline - time.perf_counter()
         if remaining <= 0:
-            return
+            return False
         try:
             events = poller.poll(remaining * 1000.0)  # milliseconds, rounded up
         except InterruptedError:
@@ -706,8 +726,12 @@ def wait_and_read(bots: Sequence[LineBot], timeout: float) -> None:
                 if logs[fd].log_fileno() is None:
                     poller.unregister(fd)
                     del logs[fd]
-        if ready or ended or not events:
-            return
+        if ended or not events or any(b.lines or b._eof or b.flood is not None for b in ready):
+            return True
+        # Only part of a line came (a bot writing its answer in pieces: Python's print
+        # under PYTHONUNBUFFERED writes each argument apart): wait on for the rest here,
+        # its stamp taken as its end is read, as before.
+    return False
 
 
 def drain_logs(

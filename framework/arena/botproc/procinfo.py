@@ -200,7 +200,16 @@ def tree_threads(pid: int) -> list[tuple[int, int]]:
     return found
 
 
-_own = threading.local()  # per thread: (pid, descriptor of its schedstat)
+_own = threading.local()  # per thread: the descriptor of its schedstat
+
+
+def _forget_own() -> None:
+    """In a forked child: the descriptors kept are the parent's thread's."""
+    global _own
+    _own = threading.local()
+
+
+os.register_at_fork(after_in_child=_forget_own)
 
 
 def own_wait_ns() -> int:
@@ -209,13 +218,11 @@ def own_wait_ns() -> int:
     Read through a descriptor kept open per thread (``pread`` of a ``/proc`` file makes
     the kernel write it afresh): well under a microsecond, so the referee can look at
     every read of a bot's output. A forked child opens its own."""
-    pid = os.getpid()
-    kept = getattr(_own, "fd", None)
+    fd = getattr(_own, "fd", None)
     try:
-        if kept is None or kept[0] != pid:
-            fd = os.open("/proc/thread-self/schedstat", os.O_RDONLY | os.O_CLOEXEC)
-            _own.fd = kept = (pid, fd)
-        return int(os.pread(kept[1], 128, 0).split()[1])
+        if fd is None:
+            fd = _own.fd = os.open("/proc/thread-self/schedstat", os.O_RDONLY | os.O_CLOEXEC)
+        return int(os.pread(fd, 128, 0).split()[1])
     except (OSError, ValueError, IndexError):
         return 0
 

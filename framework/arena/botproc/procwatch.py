@@ -61,6 +61,7 @@ class ProcessWatch:
         self._children = ProcFile(f"{base}/children")
         self._schedstat = ProcFile(f"{base}/schedstat")
         self.threads = 0  # as the latest look at its stat said (0: not looked yet)
+        self.blocked = False  # the latest reading(): one thread, no child, waiting on a pipe
 
     def _state(self) -> str | None:
         """Its state letter (``R``, ``S``...), noting its thread count; None if gone."""
@@ -78,6 +79,7 @@ class ProcessWatch:
         """Whether the process and all it started are idle, waiting to read a pipe (or,
         with ``polling``, in ``poll``/``select``/``epoll``): ``reading_input`` of the
         process (:mod:`~arena.botproc.procinfo`), cheap with one thread and no children."""
+        self.blocked = False
         state = self._state()
         if state is None or self.threads != 1 or self._children.read() != b"":
             return reading_input(self.pid, polling)
@@ -86,14 +88,16 @@ class ProcessWatch:
         wchan = (self._wchan.read() or b"").decode().strip()
         if wchan in ("", "0"):
             return None  # hidden from us
-        return wchan.endswith(("pipe_read", "pipe_wait")) or (
+        self.blocked = wchan.endswith(("pipe_read", "pipe_wait")) or (
             polling and (wchan.startswith(POLL_WAITS) or "poll_schedule" in wchan)
         )
+        return self.blocked
 
-    def single_thread_schedstat(self) -> tuple[int, int] | None:
+    def single_thread_schedstat(self, still: bool = False) -> tuple[int, int] | None:
         """(ns on a CPU, ns in the run queue) of its only thread, when it has one thread
-        (None: look at every thread instead)."""
-        if self._state() is None or self.threads != 1:
+        (None: look at every thread instead). ``still``: it has not run since
+        :meth:`reading` found it :attr:`blocked` (its thread count is known then)."""
+        if not (still and self.blocked) and (self._state() is None or self.threads != 1):
             return None
         text = self._schedstat.read()
         if not text:

@@ -106,9 +106,10 @@ class _TurnLogs:
     def of(n: int) -> _TurnLogs:
         return _TurnLogs([None] * n, [None] * n)
 
-    def settle(self, seat: int, bot: LineBot) -> None:
-        """File what seat's bot wrote on stderr so far under the turns it belongs to."""
-        previous, current = bot.take_logs()
+    def settle(self, seat: int, bot: LineBot, drain: bool = True) -> None:
+        """File what seat's bot wrote on stderr so far under the turns it belongs to
+        (``drain=False``: what was read of it; the rest goes with the next input's)."""
+        previous, current = bot.take_logs(drain)
         _append_log(self.previous[seat], previous)
         _append_log(self.current[seat], current)
 
@@ -349,7 +350,11 @@ class Referee:
             step["turn"] = self.game.turn_number(state)
             steps.append(step)
             for seat, bot in enumerate(line_bots):
-                logs.settle(seat, bot)
+                # What the pipe of a seat that played this step still holds is read as
+                # its next input is sent (LineBot.send: what it wrote before reading it is
+                # this turn's), or at the next settle if it does not play the next step:
+                # filed then, before this step is observed. One read less a step.
+                logs.settle(seat, bot, drain=str(seat) not in step["io"])
             unobserved.append((len(steps) - 1, step, state))
         self._send_epilogues(state, seats, line_bots)
         # The end: the bots' last logs (bounded in time), then they are stopped.
@@ -436,11 +441,7 @@ class Referee:
                 # that never answers without using CPU.
                 p.check_at, p.deadline = p.deadline, start + limit_s * CPU_WALL_FACTOR + 1.0
 
-        def gather() -> None:
-            """Read and stamp what every seat still to answer has sent (never blocks)."""
-            for s in pending:
-                bots[s].pump()
-
+        gather = _Gather(bots, pending)
         while pending:
             gather()
             for seat in list(pending):
@@ -459,7 +460,8 @@ class Referee:
                 # deadline; what arrives is read and stamped before anything else.
                 now = time.perf_counter()
                 wake = min(min(p.deadline, p.check_at) for p in pending.values())
-                wait_and_read([bots[s] for s in pending], wake - now)
+                # Every seat ready as it returned read, the others found empty then.
+                gather.fresh = wait_and_read([bots[s] for s in pending], wake - now)
         return moves, forfeits
 
     def _read_answers(
@@ -470,7 +472,7 @@ class Referee:
         reader: UnitReader,
         p: _Pending,
         step: ReplayStep,
-        gather: Callable[[], None],
+        gather: _Gather,
     ) -> Move | Forfeit | None:
         """Consume what seat has sent; a Move or Forfeit ends its turn, None waits for more.
 
@@ -504,6 +506,7 @@ class Referee:
             p.command.append(text)
             command = reader.separator.join(p.command)
             gather()
+            gather.fresh = False  # the rules take time: look again before the next call
             try:
                 answer = self.game.interpret(state, seat, command)
             except AnswerError as bad:
@@ -813,6 +816,25 @@ def _unprioritize(nice: int) -> None:
     with contextlib.suppress(OSError):
         os.sched_setscheduler(0, os.SCHED_OTHER, os.sched_param(0))
         os.setpriority(os.PRIO_PROCESS, 0, nice)
+
+
+class _Gather:
+    """Reads and stamps what every seat still to answer has sent (never blocks), before
+    each call into the game's rules, so time spent in the rules never counts against
+    them; not again while :attr:`fresh` (nothing was done since every seat was read)."""
+
+    __slots__ = ("bots", "fresh", "pending")
+
+    def __init__(self, bots: Sequence[LineBot], pending: Mapping[int, Any]) -> None:
+        self.bots = bots
+        self.pending = pending
+        self.fresh = False
+
+    def __call__(self) -> None:
+        if not self.fresh:
+            for seat in self.pending:
+                self.bots[seat].pump()
+            self.fresh = True
 
 
 def _pump_all(bots: Sequence[LineBot]) -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import copy
 import json
+import operator
 from typing import Any
 
 Patch = list[list[Any]]
@@ -50,31 +51,46 @@ def _diff(old: Any, new: Any, path: list[Any], ops: Patch) -> None:
             if key not in new:
                 ops.append([[*path, key]])
         for key, value in new.items():
-            if key in old:
-                _diff(old[key], value, [*path, key], ops)
-            else:
+            if key not in old:
                 ops.append([[*path, key], value])
+                continue
+            was = old[key]
+            # What _diff would do with two scalars (the usual item), without the call.
+            if type(value) not in _CONTAINERS or type(was) is not type(value):
+                if type(was) is not type(value) or was != value:
+                    ops.append([[*path, key], value])
+            else:
+                _diff(was, value, [*path, key], ops)
         return
     n = len(old)
     if len(new) < n:  # a list that shrank is stored whole
         ops.append([path, new])
         return
-    head = new[:n]
-    if old == head:  # only appended to (checked in one go, as above)
-        if repr(old) != repr(head):
-            ops.append([path, new])
+    if len(new) == n:
+        head = new  # and old != new, seen above
+    else:
+        head = new[:n]
+        if old == head:  # only appended to (checked in one go, as above)
+            if repr(old) != repr(head):
+                ops.append([path, new])
+                return
+            ops.extend([[*path, i], new[i]] for i in range(n, len(new)))
             return
-        ops.extend([[*path, i], new[i]] for i in range(n, len(new)))
-        return
     # A list whose items mostly changed (a queue that moved on, a sorted list with an item
     # inserted) is cheaper to store whole.
-    if n > 2 and 2 * sum(1 for a, b in zip(old, head, strict=True) if a != b) > n:
+    if n > 2 and 2 * sum(map(operator.ne, old, head)) > n:
         ops.append([path, new])
         return
     # Only the items that differ are visited (what _diff would find in the others: nothing).
     for i, (a, b) in enumerate(zip(old, head, strict=True)):
-        if a != b or type(a) is not type(b) or (type(b) in _CONTAINERS and repr(a) != repr(b)):
-            _diff(a, b, [*path, i], ops)
+        kind = type(b)
+        if type(a) is not kind:
+            ops.append([[*path, i], b])
+        elif kind in _CONTAINERS:
+            if a != b or repr(a) != repr(b):
+                _diff(a, b, [*path, i], ops)
+        elif a != b:
+            ops.append([[*path, i], b])  # what _diff would do with two scalars
     ops.extend([[*path, i], new[i]] for i in range(n, len(new)))
 
 
@@ -123,6 +139,15 @@ _chunks = (
 _py_encode = json.JSONEncoder(separators=(",", ":")).encode
 
 
+# json.loads less its look at the text around the value (none in what _encode writes).
+_scan = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
+
+
+def _decode(text: str) -> Any:
+    """The value of JSON text :func:`_encode` wrote (as ``json.loads`` reads it)."""
+    return _scan(text, 0)[0]
+
+
 def _encode(value: Any) -> str:
     """``value`` as compact JSON text."""
     return "".join(_chunks(value, 0)) if _chunks is not None else _py_encode(value)
@@ -164,7 +189,7 @@ class ViewRecorder:
             if texts.get(key) == text:
                 new[key] = old[key]
                 continue
-            value = new[key] = json.loads(text)
+            value = new[key] = _decode(text)
             if key in old:
                 _diff(old[key], value, [key], ops)
             else:
