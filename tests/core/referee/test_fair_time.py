@@ -87,10 +87,10 @@ def worker(tmp_path: Path, name: str, work: float, cpu: int | None = None) -> Bo
     return bot(tmp_path, name, WORKER.format(work=work, cpu=cpu))
 
 
-def busy(source: str) -> subprocess.Popen[bytes]:
-    """A process outside arena running ``source``, in a session of its own: the kernel's
-    autogroups would otherwise weigh all of them together as one."""
-    return subprocess.Popen([sys.executable, "-c", source], start_new_session=True)
+def busy(source: str, *args: str) -> subprocess.Popen[bytes]:
+    """A process outside arena running ``source`` (with ``args``), in a session of its
+    own: the kernel's autogroups would otherwise weigh all of them together as one."""
+    return subprocess.Popen([sys.executable, "-c", source, *args], start_new_session=True)
 
 
 @pytest.fixture
@@ -206,22 +206,27 @@ while True:
 @needs_cpu_cgroup
 def test_a_tournament_replays_a_stalled_game_and_says_so(tmp_path):
     core = max(os.sched_getaffinity(0))
-    # Busy outside arena on the loaded bot's core until that bot starts a second time
-    # (bots do not see the test's /tmp: the hogs watch the process table).
-    spin = textwrap.dedent(f"""
-        import os
-        os.sched_setaffinity(0, {{{core}}})
+    # Busy outside arena on every core (where a cpuset gives the loaded bot a core of its
+    # own, that may be any) until that bot starts a second time (bots do not see the
+    # test's /tmp: the hogs watch the process table).
+    spin = textwrap.dedent("""
+        import os, sys
+        os.sched_setaffinity(0, {int(sys.argv[1])})
         seen = set()
         while len(seen) < 2:
             for pid in os.listdir("/proc"):
                 try:
-                    with open(f"/proc/{{pid}}/cmdline", "rb") as f:
-                        if b"load" b"ed.py" in f.read():  # (not this very line)
-                            seen.add(pid)
+                    with open(f"/proc/{pid}/cmdline", "rb") as f:
+                        command = f.read()
+                    # The bot's own process (not this very line, nor the unshare
+                    # that starts it in a PID namespace of its own).
+                    if b"load" b"ed.py" in command and b"unshare" not in command:
+                        seen.add(pid)
                 except OSError:
                     pass
     """)
-    hog_procs = [busy(spin) for _ in range(8)]
+    cores = sorted(os.sched_getaffinity(0))
+    hog_procs = [busy(spin, str(c)) for c in cores for _ in range(8)]
     loaded = tmp_path / "loaded.py"
     loaded.write_text(textwrap.dedent(STC_BOT.format(cpu=core, work=0.06)))
     plain = tmp_path / "plain.py"
