@@ -53,6 +53,9 @@ from arena.results import store as store_module
 from arena.tournament.config import load_tournament
 from arena.tournament.run import run_tournament
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from machine import machine, steal_ms
+
 INSTANT_BOT = """\
 import sys
 while True:
@@ -113,6 +116,9 @@ class Run:
     turns: int
     coordinator_cpu: float
     total_cpu: float  # this process and every process it waited for: workers, bots
+    steady_cpu: float = 0.0
+    """CPU seconds of ``arena run``'s process per game between the first and the last game
+    stored (its fixed cost, such as importing ``distributed``, left out)."""
 
     @property
     def cores_busy(self) -> float:
@@ -126,11 +132,13 @@ class Run:
 
 
 _stamps: list[float] = []
+_cpu_stamps: list[float] = []
 _original_add = store_module.Store.add_game
 
 
 def _stamped_add(self: Any, *args: Any, **kwargs: Any) -> int:
     _stamps.append(time.perf_counter())
+    _cpu_stamps.append(time.process_time())
     return _original_add(self, *args, **kwargs)
 
 
@@ -143,6 +151,7 @@ def play(path: Path, out: Path, concurrency: int, executor: str = "local") -> Ru
     config = load_tournament(path, load_registry())
     config.output, config.concurrency, config.executor = out, concurrency, executor
     _stamps.clear()
+    _cpu_stamps.clear()
     cpu0, all0 = time.process_time(), _all_cpu()
     t0 = time.perf_counter()
     summary = run_tournament(config, progress=False, log=lambda msg: None)
@@ -159,7 +168,10 @@ def play(path: Path, out: Path, concurrency: int, executor: str = "local") -> Ru
         turns = sum(row.turns for row in stored.games())
     finally:
         stored.close()
-    return Run(summary.played, wall, steady, forfeits, turns, cpu, total)
+    steady_cpu = (
+        (_cpu_stamps[-1] - _cpu_stamps[0]) / (len(_cpu_stamps) - 1) if len(_cpu_stamps) > 1 else 0.0
+    )
+    return Run(summary.played, wall, steady, forfeits, turns, cpu, total, steady_cpu)
 
 
 def _all_cpu() -> float:
@@ -238,6 +250,11 @@ def cpu_per_game_ms(runs: list[Run]) -> float:
     return statistics.median(1000 * r.coordinator_cpu / max(1, r.games) for r in runs)
 
 
+def steady_cpu_ms(runs: list[Run]) -> float:
+    """Median CPU milliseconds of the coordinator per game once games are being stored."""
+    return statistics.median(1000 * r.steady_cpu for r in runs)
+
+
 def scaling(path: Path, levels: list[int], rounds: int, label: str) -> dict[int, list[Run]]:
     """Every level ``rounds`` times, interleaved."""
     runs: dict[int, list[Run]] = {c: [] for c in levels}
@@ -309,6 +326,9 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3, help="runs of every level")
     parser.add_argument("--sandbox", default="auto", choices=("auto", "bwrap", "none"))
     parser.add_argument("--no-dask", action="store_true", help="skip the Dask comparison")
+    parser.add_argument(
+        "--dask-only", action="store_true", help="only the Dask comparison (instant bots)"
+    )
     args = parser.parse_args()
 
     cores = os.cpu_count() or 1
@@ -319,9 +339,13 @@ def main() -> int:
         instant = write(work, "instant", INSTANT_AWK, INSTANT_AWK, args.games, args.sandbox)
         python = write(work, "python", INSTANT_BOT, INSTANT_BOT, args.games, args.sandbox)
         heavy = write(work, "heavy", HEAVY_BOT, INSTANT_BOT, args.heavy_games, args.sandbox)
-        load = os.getloadavg()[0]
-        print(f"{cores} cores, load average {load:.2f} at start, sandbox {args.sandbox}")
+        steal0 = steal_ms()
+        print(f"{machine()} at start, sandbox {args.sandbox}")
         play(instant, work / "warm", 1)  # page cache and bytecode, outside the figures
+        if args.dask_only:
+            dask_vs_local(instant, args.rounds)
+            print(f"{machine()} at the end{steal(steal0)}")
+            return 0
         instant_runs = scaling(instant, levels, args.rounds, "instant")
         python_runs = scaling(python, levels, args.rounds, "instant, Python")
         heavy_runs = scaling(heavy, levels, args.rounds, "cpu-heavy")
@@ -338,11 +362,23 @@ def main() -> int:
             print("\n(CPU per game of all processes: with --sandbox none only)")
         if not args.no_dask:
             dask_vs_local(instant, args.rounds)
-        print(f"load average {os.getloadavg()[0]:.2f} at the end")
+        print(f"{machine()} at the end{steal(steal0)}")
     finally:
         os.chdir("/")
         shutil.rmtree(work, ignore_errors=True)
     return 0
+
+
+def steal(before: float | None) -> str:
+    """``, steal 0.3%`` of every core's time since ``before`` (empty when unknown)."""
+    after = steal_ms()
+    if before is None or after is None:
+        return ""
+    spent = (time.perf_counter() - _start) * 1000 * (os.cpu_count() or 1)
+    return f", steal {100 * (after - before) / max(spent, 1e-9):.1f}%"
+
+
+_start = time.perf_counter()
 
 
 def dask_vs_local(path: Path, rounds: int) -> None:
@@ -360,12 +396,15 @@ def dask_vs_local(path: Path, rounds: int) -> None:
     local_wall, local_steady, _ = median_runs(runs["local"])
     dask_wall, dask_steady, _ = median_runs(runs["dask"])
     print("\ninstant bots, concurrency 2: Dask (LocalCluster of 2 workers) against local")
-    print("  executor  games/s wall  games/s steady  turns/s  forfeits  coordinator CPU ms/game")
+    print(
+        "  executor  games/s wall  games/s steady  turns/s  forfeits  coordinator CPU ms/game"
+        "  steady"
+    )
     for name, level in runs.items():
         wall, steady, forfeits = median_runs(level)
         print(
             f"  {name:<8}  {wall:12.2f}  {steady:14.2f}  {turn_rate(level):7.1f}  "
-            f"{forfeits:8d}  {cpu_per_game_ms(level):23.1f}"
+            f"{forfeits:8d}  {cpu_per_game_ms(level):23.1f}  {steady_cpu_ms(level):6.2f}"
         )
     print(
         f"  dask / local: {dask_wall / local_wall:.2f} wall (cluster start-up included), "

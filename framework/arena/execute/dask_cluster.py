@@ -35,6 +35,15 @@ CLOSE_TIMEOUT_S = 20.0
 """Seconds the cluster gets to close before every process of it is killed."""
 ALLOWED_FAILURES = 3
 """Workers a game may take down before it counts as failed."""
+QUIET_CONFIG = {
+    "distributed.scheduler.allowed-failures": ALLOWED_FAILURES,
+    # No sampling of every thread's stack 100 times a second, no event-loop health
+    # checks 50 times a second: cycles the games' processes would not get.
+    "distributed.worker.profile.enabled": False,
+    "distributed.admin.tick.interval": "1s",
+    "distributed.admin.system-monitor.gil.enabled": False,
+}
+"""The local cluster's settings: what it does beside relaying games, kept to a minimum."""
 
 
 class LocalClusterProcess:
@@ -109,11 +118,15 @@ def main(argv: list[str] | None = None) -> int:
 
     workers = int((argv or sys.argv[1:])[0])
     signal.signal(signal.SIGTERM, _stop)
-    dask.config.set({"distributed.scheduler.allowed-failures": ALLOWED_FAILURES})
+    dask.config.set(QUIET_CONFIG)
     cluster: Any = distributed.LocalCluster(
         n_workers=workers,
-        threads_per_worker=1,  # one game per worker process, like the local executor
-        processes=True,
+        threads_per_worker=1,  # one game slot each (see arena.execute.dask_executor)
+        # Workers in this process, beside the scheduler: every game is played by a game
+        # process of its own anyway, so a worker only relays it; one event loop, and no
+        # nanny and worker processes taking cycles from the games.
+        processes=False,
+        protocol="tcp://",  # (not in-process: arena run connects from its own)
         host="127.0.0.1",
         dashboard_address=None,
         silence_logs=logging.ERROR,
