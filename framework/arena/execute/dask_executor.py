@@ -45,6 +45,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import pickle
 import queue
 import threading
 import time
@@ -230,21 +231,29 @@ class GameSlot:
         self.plugin = plugin
         self.pool = ThreadPoolExecutor(1, thread_name_prefix="arena-game")
 
-    async def play(self, job: RemoteJob) -> tuple[str, Any]:
-        """``("done", {"record": ..., "files": ...})`` or ``("failed", reason)``."""
+    async def play(self, job: bytes) -> bytes:
+        """A pickled :class:`RemoteJob` in; ``("done", {"record": ..., "files": ...})`` or
+        ``("failed", reason)`` out, pickled.
+
+        Pickled here rather than by Dask: Dask would also measure and dispatch on every
+        field of them, on both sides, for each game.
+        """
         files = distributed.get_worker().plugins[self.plugin]
         assert isinstance(files, BotFiles)
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.pool, _play_in_slot, job, files)
 
 
-def _play_in_slot(job: RemoteJob, files: BotFiles) -> tuple[str, Any]:
+def _play_in_slot(job: bytes, files: BotFiles) -> bytes:
+    answer: tuple[str, Any]
     try:
-        return ("done", play_remote(job, files))
+        answer = ("done", play_remote(pickle.loads(job), files))
     except Exception as exc:
         if isinstance(exc, GameProcessDied | RuntimeError) and str(exc):
-            return ("failed", str(exc))
-        return ("failed", f"{type(exc).__name__}: {exc}")
+            answer = ("failed", str(exc))
+        else:
+            answer = ("failed", f"{type(exc).__name__}: {exc}")
+    return pickle.dumps(answer, protocol=pickle.HIGHEST_PROTOCOL)
 
 
 @dataclass(eq=False)
@@ -472,10 +481,11 @@ class DaskExecutor:
         """Call ``slot`` with a game from the client's event loop; its answer (or
         :class:`_Lost`) is put on the queue of answers with ``token``."""
         actor, done = slot.actor, self._done
+        job = pickle.dumps(remote, protocol=pickle.HIGHEST_PROTOCOL)
 
         async def call() -> None:
             try:
-                answer: Any = await actor.play(remote)
+                answer: Any = pickle.loads(await actor.play(job))
             except Exception:  # the worker died, or the way to it (its answer is lost)
                 answer = _Lost()
             done.put((token, answer))
