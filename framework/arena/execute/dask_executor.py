@@ -31,8 +31,8 @@ the games move, and cheaply:
   that join later get slots within a second.
 - Without an address a :class:`distributed.LocalCluster` is started
   (:mod:`arena.execute.dask_cluster`, in a session of its own so that Ctrl-C reaches only
-  ``arena run``): ``concurrency`` worker processes of one thread each (one game per
-  process, like the local pool), and the coordinator calls their slots directly.
+  ``arena run``): ``concurrency`` workers of one thread each (one game at a time each,
+  like the local pool), and the coordinator calls their slots directly.
   With ``--dask ADDRESS`` the calls go through the scheduler unless Dask's
   ``distributed.client.direct-to-workers`` is set (the coordinator must reach the workers).
 
