@@ -185,8 +185,12 @@ def write(work: Path, name: str, a: str, b: str, games: int, sandbox: str) -> Pa
     """A tournament file of ``games`` games between bots ``a`` and ``b`` (Python or awk
     sources)."""
     folder = work / name
-    folder.mkdir()
-    commands = [bot_command(folder / seat, source) for seat, source in (("a", a), ("b", b))]
+    # The bots in a folder of their own: the outputs, written next to them, are no part
+    # of the bots (Dask would ship them and check their copies before every game).
+    (folder / "bots").mkdir(parents=True)
+    commands = [
+        bot_command(folder / "bots" / seat, source) for seat, source in (("a", a), ("b", b))
+    ]
     path = folder / "t.yaml"
     # Two bots, seats swapped per seed: `games` per combination is the number of games.
     text = TOURNAMENT.format(

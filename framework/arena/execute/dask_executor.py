@@ -204,9 +204,17 @@ def play_remote(job: RemoteJob, files: BotFiles) -> dict[str, Any]:
     the record, or are written into ``job.game_dir`` when that folder is the coordinator's
     own (this machine, the same output folder: ``files`` is then empty).
     """
-    bots = tuple(BotSpec(name, localize(argv, files.path)) for name, argv in job.bots)
+    checked: dict[str, Path] = {}
+
+    def where(ref: FileRef) -> Path:
+        # Each cached copy is checked once a game (two bots of one folder: one check).
+        if ref.digest not in checked:
+            checked[ref.digest] = files.path(ref)
+        return checked[ref.digest]
+
+    bots = tuple(BotSpec(name, localize(argv, where)) for name, argv in job.bots)
     local = Job(job.game, job.seed, job.settings, bots, "", Sandbox(), clock=job.clock)
-    read_only = tuple((str(files.path(ref)), named) for ref, named in job.read_only)
+    read_only = tuple((str(where(ref)), named) for ref, named in job.read_only)
     request = GameRequest(
         local, job.sandbox, job.memory_mb, job.max_processes, job.disk_mb, job.shown, read_only
     )
