@@ -1,7 +1,7 @@
 """Scaling on one machine: games per second at concurrency 1, 2, ..., cores, and on Dask.
 
     python3 bench/scaling.py [--games 80] [--heavy-games 24] [--rounds 3] [--sandbox auto]
-                             [--no-dask]
+                             [--no-dask | --dask-only]
 
 Whole tournaments through ``arena.tournament.run.run_tournament`` (scheduler, worker pool,
 SQLite, replays: everything but the progress bar), on seeded Smash The Code games:
@@ -28,7 +28,9 @@ CPU time per game of every process (bots included: inside bubblewrap they escape
 accounting) and the cores kept busy: the same CPU per game at every level means arena
 does no extra work in parallel, so a speed-up short of the target is cores it did not get.
 Then the Dask executor (a LocalCluster of two workers) against the local executor at
-concurrency 2 (instant bots), interleaved the same way.
+concurrency 2 (instant bots), interleaved the same way (``--dask-only``: that alone), with
+the coordinator's CPU per game once games are being stored (its fixed cost left out) and,
+with ``--sandbox none``, how many worker cores one coordinator core keeps busy.
 """
 
 from __future__ import annotations
@@ -347,7 +349,7 @@ def main() -> int:
         print(f"{machine()} at start, sandbox {args.sandbox}")
         play(instant, work / "warm", 1)  # page cache and bytecode, outside the figures
         if args.dask_only:
-            dask_vs_local(instant, args.rounds)
+            dask_vs_local(instant, args.rounds, args.sandbox == "none")
             print(f"{machine()} at the end{steal(steal0)}")
             return 0
         instant_runs = scaling(instant, levels, args.rounds, "instant")
@@ -365,7 +367,7 @@ def main() -> int:
         if not cpu:
             print("\n(CPU per game of all processes: with --sandbox none only)")
         if not args.no_dask:
-            dask_vs_local(instant, args.rounds)
+            dask_vs_local(instant, args.rounds, args.sandbox == "none")
         print(f"{machine()} at the end{steal(steal0)}")
     finally:
         os.chdir("/")
@@ -385,7 +387,7 @@ def steal(before: float | None) -> str:
 _start = time.perf_counter()
 
 
-def dask_vs_local(path: Path, rounds: int) -> None:
+def dask_vs_local(path: Path, rounds: int, cpu: bool = False) -> None:
     """The Dask executor (LocalCluster, 2 workers) against the local executor (-j 2)."""
     runs: dict[str, list[Run]] = {"local": [], "dask": []}
     for r in range(rounds):
@@ -415,6 +417,16 @@ def dask_vs_local(path: Path, rounds: int) -> None:
         f"{dask_steady / local_steady:.2f} steady, "
         f"{turn_rate(runs['dask']) / turn_rate(runs['local']):.2f} turns/s"
     )
+    if cpu:
+        # A game's core time (its referee and bots: every process the local run waited
+        # for) over the coordinator's own CPU per game on Dask: the worker cores one
+        # coordinator core keeps busy.
+        game, coordinator = all_cpu_per_game_ms(runs["local"]), steady_cpu_ms(runs["dask"])
+        print(
+            f"  a game takes {game:.1f} ms of CPU (local executor, every process); one "
+            f"coordinator core at {coordinator:.2f} ms a game keeps about "
+            f"{game / coordinator:.0f} worker cores busy"
+        )
 
 
 if __name__ == "__main__":
