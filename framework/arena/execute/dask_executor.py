@@ -86,6 +86,9 @@ from arena.records import BotSpec, Clock, GameSpec
 CONNECT_TIMEOUT_S = 10.0
 """Seconds to reach the scheduler before ``arena run`` gives up (exit code 2)."""
 _QUIET = logging.CRITICAL + 1  # not even critical messages
+CONNECTION_LIMIT = 8192
+"""Connections the client may hold open (Dask's default: 512): a game's call holds one
+while it plays, so :data:`SLOT_DEPTH` per worker thread reached directly."""
 SLOT_DEPTH = 2
 """Games sent to one slot at once: one playing, the next waiting (no idle gap between)."""
 _LOGGERS = ("distributed", "asyncio", "tornado")
@@ -359,7 +362,10 @@ class DaskExecutor:
                 address = cluster.wait_address()
                 # The workers are on this machine: each game goes straight to its slot.
                 client = distributed.Client(
-                    address, timeout=CONNECT_TIMEOUT_S, direct_to_workers=True
+                    address,
+                    timeout=CONNECT_TIMEOUT_S,
+                    direct_to_workers=True,
+                    connection_limit=CONNECTION_LIMIT,
                 )
         except BaseException:
             _restore_logs(levels)
@@ -598,7 +604,9 @@ class DaskExecutor:
 
 def _connect(options: DaskOptions) -> Any:
     try:
-        return distributed.Client(options.address, timeout=CONNECT_TIMEOUT_S)
+        return distributed.Client(
+            options.address, timeout=CONNECT_TIMEOUT_S, connection_limit=CONNECTION_LIMIT
+        )
     except Exception as exc:
         why = str(exc).split("\n")[0] or type(exc).__name__
         raise ConfigError(
