@@ -50,9 +50,10 @@ import queue
 import threading
 import time
 import uuid
+import weakref
 from collections import deque
 from collections.abc import Callable, Iterator
-from concurrent.futures import CancelledError, ThreadPoolExecutor
+from concurrent.futures import CancelledError
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -232,15 +233,22 @@ def play_remote(job: RemoteJob, files: BotFiles) -> dict[str, Any]:
 class GameSlot:
     """A Dask actor: one worker thread's games, played one after the other.
 
-    :meth:`play` runs each game in a thread of the slot's own (with its game process), so
+    :meth:`play` hands each game to a thread of the slot's own (with its game process), so
     the worker's event loop stays free; it never raises for a game: a referee failure
     comes back as ``("failed", reason)``, so that an exception of the call itself always
-    means the worker (or the way to it) was lost.
+    means the worker (or the way to it) was lost. The thread is a daemon, as Dask's own
+    are (a worker that exits does not wait for its games: their processes stop with it),
+    and ends when the slot is dropped (its game process then stops too).
     """
 
     def __init__(self, plugin: str) -> None:
         self.plugin = plugin
-        self.pool = ThreadPoolExecutor(1, thread_name_prefix="arena-game")
+        self.games: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        thread = threading.Thread(
+            target=_serve_slot, args=(self.games,), name="arena-game-slot", daemon=True
+        )
+        thread.start()
+        weakref.finalize(self, self.games.put, None)
 
     async def play(self, job: bytes) -> bytes:
         """A pickled :class:`RemoteJob` in; ``("done", {"record": ..., "files": ...})`` or
@@ -252,7 +260,26 @@ class GameSlot:
         files = distributed.get_worker().plugins[self.plugin]
         assert isinstance(files, BotFiles)
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.pool, _play_in_slot, job, files)
+        answer: asyncio.Future[bytes] = loop.create_future()
+        self.games.put((job, files, loop, answer))
+        return await answer
+
+
+def _serve_slot(games: queue.SimpleQueue[Any]) -> None:
+    """A slot's thread: play its games in turn until the slot is dropped (None)."""
+    try:
+        while (game := games.get()) is not None:
+            job, files, loop, answer = game
+            result = _play_in_slot(job, files)
+            loop.call_soon_threadsafe(_settle, answer, result)
+    finally:
+        if hasattr(_local, "process"):
+            _local.process.close()
+
+
+def _settle(answer: asyncio.Future[bytes], result: bytes) -> None:
+    if not answer.done():
+        answer.set_result(result)
 
 
 def _play_in_slot(job: bytes, files: BotFiles) -> bytes:

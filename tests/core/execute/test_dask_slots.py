@@ -107,6 +107,18 @@ def start(args: list[str], log: object) -> subprocess.Popen:
     )  # fmt: skip
 
 
+def game_processes(pid: int) -> list[int]:
+    """The live game processes started by process ``pid``."""
+    found = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        for child in (task / "children").read_text().split():
+            with contextlib.suppress(OSError):
+                cmdline = Path(f"/proc/{child}/cmdline").read_bytes()
+                if b"arena.execute.game_process" in cmdline:
+                    found.append(int(child))
+    return found
+
+
 def stored(out: Path) -> int:
     try:
         db = sqlite3.connect(out / "arena.sqlite")
@@ -155,6 +167,12 @@ def test_a_worker_that_joins_after_the_start_gets_slots_and_plays_every_game(tmp
                        "--host", "127.0.0.1"], log)
             )  # fmt: skip
             _, err = run.communicate(timeout=180)
+            # The run's slots are dropped with it: the worker keeps no game process.
+            worker = procs[-1].pid
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline and (left := game_processes(worker)):
+                time.sleep(0.2)
+            assert not left
         finally:
             for proc in procs:
                 with contextlib.suppress(ProcessLookupError):
