@@ -91,6 +91,9 @@ CONNECTION_LIMIT = 8192
 """Connections the client may hold open (Dask's default: 512): a game's call holds one
 while it plays, so :data:`SLOT_DEPTH` per worker thread reached directly."""
 SLOT_DEPTH = 2
+LOST_PAUSE_S = 10.0
+"""Seconds no slot is made on a worker whose slot was lost (the scheduler forgets a dead
+worker sooner)."""
 """Games sent to one slot at once: one playing, the next waiting (no idle gap between)."""
 _LOGGERS = ("distributed", "asyncio", "tornado")
 
@@ -354,8 +357,8 @@ class DaskExecutor:
         self._stop = StopSignals()
         self._done: queue.SimpleQueue[tuple[int, Any]] = queue.SimpleQueue()
         self._slots: list[_Slot] = []
-        self._gone: set[str] = set()
-        """Workers whose slots were lost: none made there while the scheduler lists them."""
+        self._gone: dict[str, float] = {}
+        """Workers whose slots were lost, with when: no slot made there for a while."""
         self._polled = 0.0
         self._output: tuple[str, ...] = ()
         self._allowed = int(dask.config.get("distributed.scheduler.allowed-failures", 3))
@@ -546,7 +549,12 @@ class DaskExecutor:
             return
         self._polled = time.monotonic()
         nthreads = self._call(self.client.nthreads)
-        self._gone &= set(nthreads)  # a worker the scheduler forgot may come back
+        now = time.monotonic()
+        # A worker lost a moment ago may still be listed: the scheduler has not noticed
+        # yet. One still listed after LOST_PAUSE_S is alive (a connection failed): used again.
+        self._gone = {
+            w: t for w, t in self._gone.items() if w in nthreads and now - t < LOST_PAUSE_S
+        }
         for slot in self._slots:
             if slot.worker not in nthreads:
                 slot.dead = True
@@ -570,7 +578,7 @@ class DaskExecutor:
 
     def _slot_lost(self, slot: _Slot) -> None:
         """A call to ``slot`` failed: its worker is gone (every slot of it)."""
-        self._gone.add(slot.worker)
+        self._gone[slot.worker] = time.monotonic()
         for other in self._slots:
             if other.worker == slot.worker:
                 other.dead = True
