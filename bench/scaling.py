@@ -1,7 +1,7 @@
 """Scaling on one machine: games per second at concurrency 1, 2, ..., cores, and on Dask.
 
     python3 bench/scaling.py [--games 80] [--heavy-games 24] [--rounds 3] [--sandbox auto]
-                             [--no-dask]
+                             [--no-dask | --dask-only]
 
 Whole tournaments through ``arena.tournament.run.run_tournament`` (scheduler, worker pool,
 SQLite, replays: everything but the progress bar), on seeded Smash The Code games:
@@ -28,7 +28,9 @@ CPU time per game of every process (bots included: inside bubblewrap they escape
 accounting) and the cores kept busy: the same CPU per game at every level means arena
 does no extra work in parallel, so a speed-up short of the target is cores it did not get.
 Then the Dask executor (a LocalCluster of two workers) against the local executor at
-concurrency 2 (instant bots), interleaved the same way.
+concurrency 2 (instant bots), interleaved the same way (``--dask-only``: that alone), with
+the coordinator's CPU per game once games are being stored (its fixed cost left out) and,
+with ``--sandbox none``, how many worker cores one coordinator core keeps busy.
 """
 
 from __future__ import annotations
@@ -52,6 +54,9 @@ from arena.plugins.registry import load_registry
 from arena.results import store as store_module
 from arena.tournament.config import load_tournament
 from arena.tournament.run import run_tournament
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from machine import machine, steal_ms
 
 INSTANT_BOT = """\
 import sys
@@ -113,6 +118,9 @@ class Run:
     turns: int
     coordinator_cpu: float
     total_cpu: float  # this process and every process it waited for: workers, bots
+    steady_cpu: float = 0.0
+    """CPU seconds of ``arena run``'s process per game between the first and the last game
+    stored (its fixed cost, such as importing ``distributed``, left out)."""
 
     @property
     def cores_busy(self) -> float:
@@ -126,11 +134,13 @@ class Run:
 
 
 _stamps: list[float] = []
+_cpu_stamps: list[float] = []
 _original_add = store_module.Store.add_game
 
 
 def _stamped_add(self: Any, *args: Any, **kwargs: Any) -> int:
     _stamps.append(time.perf_counter())
+    _cpu_stamps.append(time.process_time())
     return _original_add(self, *args, **kwargs)
 
 
@@ -143,6 +153,7 @@ def play(path: Path, out: Path, concurrency: int, executor: str = "local") -> Ru
     config = load_tournament(path, load_registry())
     config.output, config.concurrency, config.executor = out, concurrency, executor
     _stamps.clear()
+    _cpu_stamps.clear()
     cpu0, all0 = time.process_time(), _all_cpu()
     t0 = time.perf_counter()
     summary = run_tournament(config, progress=False, log=lambda msg: None)
@@ -159,7 +170,10 @@ def play(path: Path, out: Path, concurrency: int, executor: str = "local") -> Ru
         turns = sum(row.turns for row in stored.games())
     finally:
         stored.close()
-    return Run(summary.played, wall, steady, forfeits, turns, cpu, total)
+    steady_cpu = (
+        (_cpu_stamps[-1] - _cpu_stamps[0]) / (len(_cpu_stamps) - 1) if len(_cpu_stamps) > 1 else 0.0
+    )
+    return Run(summary.played, wall, steady, forfeits, turns, cpu, total, steady_cpu)
 
 
 def _all_cpu() -> float:
@@ -173,8 +187,12 @@ def write(work: Path, name: str, a: str, b: str, games: int, sandbox: str) -> Pa
     """A tournament file of ``games`` games between bots ``a`` and ``b`` (Python or awk
     sources)."""
     folder = work / name
-    folder.mkdir()
-    commands = [bot_command(folder / seat, source) for seat, source in (("a", a), ("b", b))]
+    # The bots in a folder of their own: the outputs, written next to them, are no part
+    # of the bots (Dask would ship them and check their copies before every game).
+    (folder / "bots").mkdir(parents=True)
+    commands = [
+        bot_command(folder / "bots" / seat, source) for seat, source in (("a", a), ("b", b))
+    ]
     path = folder / "t.yaml"
     # Two bots, seats swapped per seed: `games` per combination is the number of games.
     text = TOURNAMENT.format(
@@ -236,6 +254,11 @@ def cores_busy(runs: list[Run]) -> float:
 def cpu_per_game_ms(runs: list[Run]) -> float:
     """Median CPU milliseconds of the coordinator process per game."""
     return statistics.median(1000 * r.coordinator_cpu / max(1, r.games) for r in runs)
+
+
+def steady_cpu_ms(runs: list[Run]) -> float:
+    """Median CPU milliseconds of the coordinator per game once games are being stored."""
+    return statistics.median(1000 * r.steady_cpu for r in runs)
 
 
 def scaling(path: Path, levels: list[int], rounds: int, label: str) -> dict[int, list[Run]]:
@@ -309,6 +332,9 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3, help="runs of every level")
     parser.add_argument("--sandbox", default="auto", choices=("auto", "bwrap", "none"))
     parser.add_argument("--no-dask", action="store_true", help="skip the Dask comparison")
+    parser.add_argument(
+        "--dask-only", action="store_true", help="only the Dask comparison (instant bots)"
+    )
     args = parser.parse_args()
 
     cores = os.cpu_count() or 1
@@ -319,9 +345,13 @@ def main() -> int:
         instant = write(work, "instant", INSTANT_AWK, INSTANT_AWK, args.games, args.sandbox)
         python = write(work, "python", INSTANT_BOT, INSTANT_BOT, args.games, args.sandbox)
         heavy = write(work, "heavy", HEAVY_BOT, INSTANT_BOT, args.heavy_games, args.sandbox)
-        load = os.getloadavg()[0]
-        print(f"{cores} cores, load average {load:.2f} at start, sandbox {args.sandbox}")
+        steal0 = steal_ms()
+        print(f"{machine()} at start, sandbox {args.sandbox}")
         play(instant, work / "warm", 1)  # page cache and bytecode, outside the figures
+        if args.dask_only:
+            dask_vs_local(instant, args.rounds, args.sandbox == "none")
+            print(f"{machine()} at the end{steal(steal0)}")
+            return 0
         instant_runs = scaling(instant, levels, args.rounds, "instant")
         python_runs = scaling(python, levels, args.rounds, "instant, Python")
         heavy_runs = scaling(heavy, levels, args.rounds, "cpu-heavy")
@@ -337,15 +367,27 @@ def main() -> int:
         if not cpu:
             print("\n(CPU per game of all processes: with --sandbox none only)")
         if not args.no_dask:
-            dask_vs_local(instant, args.rounds)
-        print(f"load average {os.getloadavg()[0]:.2f} at the end")
+            dask_vs_local(instant, args.rounds, args.sandbox == "none")
+        print(f"{machine()} at the end{steal(steal0)}")
     finally:
         os.chdir("/")
         shutil.rmtree(work, ignore_errors=True)
     return 0
 
 
-def dask_vs_local(path: Path, rounds: int) -> None:
+def steal(before: float | None) -> str:
+    """``, steal 0.3%`` of every core's time since ``before`` (empty when unknown)."""
+    after = steal_ms()
+    if before is None or after is None:
+        return ""
+    spent = (time.perf_counter() - _start) * 1000 * (os.cpu_count() or 1)
+    return f", steal {100 * (after - before) / max(spent, 1e-9):.1f}%"
+
+
+_start = time.perf_counter()
+
+
+def dask_vs_local(path: Path, rounds: int, cpu: bool = False) -> None:
     """The Dask executor (LocalCluster, 2 workers) against the local executor (-j 2)."""
     runs: dict[str, list[Run]] = {"local": [], "dask": []}
     for r in range(rounds):
@@ -360,18 +402,31 @@ def dask_vs_local(path: Path, rounds: int) -> None:
     local_wall, local_steady, _ = median_runs(runs["local"])
     dask_wall, dask_steady, _ = median_runs(runs["dask"])
     print("\ninstant bots, concurrency 2: Dask (LocalCluster of 2 workers) against local")
-    print("  executor  games/s wall  games/s steady  turns/s  forfeits  coordinator CPU ms/game")
+    print(
+        "  executor  games/s wall  games/s steady  turns/s  forfeits  coordinator CPU ms/game"
+        "  steady"
+    )
     for name, level in runs.items():
         wall, steady, forfeits = median_runs(level)
         print(
             f"  {name:<8}  {wall:12.2f}  {steady:14.2f}  {turn_rate(level):7.1f}  "
-            f"{forfeits:8d}  {cpu_per_game_ms(level):23.1f}"
+            f"{forfeits:8d}  {cpu_per_game_ms(level):23.1f}  {steady_cpu_ms(level):6.2f}"
         )
     print(
         f"  dask / local: {dask_wall / local_wall:.2f} wall (cluster start-up included), "
         f"{dask_steady / local_steady:.2f} steady, "
         f"{turn_rate(runs['dask']) / turn_rate(runs['local']):.2f} turns/s"
     )
+    if cpu:
+        # A game's core time (its referee and bots: every process the local run waited
+        # for) over the coordinator's own CPU per game on Dask: the worker cores one
+        # coordinator core keeps busy.
+        game, coordinator = all_cpu_per_game_ms(runs["local"]), steady_cpu_ms(runs["dask"])
+        print(
+            f"  a game takes {game:.1f} ms of CPU (local executor, every process); one "
+            f"coordinator core at {coordinator:.2f} ms a game keeps about "
+            f"{game / coordinator:.0f} worker cores busy"
+        )
 
 
 if __name__ == "__main__":

@@ -2,11 +2,16 @@
 without an address.
 
 Why not in ``arena run``'s own process: Ctrl-C in a terminal reaches every process of its
-group, and a cluster's nanny and worker processes would each die of it with a traceback.
-In their own session they never see it: ``arena run`` alone handles Ctrl-C, stops handing
-out games and closes the cluster, exactly as with the local executor. The host process
-prints the scheduler's address, then waits for its standard input to close (``arena run``
-closing it, or dying) and closes the cluster.
+group, and the cluster's processes (the host and the game processes of its workers) would
+die of it with a traceback. In their own session they never see it: ``arena run`` alone
+handles Ctrl-C, stops handing out games and closes the cluster, exactly as with the local
+executor. The host process prints the scheduler's address, then waits for its standard
+input to close (``arena run`` closing it, or dying) and closes the cluster.
+
+Its workers live in the host process, beside the scheduler (one event loop, no nanny
+processes): they only relay games to their game processes (see
+:mod:`arena.execute.dask_executor`), and do as little else as Dask allows
+(:data:`QUIET_CONFIG`): every cycle they take is one the games do not get.
 
     python -m arena.execute.dask_cluster WORKERS
 """
@@ -35,10 +40,20 @@ CLOSE_TIMEOUT_S = 20.0
 """Seconds the cluster gets to close before every process of it is killed."""
 ALLOWED_FAILURES = 3
 """Workers a game may take down before it counts as failed."""
+QUIET_CONFIG = {
+    "distributed.scheduler.allowed-failures": ALLOWED_FAILURES,
+    # No sampling of every thread's stack 100 times a second, no event-loop health
+    # checks 50 times a second: cycles the games' processes would not get.
+    "distributed.worker.profile.enabled": False,
+    "distributed.admin.tick.interval": "1s",
+    "distributed.admin.system-monitor.gil.enabled": False,
+    "distributed.admin.system-monitor.interval": "5s",
+}
+"""The local cluster's settings: what it does beside relaying games, kept to a minimum."""
 
 
 class LocalClusterProcess:
-    """The host process of a LocalCluster of ``workers`` one-thread worker processes."""
+    """The host process of a LocalCluster of ``workers`` one-thread workers."""
 
     def __init__(self, workers: int) -> None:
         self.log_dir = Path(tempfile.mkdtemp(prefix="arena-dask-"))
@@ -109,11 +124,16 @@ def main(argv: list[str] | None = None) -> int:
 
     workers = int((argv or sys.argv[1:])[0])
     signal.signal(signal.SIGTERM, _stop)
-    dask.config.set({"distributed.scheduler.allowed-failures": ALLOWED_FAILURES})
+    dask.config.set(QUIET_CONFIG)
     cluster: Any = distributed.LocalCluster(
         n_workers=workers,
-        threads_per_worker=1,  # one game per worker process, like the local executor
-        processes=True,
+        threads_per_worker=1,  # one game slot each (see arena.execute.dask_executor)
+        # Workers in this process, beside the scheduler: every game is played by a game
+        # process of its own anyway, so a worker only relays it; one event loop, and no
+        # nanny and worker processes taking cycles from the games.
+        processes=False,
+        protocol="tcp://",  # (not in-process: arena run connects from its own)
+        memory_limit=0,  # no memory monitor: the games' memory is their processes'
         host="127.0.0.1",
         dashboard_address=None,
         silence_logs=logging.ERROR,

@@ -2,47 +2,63 @@
 
 The coordinator (``arena run``) keeps everything the local executor keeps: the scheduler
 of the format, the store (SQLite and the game folders), the progress bar, Ctrl-C. Only
-the games move: each is a Dask task (:func:`play_remote`) that plays one game on a worker
-in a scratch folder and returns its record with the files the referee wrote (replay and
-stderr); the coordinator writes those into the output folder and stores the game.
+the games move, and cheaply:
+
+- **Game slots**: every worker thread holds one :class:`GameSlot`, a Dask actor created
+  once; each game is one call to it, straight from the coordinator to the worker (no
+  task per game: the scheduler does nothing per game, the coordinator spends about a
+  third of the CPU a task cost it). A slot plays its games one at a time in a scratch
+  folder and returns the record with the files the referee wrote (replay and stderr).
+- **Files**: a worker on the coordinator's machine (same kernel, same output folder)
+  writes the game's files into the output folder itself; elsewhere they come back with
+  the record and the coordinator writes them. Then the coordinator stores the game.
 
 - **Bot files** (:mod:`arena.botproc.botfiles`): the files the bots' commands name are packed
   once, registered on the cluster as a worker plugin (:class:`BotFiles`: every worker,
   also one that joins or restarts later, receives them), and unpacked on each worker
   machine into a content-addressed cache; the command is rewritten to the cached copy.
   A worker needs arena, the games and the interpreters, not the user's checkout.
-- **Lazy scheduling**: as many games are in flight as the cluster has threads, twice
-  over; the next game is asked of the format's scheduler only when one ends, so SPRT and
-  league decide with every result known, as with the local executor.
-- **Game processes**: a worker thread plays its games in a single-threaded process of its
-  own (:mod:`arena.execute.game_process`), as the local pool's workers do: bots are never started
-  from a threaded process, and Dask's event loop never delays the referee's clocks.
-- **Lost workers**: a worker that dies mid-game loses nothing: Dask plays the game again
-  on another worker (same seed, same bots: same result); a game that kills
-  ``allowed-failures`` workers in a row fails with that reason.
+- **Lazy scheduling**: every slot has a game playing and the next one waiting (as many
+  games in flight as the cluster has threads, twice over); the next game is asked of the
+  format's scheduler only when one ends, so SPRT and league decide with every result
+  known, as with the local executor.
+- **Game processes**: a slot plays its games in a single-threaded process of its own
+  (:mod:`arena.execute.game_process`), as the local pool's workers do: bots are never
+  started from a threaded process, and Dask's event loop never delays the referee's clocks.
+- **Lost workers**: a worker that dies mid-game loses nothing: the game is played again
+  on another slot (same seed, same bots: same result); a game that kills
+  ``distributed.scheduler.allowed-failures`` workers (3) fails with that reason. Workers
+  that join later get slots within a second.
 - Without an address a :class:`distributed.LocalCluster` is started
   (:mod:`arena.execute.dask_cluster`, in a session of its own so that Ctrl-C reaches only
-  ``arena run``): ``concurrency`` worker processes of one thread each (one game per
-  process, like the local pool).
+  ``arena run``): ``concurrency`` workers of one thread each (one game at a time each,
+  like the local pool), and the coordinator calls their slots directly.
+  With ``--dask ADDRESS`` the calls go through the scheduler unless Dask's
+  ``distributed.client.direct-to-workers`` is set (the coordinator must reach the workers).
 
 Dask is imported only here, and this module only when ``executor: dask`` is used.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import os
+import pickle
 import queue
 import threading
 import time
 import uuid
+import weakref
+from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import CancelledError
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import dask
 import distributed
 from distributed import WorkerPlugin
 
@@ -71,6 +87,14 @@ from arena.records import BotSpec, Clock, GameSpec
 CONNECT_TIMEOUT_S = 10.0
 """Seconds to reach the scheduler before ``arena run`` gives up (exit code 2)."""
 _QUIET = logging.CRITICAL + 1  # not even critical messages
+CONNECTION_LIMIT = 8192
+"""Connections the client may hold open (Dask's default: 512): a game's call holds one
+while it plays, so :data:`SLOT_DEPTH` per worker thread reached directly."""
+SLOT_DEPTH = 2
+LOST_PAUSE_S = 10.0
+"""Seconds no slot is made on a worker whose slot was lost (the scheduler forgets a dead
+worker sooner)."""
+"""Games sent to one slot at once: one playing, the next waiting (no idle gap between)."""
 _LOGGERS = ("distributed", "asyncio", "tornado")
 
 
@@ -118,6 +142,24 @@ class RemoteJob:
     disk_mb: int | None = DEFAULT_DISK_MB
     shown: str = "folder"
     read_only: tuple[tuple[FileRef, str], ...] = ()
+    game_dir: str = ""
+    """The game's folder on the coordinator's machine: written by a worker on that machine
+    (see :func:`output_identity`)."""
+    output: tuple[str, ...] = ()
+    """:func:`output_identity` of the coordinator's output folder (empty: never written
+    by the worker)."""
+
+
+def output_identity(folder: str) -> tuple[str, ...]:
+    """What says that ``folder`` is the same folder in another process: this kernel's boot
+    id (the same machine) and the folder's device and inode; empty when unknown."""
+    try:
+        with open("/proc/sys/kernel/random/boot_id") as file:
+            boot = file.read().strip()
+        st = os.stat(folder)
+    except OSError:
+        return ()
+    return (folder, boot, str(st.st_dev), str(st.st_ino))
 
 
 def _check_cache_env() -> None:
@@ -154,29 +196,132 @@ _local = threading.local()
 
 
 def _game_process() -> GameProcess:
-    """This worker thread's game process (see :mod:`arena.execute.game_process`)."""
+    """This thread's game process (see :mod:`arena.execute.game_process`)."""
     if not hasattr(_local, "process"):
         _local.process = GameProcess()
     process: GameProcess = _local.process
     return process
 
 
-def play_remote(job: RemoteJob) -> dict[str, Any]:
-    """Play one game on this Dask worker: ``{"record": ..., "files": {name: bytes}}``.
+def play_remote(job: RemoteJob, files: BotFiles) -> dict[str, Any]:
+    """Play one game on this worker: ``{"record": ..., "files": {name: bytes}}``.
 
     The bots' commands point at this machine's cached copies of their files; the game is
-    played by this worker thread's game process, in a scratch folder whose files come
-    back with the record.
+    played by this thread's game process, in a scratch folder whose files come back with
+    the record, or are written into ``job.game_dir`` when that folder is the coordinator's
+    own (this machine, the same output folder: ``files`` is then empty).
     """
-    files = distributed.get_worker().plugins[job.files]
-    assert isinstance(files, BotFiles)
-    bots = tuple(BotSpec(name, localize(argv, files.path)) for name, argv in job.bots)
+    checked: dict[str, Path] = {}
+
+    def where(ref: FileRef) -> Path:
+        # Each cached copy is checked once a game (two bots of one folder: one check).
+        if ref.digest not in checked:
+            checked[ref.digest] = files.path(ref)
+        return checked[ref.digest]
+
+    bots = tuple(BotSpec(name, localize(argv, where)) for name, argv in job.bots)
     local = Job(job.game, job.seed, job.settings, bots, "", Sandbox(), clock=job.clock)
-    read_only = tuple((str(files.path(ref)), named) for ref, named in job.read_only)
+    read_only = tuple((str(where(ref)), named) for ref, named in job.read_only)
     request = GameRequest(
         local, job.sandbox, job.memory_mb, job.max_processes, job.disk_mb, job.shown, read_only
     )
-    return _game_process().play(request)
+    result = _game_process().play(request)
+    if job.output and job.game_dir and output_identity(job.output[0]) == job.output:
+        with contextlib.suppress(OSError):  # (not this user's to write: sent back instead)
+            write_game_files(Path(job.game_dir), result["files"])
+            result["files"] = {}
+    return result
+
+
+class GameSlot:
+    """A Dask actor: one worker thread's games, played one after the other.
+
+    :meth:`play` hands each game to a thread of the slot's own (with its game process), so
+    the worker's event loop stays free; it never raises for a game: a referee failure
+    comes back as ``("failed", reason)``, so that an exception of the call itself always
+    means the worker (or the way to it) was lost. The thread is a daemon, as Dask's own
+    are (a worker that exits does not wait for its games: their processes stop with it),
+    and ends when the slot is dropped (its game process then stops too).
+    """
+
+    def __init__(self, plugin: str) -> None:
+        self.plugin = plugin
+        self.games: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        thread = threading.Thread(
+            target=_serve_slot, args=(self.games,), name="arena-game-slot", daemon=True
+        )
+        thread.start()
+        weakref.finalize(self, self.games.put, None)
+
+    async def play(self, job: bytes) -> bytes:
+        """A pickled :class:`RemoteJob` in; ``("done", {"record": ..., "files": ...})`` or
+        ``("failed", reason)`` out, pickled.
+
+        Pickled here rather than by Dask: Dask would also measure and dispatch on every
+        field of them, on both sides, for each game.
+        """
+        files = distributed.get_worker().plugins[self.plugin]
+        assert isinstance(files, BotFiles)
+        loop = asyncio.get_running_loop()
+        answer: asyncio.Future[bytes] = loop.create_future()
+        self.games.put((job, files, loop, answer))
+        return await answer
+
+
+def _serve_slot(games: queue.SimpleQueue[Any]) -> None:
+    """A slot's thread: play its games in turn until the slot is dropped (None)."""
+    try:
+        while (game := games.get()) is not None:
+            job, files, loop, answer = game
+            result = _play_in_slot(job, files)
+            loop.call_soon_threadsafe(_settle, answer, result)
+    finally:
+        if hasattr(_local, "process"):
+            _local.process.close()
+
+
+def _settle(answer: asyncio.Future[bytes], result: bytes) -> None:
+    if not answer.done():
+        answer.set_result(result)
+
+
+def _play_in_slot(job: bytes, files: BotFiles) -> bytes:
+    answer: tuple[str, Any]
+    try:
+        answer = ("done", play_remote(pickle.loads(job), files))
+    except Exception as exc:
+        if isinstance(exc, GameProcessDied | RuntimeError) and str(exc):
+            answer = ("failed", str(exc))
+        else:
+            answer = ("failed", f"{type(exc).__name__}: {exc}")
+    return pickle.dumps(answer, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+@dataclass(eq=False)
+class _Slot:
+    """The coordinator's view of one :class:`GameSlot`: being created, then its actor."""
+
+    worker: str
+    future: Any
+    actor: Any = None
+    busy: int = 0
+    """Games sent to it and not answered yet."""
+    dead: bool = False
+
+
+@dataclass
+class _Game:
+    """A game in flight: what it is, where it goes, how many workers it has lost."""
+
+    spec: GameSpec
+    remote: RemoteJob
+    game_dir: Path
+    lost: int = 0
+    slot: _Slot | None = None
+
+
+class _Lost:
+    """A slot's answer when the call itself failed: its worker is gone."""
 
 
 def write_game_files(game_dir: Path, files: dict[str, bytes]) -> None:
@@ -208,10 +353,15 @@ class DaskExecutor:
         self.commands: dict[str, tuple[str | FileRef, ...]] = {}
         self.read_only: tuple[tuple[FileRef, str], ...] = ()
         self.plugin = ""
-        self._threads = (0, 0.0)
         self._levels: dict[str, int] = {}
         self._stop = StopSignals()
-        self._done: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._done: queue.SimpleQueue[tuple[int, Any]] = queue.SimpleQueue()
+        self._slots: list[_Slot] = []
+        self._gone: dict[str, float] = {}
+        """Workers whose slots were lost, with when: no slot made there for a while."""
+        self._polled = 0.0
+        self._output: tuple[str, ...] = ()
+        self._allowed = int(dask.config.get("distributed.scheduler.allowed-failures", 3))
 
     # -- opening and closing -----------------------------------------------------------
 
@@ -240,7 +390,13 @@ class DaskExecutor:
                 say(f"dask: starting a local cluster of {options.workers} workers")
                 cluster = LocalClusterProcess(options.workers)
                 address = cluster.wait_address()
-                client = distributed.Client(address, timeout=CONNECT_TIMEOUT_S)
+                # The workers are on this machine: each game goes straight to its slot.
+                client = distributed.Client(
+                    address,
+                    timeout=CONNECT_TIMEOUT_S,
+                    direct_to_workers=True,
+                    connection_limit=CONNECTION_LIMIT,
+                )
         except BaseException:
             _restore_logs(levels)
             if cluster is not None:
@@ -296,14 +452,6 @@ class DaskExecutor:
 
     # -- running -----------------------------------------------------------------------
 
-    def threads(self) -> int:
-        """Threads of the cluster's workers (asked of the scheduler at most once a second)."""
-        count, asked = self._threads
-        if time.monotonic() - asked > 1.0:
-            count = sum(self.client.nthreads().values())
-            self._threads = (count, time.monotonic())
-        return count
-
     def run(
         self, todo: Iterator[GameSpec], job: Callable[[GameSpec], Any], finished: Finished
     ) -> None:
@@ -311,48 +459,131 @@ class DaskExecutor:
         ends, after its files are in its folder.
 
         SIGINT and SIGTERM stop it as they stop the local pool: no game starts after the
-        signal, a game being stored is stored, the games in flight are cancelled (a local
-        cluster's are stopped with it), and :class:`~arena.execute.stopping.Interrupted` says which
-        signal it was. Losing the scheduler raises :class:`ArenaError` (stored games kept).
+        signal, a game being stored is stored, the answers of the games in flight are
+        dropped (a local cluster's games are stopped with it), and
+        :class:`~arena.execute.stopping.Interrupted` says which signal it was. Losing the
+        scheduler raises :class:`ArenaError` (stored games kept).
         """
-        running: dict[Any, tuple[GameSpec, Path]] = {}
-        # Each future, as it ends, is put here by the client's event loop: waiting for
-        # the next one costs a queue wait, not a scan of every game in flight.
+        running: dict[int, _Game] = {}
+        again: deque[_Game] = deque()  # games whose worker was lost, to play first
+        # Each answer is put here by the client's event loop: waiting for the next one
+        # costs a queue wait, not a scan of every game in flight.
         self._done = queue.SimpleQueue()
+        # (The output folder exists by now: the store is open.)
+        self._output = output_identity(self.options.output) if self.options.output else ()
         exhausted = False
-        try:
-            with self._stop:
-                while True:
-                    self._stop.check()
-                    # Twice the threads: each worker has its next game waiting (as locally).
-                    while not exhausted and len(running) < 2 * max(1, self._call(self.threads)):
-                        spec = next(todo, None)
-                        if spec is None:
-                            exhausted = True
+        token = 0
+        with self._stop:
+            while True:
+                self._stop.check()
+                if self.client.status != "running":
+                    raise self._lost(None)
+                self._refresh()
+                # Every slot gets a game before any gets its second (depth 1, then 2).
+                for depth in range(1, SLOT_DEPTH + 1):
+                    for slot in self._slots:
+                        if exhausted and not again:
                             break
-                        local = job(spec)
-                        future = self._call(
-                            self.client.submit,
-                            play_remote,
-                            self._remote(local),
-                            key=f"arena-game-{spec.key}-{uuid.uuid4().hex[:8]}",
-                            pure=False,
+                        if slot.actor is None or slot.dead or slot.busy >= depth:
+                            continue
+                        if again:
+                            game = again.popleft()
+                        else:
+                            spec = next(todo, None)
+                            if spec is None:
+                                exhausted = True
+                                continue
+                            local = job(spec)
+                            remote = self._remote(local)
+                            game = _Game(spec, remote, Path(local.game_dir))
+                        token += 1
+                        game.slot = slot
+                        slot.busy += 1
+                        running[token] = game
+                        self._send(slot, token, game.remote)
+                if not running and exhausted and not again:
+                    return
+                for done, answer in self._call(self._first_done):
+                    game = running.pop(done)
+                    assert game.slot is not None
+                    game.slot.busy -= 1
+                    if isinstance(answer, _Lost):
+                        self._slot_lost(game.slot)
+                        game.lost += 1
+                        if game.lost < self._allowed:
+                            again.append(game)
+                            continue
+                        outcome: dict[str, Any] | Failure = Failure(
+                            "Dask gave up on the game: the workers playing it died too often"
+                            " (the scheduler's allowed-failures; a bot may do that)"
                         )
-                        running[future] = (spec, Path(local.game_dir))
-                        future.add_done_callback(self._done.put)
-                    if not running:
-                        return
-                    for future in self._call(self._first_done):
-                        if future not in running:
-                            continue  # (a second callback for a game already stored)
-                        spec, game_dir = running.pop(future)
-                        finished(spec, self._outcome(future, game_dir))
-        finally:
-            if running:
-                with contextlib.suppress(Exception):
-                    self.client.cancel(list(running))
+                    else:
+                        outcome = self._outcome(answer, game.game_dir)
+                    finished(game.spec, outcome)
 
-    def _first_done(self) -> list[Any]:
+    def _send(self, slot: _Slot, token: int, remote: RemoteJob) -> None:
+        """Call ``slot`` with a game from the client's event loop; its answer (or
+        :class:`_Lost`) is put on the queue of answers with ``token``."""
+        actor, done = slot.actor, self._done
+        job = pickle.dumps(remote, protocol=pickle.HIGHEST_PROTOCOL)
+
+        async def call() -> None:
+            try:
+                answer: Any = pickle.loads(await actor.play(job))
+            except Exception:  # the worker died, or the way to it (its answer is lost)
+                answer = _Lost()
+            done.put((token, answer))
+
+        self.client.loop.add_callback(call)
+
+    def _refresh(self) -> None:
+        """Slots for every worker thread (asked of the scheduler at most once a second);
+        slots whose actor is made become usable."""
+        for slot in self._slots:
+            if slot.actor is None and not slot.dead and slot.future.done():
+                if slot.future.status == "finished":
+                    slot.actor = self._call(slot.future.result)
+                else:
+                    slot.dead = True
+        if time.monotonic() - self._polled < 1.0:
+            return
+        self._polled = time.monotonic()
+        nthreads = self._call(self.client.nthreads)
+        now = time.monotonic()
+        # A worker lost a moment ago may still be listed: the scheduler has not noticed
+        # yet. One still listed after LOST_PAUSE_S is alive (a connection failed): used again.
+        self._gone = {
+            w: t for w, t in self._gone.items() if w in nthreads and now - t < LOST_PAUSE_S
+        }
+        for slot in self._slots:
+            if slot.worker not in nthreads:
+                slot.dead = True
+        self._slots = [s for s in self._slots if not s.dead or s.busy]
+        for worker, threads in nthreads.items():
+            if worker in self._gone:
+                continue
+            have = sum(1 for s in self._slots if s.worker == worker and not s.dead)
+            for _ in range(threads - have):
+                future = self._call(
+                    self.client.submit,
+                    GameSlot,
+                    self.plugin,
+                    actor=True,
+                    workers=[worker],
+                    allow_other_workers=False,
+                    pure=False,
+                    key=f"arena-slot-{uuid.uuid4().hex[:12]}",
+                )
+                self._slots.append(_Slot(worker, future))
+
+    def _slot_lost(self, slot: _Slot) -> None:
+        """A call to ``slot`` failed: its worker is gone (every slot of it)."""
+        self._gone[slot.worker] = time.monotonic()
+        for other in self._slots:
+            if other.worker == slot.worker:
+                other.dead = True
+
+    def _first_done(self) -> list[tuple[int, Any]]:
         """The games that ended: at least one, unless none ended within a second (then
         the caller looks for room again)."""
         try:
@@ -393,29 +624,24 @@ class DaskExecutor:
             self.options.disk_mb,
             self.options.files,
             self.read_only,
+            str(local.game_dir),
+            self._output,
         )
 
-    def _outcome(self, future: Any, game_dir: Path) -> dict[str, Any] | Failure:
-        if future.status == "cancelled":
-            raise self._lost(None)
-        if future.status == "error":
-            exc = self._call(future.exception)
-            if type(exc).__name__ == "KilledWorker":
-                return Failure(
-                    "Dask gave up on the game: the workers playing it died too often"
-                    " (the scheduler's allowed-failures; a bot may do that)"
-                )
-            if isinstance(exc, GameProcessDied | RuntimeError) and str(exc):
-                return Failure(str(exc))
-            return Failure(f"{type(exc).__name__}: {exc}")
-        result = self._call(future.result)
-        write_game_files(game_dir, result["files"])
-        return dict(result["record"])
+    def _outcome(self, answer: tuple[str, Any], game_dir: Path) -> dict[str, Any] | Failure:
+        kind, payload = answer
+        if kind != "done":
+            return Failure(str(payload))
+        if payload["files"]:  # (a worker on another machine)
+            write_game_files(game_dir, payload["files"])
+        return dict(payload["record"])
 
 
 def _connect(options: DaskOptions) -> Any:
     try:
-        return distributed.Client(options.address, timeout=CONNECT_TIMEOUT_S)
+        return distributed.Client(
+            options.address, timeout=CONNECT_TIMEOUT_S, connection_limit=CONNECTION_LIMIT
+        )
     except Exception as exc:
         why = str(exc).split("\n")[0] or type(exc).__name__
         raise ConfigError(

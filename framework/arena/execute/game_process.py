@@ -12,7 +12,8 @@ its own under the bot homes (named with its owner tag: a later run on the machin
 it if the process was killed), and comes back with the files the referee wrote there.
 
 The protocol is length-prefixed pickles between a parent and the child it started: a
-:class:`GameRequest` in; ``("beat", seconds)`` as each step starts, then
+:class:`GameRequest` in; ``("beat", seconds)`` as a step starts that the last beat
+of the game does not cover (see :data:`BEAT_SLACK_S`), then
 ``("done", {"record": ..., "files": {name: bytes}})`` or ``("failed", reason)`` out. The
 parent runs the same watchdog as the local pool on those beats
 (:data:`~arena.execute.pool.WATCHDOG_GRACE_S`). The child writes nothing else to that pipe
@@ -42,6 +43,8 @@ from arena.execute.jobs import Job
 from arena.execute.pool import WATCHDOG_GRACE_S
 
 _LENGTH = 8
+BEAT_SLACK_S = 1.0
+"""Seconds a beat vouches for beyond its step's clocks (the watchdog waits that much longer)."""
 
 
 @dataclass(frozen=True)
@@ -224,14 +227,22 @@ def play_request(request: GameRequest, heartbeat: Any) -> dict[str, Any]:
 def serve(requests: IO[bytes], results: IO[bytes]) -> None:
     """Play every request read from ``requests``, answering on ``results``, until it closes."""
 
+    covered = 0.0  # until when the last beat of this game vouches for it
+
     def heartbeat(seconds: float) -> None:
-        _send(results, ("beat", seconds))
+        # A beat covers BEAT_SLACK_S more than the step asks: the steps within it need
+        # none (at most a message a second, not one a step; never a stricter watchdog).
+        nonlocal covered
+        if time.monotonic() + seconds > covered:
+            covered = time.monotonic() + seconds + BEAT_SLACK_S
+            _send(results, ("beat", seconds + BEAT_SLACK_S))
 
     while True:
         try:
             request = _receive(requests)
         except EOFError:
             return
+        covered = 0.0
         try:
             result: tuple[str, Any] = ("done", play_request(request, heartbeat))
         except WorkerRefused as exc:  # one clear line (a read_only path missing here)
