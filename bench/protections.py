@@ -35,6 +35,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 from arena.botproc import Sandbox, bwrap_works, cgroups
@@ -49,21 +50,24 @@ IDLE_S = 0.1
 """The pause before each "after idle" row: longer than the kernel keeps a cgroup join fast."""
 
 
-def popen(workdir: Path, launch: Launch | None = None, session: bool = False) -> None:
-    """Start /bin/true the way arena does, with the given layers, wait for it."""
+def popen(
+    workdir: Path, launch: Launch | None = None, session: bool = False, prefix: tuple[str, ...] = ()
+) -> None:
+    """Start /bin/true the way arena does, with the given layers (``prefix``: the PID
+    namespace's ``unshare``), wait for it."""
     proc = subprocess.Popen(
-        [TRUE], cwd=workdir, start_new_session=session, close_fds=True, preexec_fn=launch
+        [*prefix, TRUE], cwd=workdir, start_new_session=session, close_fds=True, preexec_fn=launch
     )
     proc.wait()
 
 
-def with_cgroup(workdir: Path, launch: Launch) -> None:
+def with_cgroup(workdir: Path, launch: Launch, prefix: tuple[str, ...] = ()) -> None:
     """The same with a fresh pids (and memory) cgroup, created, joined and removed."""
     group = cgroups.BotCgroup.create(64, 512)
     assert group is not None
     try:
-        layered = Launch(group.join_files, launch.rlimits, launch.private, launch.parent)
-        popen(workdir, layered, session=True)
+        layered = replace(launch, cgroup_join=group.join_files)
+        popen(workdir, layered, session=True, prefix=prefix)
     finally:
         group.remove()
 
@@ -165,14 +169,23 @@ def start_rows(workdir: Path) -> dict[str, Callable[[], object]]:
     if (mode := private_dirs_supported()) is not None:
         private = PrivateDirs(str(workdir), 64 << 20, mode.userns)
         full = Launch((), limits, private, os.getpid())
+        pid_ns = replace(full, new_pid_ns=True)
         if cgroups.parents() is not None:
             rows["+ private /tmp and /dev/shm (mount namespace)"] = lambda: with_cgroup(
                 workdir, full
             )
+            if mode.pid_ns:
+                rows["+ PID namespace (unshare --fork before the bot)"] = lambda: with_cgroup(
+                    workdir, pid_ns, mode.pid_ns
+                )
         else:
             rows["+ private /tmp and /dev/shm (mount namespace)"] = lambda: popen(
                 workdir, full, session=True
             )
+            if mode.pid_ns:
+                rows["+ PID namespace (unshare --fork before the bot)"] = lambda: popen(
+                    workdir, pid_ns, session=True, prefix=mode.pid_ns
+                )
     rows["launcher of bwrap bots: /bin/sh, cgroups, rlimits"] = lambda: with_shell_launcher(
         workdir, limits
     )

@@ -50,16 +50,22 @@ class BotProcess:
     def signal(self) -> None:
         """Send SIGKILL to the bot and everything it started, without waiting for them.
 
-        First the whole cgroup (everything the bot started, wherever it went); then, for
-        machines without cgroups, the descendants collected before the bot dies (killing
-        it first would hand them to us as orphans), the bot's process group, and each
-        descendant by pid (those that called ``setsid``).
+        First its top process, then the whole cgroup (everything the bot started,
+        wherever it went); then, for machines without cgroups, the descendants collected
+        before the bot died (collected after, they would be orphans handed to us), the
+        bot's process group, and each descendant by pid (those that called ``setsid``).
         """
         proc = self.proc
         self.signalled = True
+        pids = procinfo.descendants(proc.pid) if proc.returncode is None else []
+        # The top process first: where it is a wrapper (unshare, which waits for the bot)
+        # that outlived the bot by a moment, it would report the bot's death on the bot's
+        # stderr ("unshare: sigprocmask unblock failed"); dead first, it says nothing.
+        if proc.returncode is None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(proc.pid, signal.SIGKILL)
         if self.cgroup is not None:
             self.cgroup.signal_all()
-        pids = procinfo.descendants(proc.pid) if proc.returncode is None else []
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(proc.pid, signal.SIGKILL)
         for pid in [proc.pid, *pids]:
