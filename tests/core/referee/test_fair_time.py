@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.botproc import Sandbox, cgroups
+from arena.botproc import Sandbox, cgroups, lines
 from arena.plugins.registry import load_registry
 from arena.records import BotSpec, Clock
 from arena.referee.engine import Referee
@@ -171,7 +171,11 @@ for n, line in enumerate(sys.stdin):
 """
 
 
-def test_a_log_written_after_the_answer_stays_with_its_turn(tmp_path):
+def test_a_log_written_after_the_answer_stays_with_its_turn(tmp_path, monkeypatch):
+    # The referee waits at most READY_WAIT_S (50 ms) for a bot to be back reading; a host
+    # stall of that long (this VM showed some in full runs) would misfile a log by design.
+    # A longer cap here tests the mechanism, not the machine.
+    monkeypatch.setattr(lines, "READY_WAIT_S", 1.0)
     quick = bot(tmp_path, "quick", "import sys\nfor line in sys.stdin: print(1, flush=True)\n")
     play(tmp_path, [bot(tmp_path, "late", LATE_LOGGER), quick], turns=6)
     steps = json.loads((tmp_path / "game" / "replay.json").read_text())["steps"]
