@@ -214,7 +214,7 @@ class Sandbox:
             pids = "own PID namespace" if pid_namespace() else "arena's processes in reach"
             parts.append(f"none: bots run as {_user_name()}, /tmp and /dev/shm {tmp}, {pids}")
             if self.disk_mb:
-                capped = private_dirs_supported() is not None
+                capped = mode is not None
                 parts.append(f"{self.disk_mb} MiB of files" if capped else "files not capped")
         found = cgroups.parents()
         if found is None:
