@@ -429,12 +429,9 @@ class DaskExecutor:
         workers, threads = len(nthreads), sum(nthreads.values())
         state = f"{_plural(workers, 'worker')}, {_plural(threads, 'thread')}"
         state = state if workers else "no workers yet (the games wait for one)"
+        # (A worker of several threads plays as many games at once, each in a game process
+        # of its own with its own referee: nothing to warn about.)
         self.say(f"dask: {state} at {self.options.address}")
-        if shared := sum(1 for n in nthreads.values() if n > 1):
-            self.say(
-                f"dask: warning: {shared} of the workers play several games at once in one"
-                " Python process (their referees share it): start them with --nthreads 1"
-            )
 
     def close(self) -> None:
         """Drop the bot files plugin, disconnect (stop the local cluster); Dask's loggers
