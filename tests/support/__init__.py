@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import sqlite3
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -101,3 +103,25 @@ done
 """A shell stc bot that plays on (columns 0..5 in turn): it beats :data:`STC_WEAK_SH`."""
 STC_WEAK_SH = "read -r line\necho garbage\n"
 """A shell stc bot that answers garbage on its first turn: it forfeits every game."""
+
+
+def games_stored(out: Path) -> int:
+    """How many games the output folder ``out`` holds (0 while it has no database yet)."""
+    try:
+        db = sqlite3.connect(out / "arena.sqlite")
+        try:
+            return int(db.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+        finally:
+            db.close()
+    except sqlite3.Error:
+        return 0
+
+
+def install_plugin(site: Path, dist: str, module: str, source: str) -> None:
+    """Install a game plugin in the folder ``site`` as pip leaves one behind: the module
+    (``source``, dedented) and a dist-info naming it in arena's entry points."""
+    (site / f"{module}.py").write_text(textwrap.dedent(source))
+    info = site / f"{dist.replace('-', '_')}-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist}\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text(f"[arena]\n{module} = {module}\n")

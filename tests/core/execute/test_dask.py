@@ -24,7 +24,7 @@ import pytest
 
 from arena.botproc import BOT_HOMES
 from arena.cli.main import main
-from support import REPO, STC_STRONG_SH, STC_WEAK_SH
+from support import REPO, STC_STRONG_SH, STC_WEAK_SH, games_stored
 
 STRONG, WEAK = STC_STRONG_SH, STC_WEAK_SH
 # Says where it runs from (its stderr is stored), then cycles three columns; it may think
@@ -113,17 +113,6 @@ def results(out: Path) -> dict[str, tuple]:
         return games
     finally:
         db.close()
-
-
-def stored(out: Path) -> int:
-    try:
-        db = sqlite3.connect(out / "arena.sqlite")
-        try:
-            return int(db.execute("SELECT COUNT(*) FROM games").fetchone()[0])
-        finally:
-            db.close()
-    except sqlite3.Error:
-        return 0
 
 
 def free_port() -> int:
@@ -334,7 +323,7 @@ def test_ctrl_c_or_sigterm_stops_a_local_cluster_quietly_and_the_rerun_completes
     )  # fmt: skip
     try:
         deadline = time.monotonic() + 180
-        while time.monotonic() < deadline and stored(out) < 3:
+        while time.monotonic() < deadline and games_stored(out) < 3:
             time.sleep(0.2)
         assert any("arena.execute.game_process" in cmd for cmd in mentioning(cache))
         if signum == signal.SIGINT:
@@ -348,7 +337,7 @@ def test_ctrl_c_or_sigterm_stops_a_local_cluster_quietly_and_the_rerun_completes
     assert proc.returncode == 128 + signum, err
     assert f"interrupted ({signal.Signals(signum).name}): " in err
     no_traceback(err)
-    kept = stored(out)
+    kept = games_stored(out)
     assert 3 <= kept < 18
     # Every process of the run is gone: the cluster's (its own session), the game
     # processes (their environment) and the bots (run from the cache).
@@ -397,7 +386,7 @@ def test_an_sprt_on_dask_asks_for_each_game_as_results_come_in(tmp_path):
     result = arena("run", str(path), "--no-progress")
     assert result.returncode == 0, result.stderr
     assert "H1 accepted" in result.stdout
-    played = stored(tmp_path / "out")
+    played = games_stored(tmp_path / "out")
     # 17 pairs cross the bound (as with the local executor). Past them are played only the
     # games in flight when the 17th pair completes (at most 2 x 2 workers - 1, the one
     # just stored aside) and the stored first games of their pairs (one per game in flight).
@@ -454,7 +443,7 @@ def test_a_worker_killed_mid_game_loses_no_result(tmp_path):
                 )
                 time.sleep(0.02)
             assert victim is not None, "no game ever started"
-            assert stored(out) == 0
+            assert games_stored(out) == 0
             victim.kill()
             victim.wait()
             _, err = proc.communicate(timeout=180)
@@ -479,7 +468,7 @@ def test_losing_the_scheduler_stops_with_one_line_and_the_run_resumes_on_another
         )  # fmt: skip
         try:
             deadline = time.monotonic() + 120
-            while time.monotonic() < deadline and stored(out) < 2:
+            while time.monotonic() < deadline and games_stored(out) < 2:
                 time.sleep(0.05)
             procs[0].kill()  # the scheduler
             _, err = proc.communicate(timeout=120)
@@ -492,7 +481,7 @@ def test_losing_the_scheduler_stops_with_one_line_and_the_run_resumes_on_another
         " run the same command again to resume"
     )
     no_traceback(err)
-    kept = stored(out)
+    kept = games_stored(out)
     assert 2 <= kept < 18
     with dask_cluster(tmp_path, 1, {}, threads=2) as (address, _):
         again = arena("run", str(path), "--dask", address, "--no-progress")

@@ -9,7 +9,6 @@ import json
 import os
 import signal
 import socket
-import sqlite3
 import subprocess
 import sys
 import time
@@ -18,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from support import REPO, STC_STRONG_SH
+from support import REPO, STC_STRONG_SH, games_stored
 
 pytest.importorskip("distributed")
 
@@ -119,17 +118,6 @@ def game_processes(pid: int) -> list[int]:
     return found
 
 
-def stored(out: Path) -> int:
-    try:
-        db = sqlite3.connect(out / "arena.sqlite")
-        try:
-            return int(db.execute("SELECT COUNT(*) FROM games").fetchone()[0])
-        finally:
-            db.close()
-    except sqlite3.Error:
-        return 0
-
-
 def test_a_worker_that_joins_after_the_start_gets_slots_and_plays_every_game(tmp_path):
     bots = tmp_path / "bots"
     bots.mkdir()
@@ -161,7 +149,7 @@ def test_a_worker_that_joins_after_the_start_gets_slots_and_plays_every_game(tmp
             first = run.stderr.readline()
             assert first == f"dask: no workers yet (the games wait for one) at {address}\n"
             time.sleep(1.0)
-            assert stored(tmp_path / "out") == 0
+            assert games_stored(tmp_path / "out") == 0
             procs.append(
                 start(["worker", address, "--nthreads", "1", "--no-nanny", "--no-dashboard",
                        "--host", "127.0.0.1"], log)
@@ -183,4 +171,4 @@ def test_a_worker_that_joins_after_the_start_gets_slots_and_plays_every_game(tmp
                 proc.wait(timeout=30)
     assert run.returncode == 0, first + err
     assert "2 games played now, 0 resumed" in err
-    assert stored(tmp_path / "out") == 2
+    assert games_stored(tmp_path / "out") == 2

@@ -7,11 +7,10 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 from arena.plugins import registry as plugins
-from support import REPO, beyond_the_sandbox_line
+from support import REPO, beyond_the_sandbox_line, install_plugin
 
 COUNT = '''
 from pathlib import Path
@@ -50,13 +49,8 @@ BOT = f'{sys.executable} -c "while True: input(); print(7, flush=True)"'
 
 
 def install(site: Path, dist: str, module: str, game_id: str, marker: Path) -> None:
-    """What pip leaves behind: the module and a dist-info naming it in the entry points."""
-    source = COUNT.format(marker=str(marker), module=module, id=game_id)
-    (site / f"{module}.py").write_text(textwrap.dedent(source))
-    info = site / f"{dist.replace('-', '_')}-1.0.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist}\nVersion: 1.0\n")
-    (info / "entry_points.txt").write_text(f"[arena]\n{module} = {module}\n")
+    """The Count game as package ``dist`` (module ``module``), marking each import."""
+    install_plugin(site, dist, module, COUNT.format(marker=str(marker), module=module, id=game_id))
 
 
 def arena_with(site: Path, cache: Path, *args: str) -> subprocess.CompletedProcess[str]:

@@ -6,10 +6,9 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
-from support import REPO, beyond_the_sandbox_line
+from support import REPO, beyond_the_sandbox_line, install_plugin
 
 TOY = '''
 import random
@@ -45,15 +44,6 @@ def arena_register_games():
 '''
 
 
-def install(site: Path, dist: str, module: str, source: str) -> None:
-    """What pip leaves behind: the module and a dist-info naming it in the entry points."""
-    (site / f"{module}.py").write_text(textwrap.dedent(source))
-    info = site / f"{dist.replace('-', '_')}-1.0.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist}\nVersion: 1.0\n")
-    (info / "entry_points.txt").write_text(f"[arena]\n{module} = {module}\n")
-
-
 def toy(game_id: str, start: str = "pass", register: str = "return [Count]") -> str:
     return TOY.format(id=game_id, start=start, register=register)
 
@@ -71,8 +61,8 @@ def arena_with(site: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_a_duplicate_id_is_reported_once_the_first_kept_and_other_commands_work(tmp_path):
-    install(tmp_path, "buggy-dup", "buggy_dup", toy("stc"))
-    install(tmp_path, "count-game", "count_game", toy("count"))
+    install_plugin(tmp_path, "buggy-dup", "buggy_dup", toy("stc"))
+    install_plugin(tmp_path, "count-game", "count_game", toy("count"))
     listed = arena_with(tmp_path, "games", "--wide")
     assert listed.returncode == 0
     warning = (
@@ -91,10 +81,14 @@ def test_a_duplicate_id_is_reported_once_the_first_kept_and_other_commands_work(
 
 
 def test_broken_plugins_are_reported_and_every_other_game_still_plays(tmp_path):
-    install(tmp_path, "broken-import", "broken_import", "import no_such_module_anywhere\n")
-    install(tmp_path, "broken-hook", "broken_hook", toy("hooky", register="raise KeyError(1)"))
-    install(tmp_path, "not-a-game", "not_a_game", toy("nag", register="return [dict, Count]"))
-    install(tmp_path, "count-game", "count_game", toy("count"))
+    install_plugin(tmp_path, "broken-import", "broken_import", "import no_such_module_anywhere\n")
+    install_plugin(
+        tmp_path, "broken-hook", "broken_hook", toy("hooky", register="raise KeyError(1)")
+    )
+    install_plugin(
+        tmp_path, "not-a-game", "not_a_game", toy("nag", register="return [dict, Count]")
+    )
+    install_plugin(tmp_path, "count-game", "count_game", toy("count"))
     listed = arena_with(tmp_path, "games", "--wide")
     assert listed.returncode == 0
     assert listed.stderr.splitlines() == [
@@ -116,7 +110,7 @@ def test_broken_plugins_are_reported_and_every_other_game_still_plays(tmp_path):
 def test_a_plugin_failing_on_its_settings_gets_one_line_and_no_traceback(tmp_path):
     # The plugin checks nothing before the game and raises in start(): the game fails
     # in the referee, reported in one line (exit 1).
-    install(
+    install_plugin(
         tmp_path,
         "strict-game",
         "strict_game",
@@ -134,7 +128,7 @@ def test_a_check_settings_that_crashes_is_still_one_clear_message(tmp_path):
     source = toy("crashy").replace(
         "    def start(", "    def check_settings(self, settings):\n        1 / 0\n    def start("
     )
-    install(tmp_path, "crashy-game", "crashy_game", source)
+    install_plugin(tmp_path, "crashy-game", "crashy_game", source)
     bot = "python3 bots/stc/random_bot.py"
     played = arena_with(tmp_path, "match", "crashy", bot, bot)
     assert played.returncode == 2
