@@ -71,7 +71,6 @@ def host_key() -> str:
     except OSError:
         return ""
     parts = [
-        FORMAT,
         boot,
         os.getuid(),
         os.getgid(),
@@ -196,7 +195,6 @@ def python_key(path: str) -> str:
         return ""
     here = os.path.dirname(os.path.abspath(path))
     parts = [
-        FORMAT,
         "python",
         boot,
         os.getuid(),

@@ -447,18 +447,17 @@ class LineBot:
         return reading is True
 
     def _main_watch(self) -> tuple[int, ProcessWatch | None]:
-        """The bot's own process (below bubblewrap's), and its watch once it is known."""
+        """The bot's own process (below the sandbox's), and its watch once it is known."""
         assert self._process is not None
         if self._watch is not None:
             return self._watch.pid, self._watch
         top = self._process.pid
+        # Below the sandbox's processes (procinfo.WRAPPERS: bubblewrap's, unshare's).
+        main, final = main_process(top)
         if self.sandbox.kind == "bwrap":
-            # Below bubblewrap's processes, and never the launcher shell that becomes
-            # bubblewrap, or setpriv before it becomes the bot (not final until then).
-            main, final = main_process(top, ("bwrap", "setpriv"))
+            # Never the launcher shell that becomes bubblewrap, or setpriv before it
+            # becomes the bot (not final until then).
             final = final and main != top
-        else:
-            main, final = main_process(top)
         if final:
             self._main = main
             self._watch = ProcessWatch(main)
