@@ -46,52 +46,74 @@ def _diff(old: Any, new: Any, path: list[Any], ops: Patch) -> None:
         if repr(old) != repr(new):
             ops.append([path, new])
         return
-    if kind is dict:
-        for key in old:
-            if key not in new:
-                ops.append([[*path, key]])
-        for key, value in new.items():
-            if key not in old:
+    _changes(old, new, path, ops)
+
+
+def _changes(old: Any, new: Any, path: list[Any], ops: Patch) -> None:
+    """What :func:`_diff` adds for two containers of one kind that Python finds unequal."""
+    if type(new) is dict:
+        _dict_changes(old, new, path, ops)
+    else:
+        _list_changes(old, new, path, ops)
+
+
+def _dict_changes(old: dict[str, Any], new: dict[str, Any], path: list[Any], ops: Patch) -> None:
+    """:func:`_diff` of two unequal dicts."""
+    for key in old:
+        if key not in new:
+            ops.append([[*path, key]])
+    for key, value in new.items():
+        if key not in old:
+            ops.append([[*path, key], value])
+            continue
+        was = old[key]
+        kind = type(value)
+        if type(was) is not kind:
+            ops.append([[*path, key], value])
+        elif kind is list or kind is dict:
+            if was != value:
+                _changes(was, value, [*path, key], ops)
+            elif repr(was) != repr(value):  # equal, written apart: set whole
                 ops.append([[*path, key], value])
-                continue
-            was = old[key]
-            # What _diff would do with two scalars (the usual item), without the call.
-            if type(value) not in _CONTAINERS or type(was) is not type(value):
-                if type(was) is not type(value) or was != value:
-                    ops.append([[*path, key], value])
-            else:
-                _diff(was, value, [*path, key], ops)
-        return
+        elif was != value:
+            ops.append([[*path, key], value])
+
+
+def _list_changes(old: list[Any], new: list[Any], path: list[Any], ops: Patch) -> None:
+    """:func:`_diff` of two unequal lists."""
     n = len(old)
-    if len(new) < n:  # a list that shrank is stored whole
+    m = len(new)
+    if m < n:  # a list that shrank is stored whole
         ops.append([path, new])
         return
-    if len(new) == n:
-        head = new  # and old != new, seen above
-    else:
+    head = new
+    if m > n:
         head = new[:n]
-        if old == head:  # only appended to (checked in one go, as above)
+        if old == head:  # only appended to
             if repr(old) != repr(head):
                 ops.append([path, new])
-                return
-            ops.extend([[*path, i], new[i]] for i in range(n, len(new)))
+            else:
+                ops.extend([[*path, i], new[i]] for i in range(n, m))
             return
-    # A list whose items mostly changed (a queue that moved on, a sorted list with an item
-    # inserted) is cheaper to store whole.
+    # A list whose items mostly changed (a queue that moved on) is stored whole.
     if n > 2 and 2 * sum(map(operator.ne, old, head)) > n:
         ops.append([path, new])
         return
-    # Only the items that differ are visited (what _diff would find in the others: nothing).
-    for i, (a, b) in enumerate(zip(old, head, strict=True)):
+    # _diff's item rule (a plain loop: for short lists cheaper than any trick in C).
+    for i, a in enumerate(old):
+        b = head[i]
         kind = type(b)
         if type(a) is not kind:
             ops.append([[*path, i], b])
-        elif kind in _CONTAINERS:
-            if a != b or repr(a) != repr(b):
-                _diff(a, b, [*path, i], ops)
+        elif kind is list or kind is dict:
+            if a != b:
+                _changes(a, b, [*path, i], ops)
+            elif repr(a) != repr(b):
+                ops.append([[*path, i], b])
         elif a != b:
-            ops.append([[*path, i], b])  # what _diff would do with two scalars
-    ops.extend([[*path, i], new[i]] for i in range(n, len(new)))
+            ops.append([[*path, i], b])
+    if m > n:
+        ops.extend([[*path, i], new[i]] for i in range(n, m))
 
 
 def patch(view: Any, ops: Patch) -> Any:
@@ -159,7 +181,8 @@ class ViewRecorder:
     The same patches as :func:`diff` of :func:`normalize`'d views, cheaper for the usual
     view, a dict: each top-level value is encoded as JSON (in C), and only the values
     whose text changed are decoded and compared; a value whose text is the same is the
-    same normalized value, with nothing to patch.
+    same normalized value, with nothing to patch. (NaN, which JSON lacks, is the one
+    exception: ``nan != nan``, so :func:`diff` sets it again at every step.)
     """
 
     def __init__(self, view: Any) -> None:
@@ -178,23 +201,45 @@ class ViewRecorder:
                 self._texts = {k: _encode(v) for k, v in view.items()}
             return diff(old, whole)
         ops: Patch = []
+        # diff first compares the whole views: if Python finds them equal (nothing changed,
+        # or only what JSON tells apart and Python does not: 1 and True, key order), its
+        # patch is nothing or the whole view. ``unequal`` says Python tells them apart.
+        unequal = False
         for key in old:
             if key not in view:
                 ops.append([[key]])
+                unequal = True
         new: dict[str, Any] = {}
         new_texts: dict[str, str] = {}
         for key, value in view.items():
-            text = _encode(value)
-            new_texts[key] = text
+            text = new_texts[key] = _encode(value)
             if texts.get(key) == text:
                 new[key] = old[key]
                 continue
             value = new[key] = _decode(text)
-            if key in old:
-                _diff(old[key], value, [key], ops)
-            else:
+            if key not in old:
                 ops.append([[key], value])
+                unequal = True
+                continue
+            # _diff's item rule, with the texts known to differ (so do their reprs).
+            was = old[key]
+            kind = type(value)
+            if type(was) is not kind:
+                ops.append([[key], value])
+                unequal = unequal or was != value
+            elif kind is list or kind is dict:
+                if was != value:
+                    unequal = True
+                    _changes(was, value, [key], ops)
+                else:
+                    ops.append([[key], value])
+            elif was != value:
+                ops.append([[key], value])
+                unequal = True
+            # else: equal scalars of one type written apart (0.0, -0.0): _diff sets nothing
         self.view, self._texts = new, new_texts
+        if not unequal:
+            return [[[], new]] if new_texts != texts or list(old) != list(new) else []
         return ops
 
 
