@@ -46,15 +46,7 @@ def _diff(old: Any, new: Any, path: list[Any], ops: Patch) -> None:
         if repr(old) != repr(new):
             ops.append([path, new])
         return
-    _changes(old, new, path, ops)
-
-
-def _changes(old: Any, new: Any, path: list[Any], ops: Patch) -> None:
-    """What :func:`_diff` adds for two containers of one kind that Python finds unequal."""
-    if type(new) is dict:
-        _dict_changes(old, new, path, ops)
-    else:
-        _list_changes(old, new, path, ops)
+    (_dict_changes if kind is dict else _list_changes)(old, new, path, ops)
 
 
 def _dict_changes(old: dict[str, Any], new: dict[str, Any], path: list[Any], ops: Patch) -> None:
@@ -70,9 +62,14 @@ def _dict_changes(old: dict[str, Any], new: dict[str, Any], path: list[Any], ops
         kind = type(value)
         if type(was) is not kind:
             ops.append([[*path, key], value])
-        elif kind is list or kind is dict:
+        elif kind is list:
             if was != value:
-                _changes(was, value, [*path, key], ops)
+                _list_changes(was, value, [*path, key], ops)
+            elif repr(was) != repr(value):  # equal, written apart: set whole
+                ops.append([[*path, key], value])
+        elif kind is dict:
+            if was != value:
+                _dict_changes(was, value, [*path, key], ops)
             elif repr(was) != repr(value):  # equal, written apart: set whole
                 ops.append([[*path, key], value])
         elif was != value:
@@ -105,9 +102,14 @@ def _list_changes(old: list[Any], new: list[Any], path: list[Any], ops: Patch) -
         kind = type(b)
         if type(a) is not kind:
             ops.append([[*path, i], b])
-        elif kind is list or kind is dict:
+        elif kind is list:
             if a != b:
-                _changes(a, b, [*path, i], ops)
+                _list_changes(a, b, [*path, i], ops)
+            elif repr(a) != repr(b):
+                ops.append([[*path, i], b])
+        elif kind is dict:
+            if a != b:
+                _dict_changes(a, b, [*path, i], ops)
             elif repr(a) != repr(b):
                 ops.append([[*path, i], b])
         elif a != b:
@@ -156,7 +158,7 @@ _chunks = (
         True,
     )
     if _c_encoder is not None
-    else None
+    else lambda value, _indent: (_py_encode(value),)
 )
 _py_encode = json.JSONEncoder(separators=(",", ":")).encode
 
@@ -172,7 +174,7 @@ def _decode(text: str) -> Any:
 
 def _encode(value: Any) -> str:
     """``value`` as compact JSON text."""
-    return "".join(_chunks(value, 0)) if _chunks is not None else _py_encode(value)
+    return "".join(_chunks(value, 0))
 
 
 class ViewRecorder:
@@ -194,35 +196,33 @@ class ViewRecorder:
     def record(self, view: Any) -> Patch:
         """The patch from the latest view to ``view``, which becomes the latest."""
         old, texts = self.view, self._texts
-        if texts is None or type(view) is not dict or not _plain_keys(view):
-            whole = normalize(view)
-            self.view, self._texts = whole, None
-            if type(whole) is dict and type(view) is dict and _plain_keys(view):
-                self._texts = {k: _encode(v) for k, v in view.items()}
-            return diff(old, whole)
+        if texts is None or type(view) is not dict:
+            return self._record_whole(view)
+        join, chunks, scan = "".join, _chunks, _scan  # _encode and _decode, inlined
         ops: Patch = []
+        new: dict[str, Any] = {}
+        new_texts: dict[str, str] = {}
+        kept = 0  # keys of the old view still there
         # diff first compares the whole views: if Python finds them equal (nothing changed,
         # or only what JSON tells apart and Python does not: 1 and True, key order), its
         # patch is nothing or the whole view. ``unequal`` says Python tells them apart.
         unequal = False
-        for key in old:
-            if key not in view:
-                ops.append([[key]])
-                unequal = True
-        new: dict[str, Any] = {}
-        new_texts: dict[str, str] = {}
         for key, value in view.items():
-            text = new_texts[key] = _encode(value)
-            if texts.get(key) == text:
+            if type(key) is not str:  # JSON makes it a string: two keys may become one
+                return self._record_whole(view)
+            text = new_texts[key] = join(chunks(value, 0))
+            if texts.get(key) == text:  # the same normalized value: nothing to patch
                 new[key] = old[key]
+                kept += 1
                 continue
-            value = new[key] = _decode(text)
-            if key not in old:
+            value = new[key] = scan(text, 0)[0]
+            was = old.get(key, _MISSING)
+            if was is _MISSING:
                 ops.append([[key], value])
                 unequal = True
                 continue
+            kept += 1
             # _diff's item rule, with the texts known to differ (so do their reprs).
-            was = old[key]
             kind = type(value)
             if type(was) is not kind:
                 ops.append([[key], value])
@@ -230,17 +230,32 @@ class ViewRecorder:
             elif kind is list or kind is dict:
                 if was != value:
                     unequal = True
-                    _changes(was, value, [key], ops)
+                    (_dict_changes if kind is dict else _list_changes)(was, value, [key], ops)
                 else:
                     ops.append([[key], value])
             elif was != value:
                 ops.append([[key], value])
                 unequal = True
             # else: equal scalars of one type written apart (0.0, -0.0): _diff sets nothing
+        if kept < len(old):  # keys removed: diff deletes them first
+            ops[:0] = [[[key]] for key in old if key not in new]
+            unequal = True
         self.view, self._texts = new, new_texts
         if not unequal:
             return [[[], new]] if new_texts != texts or list(old) != list(new) else []
         return ops
+
+    def _record_whole(self, view: Any) -> Patch:
+        """:meth:`record` for a view that is no dict of str keys, or after one."""
+        old = self.view
+        whole = self.view = normalize(view)
+        self._texts = None
+        if type(whole) is dict and type(view) is dict and _plain_keys(view):
+            self._texts = {k: _encode(v) for k, v in view.items()}
+        return diff(old, whole)
+
+
+_MISSING = object()
 
 
 def _plain_keys(view: dict[Any, Any]) -> bool:
