@@ -143,6 +143,7 @@ def _unencodable(value: Any) -> Any:
     raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
 
 
+_py_encode = json.JSONEncoder(separators=(",", ":")).encode
 _c_encoder = getattr(json.encoder, "c_make_encoder", None)
 # The C encoder json.dumps uses, made once (dumps makes one per call): the same text.
 _chunks = (
@@ -160,7 +161,6 @@ _chunks = (
     if _c_encoder is not None
     else lambda value, _indent: (_py_encode(value),)
 )
-_py_encode = json.JSONEncoder(separators=(",", ":")).encode
 
 
 # json.loads less its look at the text around the value (none in what _encode writes).

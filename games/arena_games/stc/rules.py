@@ -55,6 +55,10 @@ class TurnTrace:
     chain: tuple[ChainStep, ...] = ()
 
 
+NO_TRACE = TurnTrace()
+"""The trace of a seat that placed nothing (immutable: one for every such turn)."""
+
+
 @dataclass(frozen=True, slots=True)
 class StcState:
     """One moment of a game, between two turns.
@@ -77,7 +81,7 @@ class StcState:
     forfeited: tuple[bool, bool] = (False, False)
     last_points: tuple[int, int] = (0, 0)
     last_steps: tuple[int, int] = (0, 0)
-    last_trace: tuple[TurnTrace, TurnTrace] = (TurnTrace(), TurnTrace())
+    last_trace: tuple[TurnTrace, TurnTrace] = (NO_TRACE, NO_TRACE)
 
     @property
     def over(self) -> bool:
@@ -292,7 +296,7 @@ def apply_turn(state: StcState, actions: Mapping[int, Action]) -> StcState:
     dead = [False, False]
     points = [0, 0]
     steps = [0, 0]
-    traces = [TurnTrace(), TurnTrace()]
+    traces = [NO_TRACE, NO_TRACE]
     pair = state.pairs[state.turn]
     for seat in (0, 1):
         if seat not in actions:
