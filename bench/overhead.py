@@ -17,6 +17,13 @@ game (the referee's process alone, not the bots'; target at most 4 ms) and per s
 where each side's wall time goes (start-up to a game's second step, each later step
 prompt to prompt, the end), and the machine: CPUs, load average, steal time.
 
+Last, the floor under arena's own CPU per step: the game's rules and the replay's views
+alone, in-process with no bots, on the very same games (each replay's recorded answers
+played again): every call the referee makes to the game in a step (``to_act``,
+``clock_ms``, ``prompt`` and ``interpret`` per seat, ``action_view``, ``apply``, ``view``
+and its patch, ``turn_number``), CPU time, best of 3 rounds. Arena's per-step figure can
+never go below it.
+
     python3 bench/overhead.py [--games 30] [--one-write]
 
 ``bench/protections.py`` breaks the cost of the protections down.
@@ -40,9 +47,11 @@ from typing import Any
 
 from arena.botproc import FILE_SIZE_CAP_BYTES, BotHome, Sandbox, bwrap_works, remove_retired
 from arena.botproc.spawn import spawn
+from arena.game import Game, Move, standing_moves
 from arena.plugins.registry import load_registry
 from arena.records import BotSpec
 from arena.referee.engine import Referee
+from arena.referee.viewdiff import ViewRecorder
 
 # Drops its pair in its lowest column, vertical: answers at once and survives a while.
 # Its print writes each piece of the answer apart (arena runs Python bots unbuffered):
@@ -158,6 +167,122 @@ def sandboxed_game(
         remove_retired()
 
 
+@dataclass
+class PlayedStep:
+    """One step played again: what each timed part of the game's work starts from."""
+
+    before: Any  # the state prompted, and whose answers are interpreted
+    to_act: list[int]
+    answers: dict[int, str]
+    applied: Any  # the state the actions apply to (after any forfeit's elimination)
+    actions: dict[int, Any]
+    after: Any
+
+
+class Replayed:
+    """One stored game played again in-process from its replay's answers
+    (``steps[i]["moves"]``), no bots; each method times a part of the game's work in its
+    steps (CPU seconds)."""
+
+    def __init__(self, game: Game[Any], seed: int, settings: dict[str, Any], replay: Any):
+        self.game, self.seed, self.settings, self.replay = game, seed, settings, replay
+        self.steps: list[PlayedStep] = []
+        self.whole(self.steps)
+        self.first_view = game.view(game.start(seed, 2, settings))
+
+    def whole(self, played: list[PlayedStep] | None = None) -> float:
+        """Every call the referee makes to the game in each step (not at the start);
+        ``played``, when given, receives each step."""
+        game = self.game
+        state = game.start(self.seed, 2, self.settings)
+        recorder = ViewRecorder(game.view(state))
+        prompted = [False, False]
+        begin = time.process_time()
+        for step in self.replay["steps"]:
+            to_act = list(game.to_act(state))
+            before = state
+            for seat in to_act:
+                game.clock_ms(state, seat, not prompted[seat])
+                prompted[seat] = True
+                game.prompt(state, seat)
+            answers = {int(s): text for s, text in step["moves"].items()}
+            moves = {}
+            for seat, text in answers.items():
+                move = game.interpret(state, seat, text)
+                assert isinstance(move, Move)
+                moves[seat] = move
+            for seat in step["forfeits"]:
+                state = game.eliminate(state, int(seat))
+            for move in moves.values():
+                game.action_view(move.action)
+            actions = {seat: move.action for seat, move in moves.items()}
+            actions = standing_moves(game, state, actions, bool(step["forfeits"]))
+            applied = state
+            if actions:
+                state = game.apply(state, actions)
+            recorder.record(game.view(state))
+            game.turn_number(state)
+            if played is not None:
+                played.append(PlayedStep(before, to_act, answers, applied, actions, state))
+        elapsed = time.process_time() - begin
+        assert game.turn_number(state) == self.replay["steps"][-1]["turn"], "not the game"
+        return elapsed
+
+    def prompts(self) -> float:
+        """Every prompt of every step."""
+        begin = time.process_time()
+        for step in self.steps:
+            for seat in step.to_act:
+                self.game.prompt(step.before, seat)
+        return time.process_time() - begin
+
+    def interpret(self) -> float:
+        """Every recorded answer read."""
+        begin = time.process_time()
+        for step in self.steps:
+            for seat, text in step.answers.items():
+                self.game.interpret(step.before, seat, text)
+        return time.process_time() - begin
+
+    def apply(self) -> float:
+        """Every step's actions applied."""
+        begin = time.process_time()
+        for step in self.steps:
+            if step.actions:
+                self.game.apply(step.applied, step.actions)
+        return time.process_time() - begin
+
+    def views(self) -> float:
+        """Every step's view and its patch."""
+        recorder = ViewRecorder(self.first_view)  # once a game, not a step's work
+        begin = time.process_time()
+        for step in self.steps:
+            recorder.record(self.game.view(step.after))
+        return time.process_time() - begin
+
+
+def rules_line(games: list[Replayed]) -> str:
+    """The game's own work per step over ``games``: each part best of 3 rounds per game.
+
+    Each round runs one part for every game in turn, so that a game's caches (STC's
+    grids and prompt texts) are as cold as the other games leave them, not warmed by
+    the same game a moment before."""
+    parts = ("whole", "prompts", "interpret", "apply", "views")
+    best = {(i, part): float("inf") for i in range(len(games)) for part in parts}
+    for _ in range(3):
+        for part in parts:
+            for i, replayed in enumerate(games):
+                best[i, part] = min(best[i, part], getattr(replayed, part)())
+    total = {part: sum(best[i, part] for i in range(len(games))) for part in parts}
+    per = 1e6 / max(1, sum(len(g.steps) for g in games))
+    return (
+        f"the game's rules and the replay's views alone, in-process (no bots; the floor under "
+        f"arena's own CPU a step): {total['whole'] * per:.1f} us a step (prompts "
+        f"{total['prompts'] * per:.1f}, interpret {total['interpret'] * per:.1f}, apply "
+        f"{total['apply'] * per:.1f}, view + patch {total['views'] * per:.1f})"
+    )
+
+
 def machine() -> tuple[float, float, float]:
     """(load average over 1 min, steal jiffies, all jiffies) now, from /proc."""
     with open("/proc/stat") as f:
@@ -192,6 +317,7 @@ def main() -> int:
     cpu = dict.fromkeys(sides, 0.0)  # each side's own process (not the bots')
     phases = {name: Phases() for name in sides}
     turns = steps_played = 0
+    replays: list[tuple[int, Any]] = []  # each game's seed and stored replay
 
     def arena_game(kind: str, seed: int, folder: Path, stamps: Stamps) -> int:
         # The heartbeat (the watchdog's, in a tournament) is called as each step begins.
@@ -213,6 +339,7 @@ def main() -> int:
         replay_dir = work / f"record{i}"
         turns += arena_game("none", seed, replay_dir, [])  # records the bytes to replay
         replay = json.loads((replay_dir / "replay.json").read_text())
+        replays.append((seed, replay))
         steps = [{s: io["input"] for s, io in st["io"].items()} for st in replay["steps"]]
         steps_played += len(steps)
         runs: list[tuple[str, Callable[[Stamps], object]]] = [
@@ -257,6 +384,7 @@ def main() -> int:
     print("than wall time on a loaded machine, where the bots' scheduling dominates")
     print("targets: arena at most 1.2x the bare harness of the same sandbox; arena's own CPU")
     print("at most 4 ms a game and 80 us a step")
+    print(rules_line([Replayed(game_cls(), seed, settings, replay) for seed, replay in replays]))
     print()
     print("where the wall time goes, per game (a step: prompts sent to every seat to move, then")
     print("their answers; between steps the referee applies the rules and records the step),")

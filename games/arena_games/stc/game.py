@@ -78,6 +78,11 @@ class StcGame(Game[StcState]):
         answer = parse_answer(text)
         return Move(answer.action, answer.message)
 
+    def action_view(self, action: Any) -> Any:
+        """``[x, rotation]`` (what the default would give, for less)."""
+        x, rotation = action
+        return [x, rotation]
+
     def apply(self, state: StcState, moves: Mapping[int, Any]) -> StcState:
         """Both pairs fall and resolve; then the skull lines owed fall for the next turn."""
         return rules.apply_turn(state, moves)

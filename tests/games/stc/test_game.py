@@ -9,6 +9,7 @@ from dataclasses import replace
 import pytest
 
 from arena import Outcome
+from arena.game import jsonable
 from arena.plugins.registry import load_registry
 from arena_games.stc.game import StcGame
 from arena_games.stc.protocol import grid_from_rows as g
@@ -169,3 +170,10 @@ def test_view_and_render() -> None:
     assert "|1.....|      |......|" in text
     assert "|20....|      |......|" in text
     assert game.turn_number(state) == 1
+
+
+def test_a_stored_move_is_x_then_rotation_as_the_core_would_store_it() -> None:
+    game = StcGame()
+    for action in [(0, 0), (5, 3), (2, 1)]:
+        assert game.action_view(action) == jsonable(action) == list(action)
+        assert json.dumps(game.action_view(action)) == json.dumps(jsonable(action))
