@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from functools import lru_cache
 from typing import Any
 
 from arena import Game, GameInfo, InvalidSetting, Move, Outcome, check_range
@@ -75,8 +76,7 @@ class StcGame(Game[StcState]):
 
     def interpret(self, state: StcState, seat: int, text: str) -> Move:
         """Parse ``x [rotation] [message]``; a pair that does not fit is played (and loses)."""
-        answer = parse_answer(text)
-        return Move(answer.action, answer.message)
+        return answer_move(text) if len(text) <= CACHED_ANSWER_CHARS else _answer_move(text)
 
     def action_view(self, action: Any) -> Any:
         """``[x, rotation]`` (what the default would give, for less)."""
@@ -152,6 +152,19 @@ class StcGame(Game[StcState]):
     def turn_number(self, state: StcState) -> int:
         """Turns played so far."""
         return state.turn
+
+
+CACHED_ANSWER_CHARS = 64
+"""Answers up to this long are kept once read (a bot's answers repeat: ``2 1``, ``0 3``)."""
+
+
+def _answer_move(text: str) -> Move:
+    """The move an answer stands for, in any state (:class:`InvalidAnswer` if none)."""
+    answer = parse_answer(text)
+    return Move(answer.action, answer.message)
+
+
+answer_move = lru_cache(maxsize=1024)(_answer_move)
 
 
 def highlight(state: StcState) -> list[dict[str, Any]]:

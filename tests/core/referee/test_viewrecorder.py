@@ -159,6 +159,7 @@ def test_random_views_with_the_values_json_tells_apart_are_patched_as_diff_does(
         # tuples for lists, int keys for str keys
         [{"t": (1, 2)}, {"t": [1, 2]}, {"t": (1, 3)}, {"t": ((1, 2), (3, 4))}],
         [{1: "a", "b": 2}, {"1": "a", "b": 2}, {1: "b", "b": 2}, {1: "x", "1": "y"}],
+        [{1: "x", "1": "y"}, {"1": "y"}, {"1": "x", 1: "y"}, {"1": "y"}, {"1": 1.0}],
         # lists that shrink, grow, mostly change; nested dicts; a key removed and added
         [{"q": [1, 2, 3, 4]}, {"q": [2, 3, 4, 5]}, {"q": [2, 3]}, {"q": [2, 3, 4, 5, 6]}],
         [{"n": {"a": {"b": [1, {"c": 2}]}}}, {"n": {"a": {"b": [1, {"c": 3, "d": 4}]}}}],

@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import pytest
 
-from arena import Outcome
+from arena import InvalidAnswer, Move, Outcome
 from arena.game import jsonable
 from arena.plugins.registry import load_registry
 from arena_games.stc.game import StcGame
@@ -177,3 +177,16 @@ def test_a_stored_move_is_x_then_rotation_as_the_core_would_store_it() -> None:
     for action in [(0, 0), (5, 3), (2, 1)]:
         assert game.action_view(action) == jsonable(action) == list(action)
         assert json.dumps(game.action_view(action)) == json.dumps(jsonable(action))
+
+
+def test_an_answer_read_again_is_the_same_move_and_a_bad_one_is_refused_every_time() -> None:
+    game = StcGame()
+    state = game.start(1, 2, {})
+    later = game.apply(state, {0: (0, 1), 1: (5, 1)})
+    for seat, moment in [(0, state), (1, state), (0, later)]:
+        assert game.interpret(moment, seat, "2 1 hi") == Move((2, 1), "hi")
+    for _ in range(2):
+        with pytest.raises(InvalidAnswer):
+            game.interpret(state, 0, "9 1")
+    long = "3 0 " + "x" * 100  # longer than the answers kept once read
+    assert game.interpret(state, 0, long) == Move((3, 0), "x" * 40)
