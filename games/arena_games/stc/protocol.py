@@ -11,16 +11,17 @@ from arena import InvalidAnswer
 from arena_games.stc.rules import HEIGHT, ROTATIONS, WIDTH, Action, Grid, StcState
 
 MESSAGE_CHARS = 40  # the longest message kept
-_PAD = "." * HEIGHT
 _CELLS = set(".012345")
+_TOP_DOWN = range(HEIGHT - 1, -1, -1)
 
 
 @lru_cache(maxsize=256)
 def grid_rows(grid: Grid) -> tuple[str, ...]:
     """The 12 rows of a grid, top to bottom, ``.`` for an empty cell."""
-    # Pad each bottom-up column to 12 cells and reverse it, then read across the columns.
-    tops = [(col + _PAD)[HEIGHT - 1 :: -1] for col in grid]
-    return tuple(map("".join, zip(*tops, strict=False)))
+    # The bottom-up columns, each padded to 12 cells, one after the other: the cells at
+    # height y are every 12th character from y on.
+    cells = "".join([col.ljust(HEIGHT, ".") for col in grid])
+    return tuple([cells[y::HEIGHT] for y in _TOP_DOWN])
 
 
 def grid_from_rows(rows: Sequence[str]) -> Grid:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 
 import pytest
@@ -60,6 +61,19 @@ def test_grid_rows_round_trip() -> None:
         grid_from_rows(["1.....", "......"])  # a block above an empty cell
     with pytest.raises(ValueError):
         grid_from_rows(["16...."])
+
+
+def test_grid_rows_read_every_cell_from_the_top_full_columns_and_empty_ones_too() -> None:
+    rng = random.Random(4)
+    for _ in range(300):
+        grid = tuple(
+            "".join(rng.choice("012345") for _ in range(rng.randrange(13))) for _ in range(6)
+        )
+        expected = tuple(
+            "".join(col[y] if y < len(col) else "." for col in grid) for y in range(11, -1, -1)
+        )
+        assert grid_rows(grid) == expected
+        assert grid_from_rows(expected) == grid
 
 
 @pytest.mark.parametrize(
