@@ -18,7 +18,6 @@ import operator
 from typing import Any
 
 Patch = list[list[Any]]
-_CONTAINERS = (list, dict)
 
 
 def normalize(view: Any) -> Any:
@@ -34,6 +33,12 @@ def diff(old: Any, new: Any) -> Patch:
 
 
 def _diff(old: Any, new: Any, path: list[Any], ops: Patch) -> None:
+    """Append to ``ops`` what turns ``old`` into ``new`` at ``path``.
+
+    The item rule, here and in the helpers below: a value of another type, or unequal,
+    is set; two unequal containers of one kind are walked; two equal ones written apart
+    (``[1]`` and ``[True]``) are set whole.
+    """
     kind = type(new)
     if type(old) is not kind or (kind is not list and kind is not dict):
         # 1 == 1.0 == True in Python; JSON keeps them apart.
@@ -62,14 +67,9 @@ def _dict_changes(old: dict[str, Any], new: dict[str, Any], path: list[Any], ops
         kind = type(value)
         if type(was) is not kind:
             ops.append([[*path, key], value])
-        elif kind is list:
+        elif kind is list or kind is dict:
             if was != value:
-                _list_changes(was, value, [*path, key], ops)
-            elif repr(was) != repr(value):  # equal, written apart: set whole
-                ops.append([[*path, key], value])
-        elif kind is dict:
-            if was != value:
-                _dict_changes(was, value, [*path, key], ops)
+                (_list_changes if kind is list else _dict_changes)(was, value, [*path, key], ops)
             elif repr(was) != repr(value):  # equal, written apart: set whole
                 ops.append([[*path, key], value])
         elif was != value:
@@ -96,20 +96,16 @@ def _list_changes(old: list[Any], new: list[Any], path: list[Any], ops: Patch) -
     if n > 2 and 2 * sum(map(operator.ne, old, head)) > n:
         ops.append([path, new])
         return
-    # _diff's item rule (a plain loop: for short lists cheaper than any trick in C).
+    # The item rule for each item (a plain loop: for short lists cheaper than any trick
+    # in C that would skip the equal items).
     for i, a in enumerate(old):
         b = head[i]
         kind = type(b)
         if type(a) is not kind:
             ops.append([[*path, i], b])
-        elif kind is list:
+        elif kind is list or kind is dict:
             if a != b:
-                _list_changes(a, b, [*path, i], ops)
-            elif repr(a) != repr(b):
-                ops.append([[*path, i], b])
-        elif kind is dict:
-            if a != b:
-                _dict_changes(a, b, [*path, i], ops)
+                (_list_changes if kind is list else _dict_changes)(a, b, [*path, i], ops)
             elif repr(a) != repr(b):
                 ops.append([[*path, i], b])
         elif a != b:
@@ -222,7 +218,7 @@ class ViewRecorder:
                 unequal = True
                 continue
             kept += 1
-            # _diff's item rule, with the texts known to differ (so do their reprs).
+            # The item rule (see _diff), the texts known to differ (so do their reprs).
             kind = type(value)
             if type(was) is not kind:
                 ops.append([[key], value])

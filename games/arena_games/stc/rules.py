@@ -152,10 +152,7 @@ def _flood(cols: list[str], x: int, y: int, seen: set[tuple[int, int]]) -> list[
     colour = cols[x][y]
     group = [(x, y)]
     seen.add((x, y))
-    i = 0
-    while i < len(group):
-        cx, cy = group[i]
-        i += 1
+    for cx, cy in group:  # the cells appended below are visited in turn
         # The four neighbours, unrolled: above, below, left, right.
         col = cols[cx]
         if cy + 1 < len(col) and col[cy + 1] == colour and (cx, cy + 1) not in seen:
