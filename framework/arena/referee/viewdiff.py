@@ -218,7 +218,8 @@ class ViewRecorder:
                 unequal = True
                 continue
             kept += 1
-            # The item rule (see _diff), the texts known to differ (so do their reprs).
+            # The item rule (see _diff). The texts differ, yet the values may be the same:
+            # a nested {1: ..., "1": ...} is written with a key twice, read with it once.
             kind = type(value)
             if type(was) is not kind:
                 ops.append([[key], value])
@@ -227,7 +228,7 @@ class ViewRecorder:
                 if was != value:
                     unequal = True
                     (_dict_changes if kind is dict else _list_changes)(was, value, [key], ops)
-                else:
+                elif repr(was) != repr(value):
                     ops.append([[key], value])
             elif was != value:
                 ops.append([[key], value])
@@ -238,7 +239,9 @@ class ViewRecorder:
             unequal = True
         self.view, self._texts = new, new_texts
         if not unequal:
-            return [[[], new]] if new_texts != texts or list(old) != list(new) else []
+            if new_texts == texts and list(old) == list(new):
+                return []  # the same text: the same view
+            return [[[], new]] if repr(old) != repr(new) else []
         return ops
 
     def _record_whole(self, view: Any) -> Patch:
