@@ -163,11 +163,6 @@ _chunks = (
 _scan = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
 
 
-def _decode(text: str) -> Any:
-    """The value of JSON text :func:`_encode` wrote (as ``json.loads`` reads it)."""
-    return _scan(text, 0)[0]
-
-
 def _encode(value: Any) -> str:
     """``value`` as compact JSON text."""
     return "".join(_chunks(value, 0))
@@ -194,7 +189,8 @@ class ViewRecorder:
         old, texts = self.view, self._texts
         if texts is None or type(view) is not dict:
             return self._record_whole(view)
-        join, chunks, scan = "".join, _chunks, _scan  # _encode and _decode, inlined
+        # _encode inlined, and its text read back as json.loads reads it.
+        join, chunks, scan = "".join, _chunks, _scan
         ops: Patch = []
         new: dict[str, Any] = {}
         new_texts: dict[str, str] = {}
