@@ -46,10 +46,13 @@ def grid_text(grid: Grid) -> str:
     return "\n".join(grid_rows(grid)) + "\n"
 
 
-@lru_cache(maxsize=512)
+_PAIR_LINES = {(a, b): f"{a} {b}\n" for a in range(1, 6) for b in range(1, 6)}
+"""The prompt line of each pair of colours (1 to 5)."""
+
+
 def pairs_text(pairs: tuple[tuple[int, int], ...]) -> str:
     """The pair lines of a prompt: ``colorA colorB`` each."""
-    return "".join(f"{a} {b}\n" for a, b in pairs)
+    return "".join(map(_PAIR_LINES.__getitem__, pairs))
 
 
 def build_prompt(state: StcState, seat: int) -> str:
