@@ -76,7 +76,7 @@ class StcGame(Game[StcState]):
 
     def interpret(self, state: StcState, seat: int, text: str) -> Move:
         """Parse ``x [rotation] [message]``; a pair that does not fit is played (and loses)."""
-        return answer_move(text) if len(text) <= CACHED_ANSWER_CHARS else _answer_move(text)
+        return _kept_move_of(text) if len(text) <= KEPT_ANSWER_CHARS else _move_of(text)
 
     def action_view(self, action: Any) -> Any:
         """``[x, rotation]`` (what the default would give, for less)."""
@@ -96,7 +96,7 @@ class StcGame(Game[StcState]):
         forfeited = (state.forfeited[0] or seat == 0, state.forfeited[1] or seat == 1)
         turn = state.turn + 1 if all(forfeited) and not all(state.forfeited) else state.turn
         # Nothing of this seat's is placed this turn: the viewer marks none of its cells.
-        trace = tuple(rules.TurnTrace() if s == seat else t for s, t in enumerate(state.last_trace))
+        trace = tuple(rules.NO_TRACE if s == seat else t for s, t in enumerate(state.last_trace))
         return replace(state, forfeited=forfeited, turn=turn, last_trace=(trace[0], trace[1]))
 
     def moves_after_forfeit(self, state: StcState, moves: Mapping[int, Any]) -> Mapping[int, Any]:
@@ -154,17 +154,17 @@ class StcGame(Game[StcState]):
         return state.turn
 
 
-CACHED_ANSWER_CHARS = 64
+KEPT_ANSWER_CHARS = 64
 """Answers up to this long are kept once read (a bot's answers repeat: ``2 1``, ``0 3``)."""
 
 
-def _answer_move(text: str) -> Move:
+def _move_of(text: str) -> Move:
     """The move an answer stands for, in any state (:class:`InvalidAnswer` if none)."""
     answer = parse_answer(text)
     return Move(answer.action, answer.message)
 
 
-answer_move = lru_cache(maxsize=1024)(_answer_move)
+_kept_move_of = lru_cache(maxsize=1024)(_move_of)
 
 
 def highlight(state: StcState) -> list[dict[str, Any]]:
