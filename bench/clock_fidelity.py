@@ -27,7 +27,10 @@ minute per share:
 
     python3 bench/clock_fidelity.py [--turns 10000] [--seats 8] [--concurrency N]
                                     [--sandbox auto|bwrap|none] [--spin]
-                                    [--hog N|auto] [--thief]
+                                    [--hog N|auto] [--thief] [--no-realtime]
+
+``--no-realtime`` is a what-if, not arena: referees raise themselves to nice -10 only,
+never to the real-time priority they take where allowed (``bench/what_if.py``).
 """
 
 from __future__ import annotations
@@ -56,6 +59,7 @@ from arena.tournament.config import available_cores
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from machine import steal_ms
+from what_if import referee_without_realtime
 
 BUDGET_MS = 100
 FIRST_TURN_MS = 2000
@@ -331,7 +335,14 @@ def main() -> int:
     parser.add_argument("--spin", action="store_true", help="bots burn CPU instead of sleeping")
     parser.add_argument("--hog", default="0", help="busy processes outside arena (auto: 2 x cores)")
     parser.add_argument("--thief", action="store_true", help="a CPU-thief bot in every game")
+    parser.add_argument(
+        "--no-realtime",
+        action="store_true",
+        help="what-if: referees at nice -10, not at a real-time priority",
+    )
     args = parser.parse_args()
+    if args.no_realtime:
+        referee_without_realtime()  # the workers are forked from here
     hogs = 2 * (os.cpu_count() or 1) if args.hog == "auto" else int(args.hog)
     # Each in a session of its own: the kernel's autogroups would weigh them all as one.
     busy = [
@@ -347,6 +358,7 @@ def main() -> int:
         f"load average {load}, {hogs} busy processes beside arena, "
         f"bots {'spinning' if args.spin else 'sleeping'}"
         + (", a thief in every game" if args.thief else "")
+        + (", referees NOT at a real-time priority (what-if)" if args.no_realtime else "")
     )
     started, stolen = time.perf_counter(), steal_ms()
     extra = {"spin": args.spin, "thief": args.thief}

@@ -390,7 +390,9 @@ class LineBot:
         # needs no new look at its threads).
         still = bool(new_turn and self._turns and self._await_reading(deadline, meanwhile))
         if new_turn and self._log is not None:
-            self.pump_log()
+            # All it logged so far is its previous turn's (no need to ask, as pump_log
+            # does, whether it started reading: the input is not written yet).
+            self._log.pump(READS_PER_PUMP)
             if self._log.has_recent:
                 self._hold(self._log.take_recent())
             self._fresh = 0
@@ -492,19 +494,22 @@ class LineBot:
             cpu = sum(stat[0] for stat in stats if stat is not None)
         return Usage(cpu, waits)
 
-    def pump(self) -> None:
+    def pump(self, looked: int | None = None) -> None:
         """Read whatever stdout holds now and split it into lines, each stamped with the
         time right after the read that brought its end (never blocks).
 
         Past the buffer caps, sets :attr:`flood` and reads no more. At end of file, the
-        bot is :attr:`closed` once its lines are taken.
+        bot is :attr:`closed` once its lines are taken. ``looked``: the referee's run-queue
+        wait (:func:`~arena.botproc.procinfo.own_wait_ns`) read just before this call,
+        noted as of the moment it finds the pipe empty (None: read then).
         """
         fd = self.fileno()
         while not self._eof and self.flood is None:
             try:
                 chunk = os.read(fd, PIPE_READ_BYTES)
             except BlockingIOError:
-                self._looked = own_wait_ns()  # nothing yet: the referee is not late for it
+                # Nothing yet: the referee is not late for it.
+                self._looked = own_wait_ns() if looked is None else looked
                 return
             except OSError:
                 chunk = b""
@@ -535,7 +540,7 @@ class LineBot:
             elif len(chunk) < PIPE_READ_BYTES:
                 # A pipe's read returns less than asked only once it is empty: no need
                 # of another read to find it so.
-                self._looked = own_wait_ns()
+                self._looked = own_wait_ns() if looked is None else looked
                 return
 
     def mark_empty(self, own_wait: int) -> None:
@@ -707,12 +712,14 @@ def wait_and_read(bots: Sequence[LineBot], timeout: float) -> bool:
         except InterruptedError:
             continue
         ready = [outs[fd] for fd, _ in events if fd in outs]
-        for bot in ready:
-            bot.pump()  # stamps first
         if ready:
-            # The others had sent nothing as poll returned: the referee's wait for a CPU
-            # until then (woken by another bot) cannot have delayed their stamps.
+            # Read once for every bot, as poll returned: the others had sent nothing then,
+            # so the referee's wait for a CPU until then (woken by another bot) cannot
+            # have delayed their stamps; the bots read below are found empty just after
+            # (a wait in between would only excuse them more).
             looked = own_wait_ns()
+            for bot in ready:
+                bot.pump(looked)  # stamps first
             for bot in outs.values():
                 if bot not in ready:
                     bot.mark_empty(looked)
@@ -747,6 +754,7 @@ def drain_logs(
     end = now + most
     heard = {id(b): now for b in bots}
     todo = [b for b in bots if not b.stopped and b.log_fileno() is not None]
+    pause = READY_FIRST_POLL_S
     while todo:
         now = time.perf_counter()
         left = []
@@ -767,8 +775,9 @@ def drain_logs(
                 fds[fd] = bot
                 poller.register(fd, select.POLLIN)
         try:
-            events = poller.poll(min(END_POLL_S, end - now) * 1000.0)
+            events = poller.poll(min(pause, end - now) * 1000.0)
         except InterruptedError:
             continue
         for fd, _ in events:
             heard[id(fds[fd])] = time.perf_counter()
+        pause = min(2 * pause, END_POLL_S)

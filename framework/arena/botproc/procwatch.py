@@ -7,6 +7,11 @@ costs 10-25 us; a ``pread`` at offset 0 of a descriptor kept open regenerates th
 text in the kernel (``seq_file``) in about 1 us. A kept descriptor names the process it
 was opened for, never a later process that reuses its pid: once that process is gone its
 reads fail (None here), as opening the path would.
+
+The usual look needs no ``/proc/<pid>/stat`` (the kernel sums every thread's times to
+write it): the thread count is the link count of the kept ``task`` folder (``fstat``),
+and a thread whose ``wchan`` names a function is asleep there (a running or runnable
+thread shows ``0``).
 """
 
 from __future__ import annotations
@@ -60,34 +65,47 @@ class ProcessWatch:
         self._wchan = ProcFile(f"{base}/wchan")
         self._children = ProcFile(f"{base}/children")
         self._schedstat = ProcFile(f"{base}/schedstat")
-        self.threads = 0  # as the latest look at its stat said (0: not looked yet)
+        try:
+            self._tasks: int | None = os.open(
+                f"/proc/{pid}/task", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC
+            )
+        except OSError:
+            self._tasks = None
+        self.threads = 0  # as the latest look said (0: not looked yet, or gone)
         self.blocked = False  # the latest reading(): one thread, no child, waiting on a pipe
 
+    def _count_threads(self) -> int:
+        """Its threads now, noted in :attr:`threads` (0 once it is gone): the link count
+        of its ``task`` folder is 2 plus its threads."""
+        try:
+            links = os.fstat(self._tasks).st_nlink if self._tasks is not None else 2
+        except OSError:
+            links = 2
+        self.threads = max(0, links - 2)
+        return self.threads
+
     def _state(self) -> str | None:
-        """Its state letter (``R``, ``S``...), noting its thread count; None if gone."""
+        """Its state letter (``R``, ``S``...); None if gone."""
         text = self._stat.read()
         if not text:
             return None
-        fields = text.rsplit(b")", 1)[1].split()
-        try:
-            self.threads = int(fields[17])
-        except (IndexError, ValueError):
-            self.threads = 0
-        return fields[0].decode()
+        return text.rsplit(b")", 1)[1].split(maxsplit=1)[0].decode()
 
     def reading(self, polling: bool = True) -> bool | None:
         """Whether the process and all it started are idle, waiting to read a pipe (or,
         with ``polling``, in ``poll``/``select``/``epoll``): ``reading_input`` of the
         process (:mod:`~arena.botproc.procinfo`), cheap with one thread and no children."""
         self.blocked = False
-        state = self._state()
-        if state is None or self.threads != 1 or self._children.read() != b"":
-            return reading_input(self.pid, polling)
-        if state != "S":
-            return False  # running, in an uninterruptible wait, or exited
+        if self._count_threads() != 1 or self._children.read() != b"":
+            return reading_input(self.pid, polling)  # gone, threads or children
+        # Asleep in a named function (a pipe's read or a poll: an interruptible sleep,
+        # state S), or not asleep at all.
         wchan = (self._wchan.read() or b"").decode().strip()
         if wchan in ("", "0"):
-            return None  # hidden from us
+            # Running or runnable (no wait to name), or its wait hidden from us: its
+            # state tells which (asleep: hidden).
+            state = self._state()
+            return None if state == "S" else False
         self.blocked = wchan.endswith(("pipe_read", "pipe_wait")) or (
             polling and (wchan.startswith(POLL_WAITS) or "poll_schedule" in wchan)
         )
@@ -97,7 +115,7 @@ class ProcessWatch:
         """(ns on a CPU, ns in the run queue) of its only thread, when it has one thread
         (None: look at every thread instead). ``still``: it has not run since
         :meth:`reading` found it :attr:`blocked` (its thread count is known then)."""
-        if not (still and self.blocked) and (self._state() is None or self.threads != 1):
+        if not (still and self.blocked) and self._count_threads() != 1:
             return None
         text = self._schedstat.read()
         if not text:
@@ -112,3 +130,7 @@ class ProcessWatch:
         """Close every kept descriptor."""
         for f in (self._stat, self._wchan, self._children, self._schedstat):
             f.close()
+        if self._tasks is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._tasks)
+            self._tasks = None

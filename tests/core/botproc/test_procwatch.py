@@ -70,3 +70,30 @@ def test_the_referees_own_wait_is_read_from_its_own_thread():
     stat = schedstat(os.getpid())  # the main thread's, read afresh
     assert stat is not None
     assert own_wait_ns() >= stat[1]
+
+
+def test_a_process_whose_other_thread_runs_is_not_back_reading():
+    # Its main thread waits on its input; a second thread spins: not idle.
+    script = (
+        "import sys, threading\n"
+        "def spin():\n"
+        "    while True: pass\n"
+        "threading.Thread(target=spin, daemon=True).start()\n"
+        "print('ready', flush=True)\n"
+        "sys.stdin.readline()\n"
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-c", script], stdin=subprocess.PIPE, stdout=subprocess.PIPE
+    )
+    assert proc.stdout is not None
+    proc.stdout.readline()
+    try:
+        watch = ProcessWatch(proc.pid)
+        time.sleep(0.2)
+        assert watch.reading() is False
+        assert watch.threads == 2
+        assert watch.single_thread_schedstat() is None  # every thread is looked at
+        watch.close()
+    finally:
+        proc.kill()
+        proc.wait()

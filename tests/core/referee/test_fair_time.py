@@ -11,21 +11,20 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 import textwrap
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from arena.botproc import Sandbox, cgroups, lines
+from arena.botproc import Sandbox, bwrap_works, cgroups, lines
 from arena.plugins.registry import load_registry
 from arena.records import BotSpec, Clock
 from arena.referee.engine import Referee
 from arena.tournament.config import load_tournament
 from arena.tournament.run import run_tournament
+from support.load import spinning, stc_tournament, stc_worker
 from support.toygame import ToyGame
 
 TOY_100MS = Clock(scale=100 / ToyGame.info.turn_ms)  # the toy's 300 ms turns as 100 ms
@@ -43,9 +42,15 @@ def bot(tmp_path: Path, name: str, source: str, *args: str) -> BotSpec:
     return BotSpec(name, (sys.executable, str(path), *args))
 
 
-def play(tmp_path: Path, bots: list[BotSpec], clock: Clock = TOY_100MS, turns: int = 4):
+def play(
+    tmp_path: Path,
+    bots: list[BotSpec],
+    clock: Clock = TOY_100MS,
+    turns: int = 4,
+    sandbox: str = "none",
+):
     game = ToyGame()
-    referee = Referee(game, bots, tmp_path / "game", Sandbox("none"), clock=clock)
+    referee = Referee(game, bots, tmp_path / "game", Sandbox(sandbox), clock=clock)
     return referee.play(7, {**game.info.settings, "turns": turns})
 
 
@@ -87,25 +92,12 @@ def worker(tmp_path: Path, name: str, work: float, cpu: int | None = None) -> Bo
     return bot(tmp_path, name, WORKER.format(work=work, cpu=cpu))
 
 
-def busy(source: str, *args: str) -> subprocess.Popen[bytes]:
-    """A process outside arena running ``source`` (with ``args``), in a session of its
-    own: the kernel's autogroups would otherwise weigh all of them together as one."""
-    return subprocess.Popen([sys.executable, "-c", source, *args], start_new_session=True)
-
-
 @pytest.fixture
 def hogs() -> Iterator[int]:
     """Eight busy processes outside arena, pinned to one core; yields that core."""
     core = max(os.sched_getaffinity(0))
-    spin = f"import os\nos.sched_setaffinity(0, {{{core}}})\nwhile True: pass"
-    procs = [busy(spin) for _ in range(8)]
-    time.sleep(0.2)  # all of them spinning on it
-    try:
+    with spinning([core]):
         yield core
-    finally:
-        for proc in procs:
-            proc.kill()
-            proc.wait()
 
 
 @needs_cpu_cgroup
@@ -171,40 +163,30 @@ for n, line in enumerate(sys.stdin):
 """
 
 
-def test_a_log_written_after_the_answer_stays_with_its_turn(tmp_path, monkeypatch):
+@pytest.mark.parametrize(
+    "sandbox",
+    [
+        "none",
+        pytest.param(
+            "bwrap",
+            marks=pytest.mark.skipif(not bwrap_works(), reason="bubblewrap cannot run here"),
+        ),
+    ],
+)
+def test_a_log_written_after_the_answer_stays_with_its_turn(tmp_path, monkeypatch, sandbox):
     # The referee waits at most READY_WAIT_S (50 ms) for a bot to be back reading; a host
     # stall of that long (this VM showed some in full runs) would misfile a log by design.
-    # A longer cap here tests the mechanism, not the machine.
+    # A longer cap here tests the mechanism, not the machine. Under bubblewrap, its own
+    # processes wait in poll whatever the bot does: they are not the bot waiting for input.
     monkeypatch.setattr(lines, "READY_WAIT_S", 1.0)
     quick = bot(tmp_path, "quick", "import sys\nfor line in sys.stdin: print(1, flush=True)\n")
-    play(tmp_path, [bot(tmp_path, "late", LATE_LOGGER), quick], turns=6)
+    play(tmp_path, [bot(tmp_path, "late", LATE_LOGGER), quick], turns=6, sandbox=sandbox)
     steps = json.loads((tmp_path / "game" / "replay.json").read_text())["steps"]
     logs = [step["io"]["0"]["stderr"] for step in steps]
     assert logs == [f"log of turn {n}\n" for n in range(6)]
 
 
 # -- a tournament replays its stalls -----------------------------------------------------
-
-STC_BOT = """
-import os, sys, time
-CPU, WORK = {cpu!r}, {work!r}
-if CPU is not None:
-    try:
-        os.sched_setaffinity(0, {{CPU}})
-    except OSError:  # confined to another core of its own (a cpuset)
-        pass
-turn = 0
-while True:
-    lines = [sys.stdin.readline() for _ in range(34)]
-    if not lines[-1]:
-        break
-    if turn:
-        t = time.thread_time()
-        while time.thread_time() - t < WORK:
-            pass
-    print(f"{{turn % 6}} 1", flush=True)
-    turn += 1
-"""
 
 
 @needs_cpu_cgroup
@@ -229,32 +211,14 @@ def test_a_tournament_replays_a_stalled_game_and_says_so(tmp_path):
                 except OSError:
                     pass
     """)
-    cores = sorted(os.sched_getaffinity(0))
-    hog_procs = [busy(spin, str(c)) for c in cores for _ in range(8)]
     loaded = tmp_path / "loaded.py"
-    loaded.write_text(textwrap.dedent(STC_BOT.format(cpu=core, work=0.06)))
+    loaded.write_text(stc_worker(0.06, cpu=core))
     plain = tmp_path / "plain.py"
-    plain.write_text(textwrap.dedent(STC_BOT.format(cpu=None, work=0.0)))
-    (tmp_path / "t.yaml").write_text(
-        textwrap.dedent(f"""
-        game: stc
-        games: 2
-        concurrency: 1
-        sandbox: none
-        settings: {{max_turns: 3}}
-        bots:
-          - {{name: loaded, cmd: python3 {loaded}}}
-          - {{name: plain, cmd: python3 {plain}}}
-        output: {tmp_path / "out"}
-        """)
-    )
-    try:
-        config = load_tournament(tmp_path / "t.yaml", load_registry())
+    plain.write_text(stc_worker(0.0))
+    tournament = stc_tournament(tmp_path, {"loaded": loaded, "plain": plain}, games=2)
+    with spinning(sorted(os.sched_getaffinity(0)), source=spin):
+        config = load_tournament(tournament, load_registry())
         summary = run_tournament(config, progress=False, log=lambda _: None)
-    finally:
-        for proc in hog_procs:
-            proc.kill()
-            proc.wait()
     assert summary.replayed >= 1 and summary.abandoned == 0, summary.stalled
     assert summary.played == 2
     rows = summary.leaderboard.rows()

@@ -6,20 +6,18 @@ turn-per-process bots (file transport) get the same stall detection as line bots
 
 from __future__ import annotations
 
-import json
 import os
-import subprocess
 import sys
 import textwrap
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from arena.botproc import Sandbox, bwrap_works, cgroups, lines
+from arena.botproc import Sandbox, cgroups
 from arena.records import BotSpec, Clock
 from arena.referee.engine import Referee
+from support.load import spinning
 from support.toygame import FileToyGame, ToyGame
 
 needs_cpu_cgroup = pytest.mark.skipif(
@@ -40,20 +38,10 @@ def bot(tmp_path: Path, name: str, source: str) -> BotSpec:
 
 @pytest.fixture
 def busy_core() -> Iterator[int]:
-    """Eight busy processes outside arena, each in a session of its own (autogroups
-    would weigh them as one), pinned to one core; yields that core."""
+    """Eight busy processes outside arena, pinned to one core; yields that core."""
     core = max(os.sched_getaffinity(0))
-    spin = f"import os\nos.sched_setaffinity(0, {{{core}}})\nwhile True: pass"
-    procs = [
-        subprocess.Popen([sys.executable, "-c", spin], start_new_session=True) for _ in range(8)
-    ]
-    time.sleep(0.2)
-    try:
+    with spinning([core]):
         yield core
-    finally:
-        for proc in procs:
-            proc.kill()
-            proc.wait()
 
 
 @pytest.fixture
@@ -147,30 +135,3 @@ def test_a_file_turn_over_budget_on_its_own_still_loses(tmp_path, busy_core):
     record = play_file(tmp_path, spec)
     assert record.reason != "stall", record.stall
     assert record.seats[0].forfeit == "timeout"
-
-
-# -- logs under bubblewrap -------------------------------------------------------------
-
-LATE_LOGGER = """
-import sys, time
-for n, line in enumerate(sys.stdin):
-    print(1, flush=True)
-    time.sleep(0.005)  # its log comes 5 ms after its answer
-    print(f"log of turn {n}", file=sys.stderr, flush=True)
-"""
-
-
-@pytest.mark.skipif(not bwrap_works(), reason="bubblewrap cannot run here")
-def test_a_late_log_stays_with_its_turn_in_the_bubblewrap_sandbox(tmp_path, monkeypatch):
-    # bubblewrap's own processes wait in poll whatever the bot does: they are not the bot
-    # waiting for its input. (The wait for it is capped at 1 s here, not 50 ms: a host
-    # stall that long misfiles a log by design, and this VM showed some in full runs.)
-    monkeypatch.setattr(lines, "READY_WAIT_S", 1.0)
-    quick = bot(tmp_path, "quick", "import sys\nfor line in sys.stdin: print(1, flush=True)\n")
-    game = ToyGame()
-    referee = Referee(
-        game, [bot(tmp_path, "late", LATE_LOGGER), quick], tmp_path / "game", Sandbox("bwrap")
-    )
-    referee.play(7, {**game.info.settings, "turns": 6})
-    steps = json.loads((tmp_path / "game" / "replay.json").read_text())["steps"]
-    assert [step["io"]["0"]["stderr"] for step in steps] == [f"log of turn {n}\n" for n in range(6)]

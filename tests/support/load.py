@@ -1,0 +1,76 @@
+"""A busy machine for the fair-time tests: processes outside arena spinning on given cores,
+and an STC bot that burns a set amount of its own CPU every turn but the first."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+import time
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+SPIN = "import os, sys\nos.sched_setaffinity(0, {int(sys.argv[1])})\nwhile True: pass"
+"""A busy process pinned to the core given as its argument."""
+
+STC_WORKER = """
+import os, sys, time
+CPU, WORK = {cpu!r}, {work!r}
+if CPU is not None:
+    try:
+        os.sched_setaffinity(0, {{CPU}})
+    except OSError:  # confined to another core of its own (a cpuset)
+        pass
+turn = 0
+while True:
+    lines = [sys.stdin.readline() for _ in range(34)]
+    if not lines[-1]:
+        break
+    if turn:
+        t = time.thread_time()
+        while time.thread_time() - t < WORK:
+            pass
+    print(f"{{turn % 6}} 1", flush=True)
+    turn += 1
+"""
+
+
+def stc_worker(work: float, cpu: int | None = None) -> str:
+    """Source of an STC bot spending ``work`` seconds of its own CPU on every turn but the
+    first, pinned to ``cpu`` where it may be (None: anywhere)."""
+    return textwrap.dedent(STC_WORKER.format(cpu=cpu, work=work))
+
+
+def busy(source: str, *args: str) -> subprocess.Popen[bytes]:
+    """A process outside arena running ``source`` (with ``args``), in a session of its
+    own: the kernel's autogroups would otherwise weigh all of them together as one."""
+    return subprocess.Popen([sys.executable, "-c", source, *args], start_new_session=True)
+
+
+@contextmanager
+def spinning(
+    cores: Iterable[int], per_core: int = 8, source: str = SPIN
+) -> Iterator[list[subprocess.Popen[bytes]]]:
+    """``per_core`` busy processes on each of ``cores`` (``source`` gets the core as its
+    argument), all spinning before the block starts and killed after it."""
+    procs = [busy(source, str(core)) for core in cores for _ in range(per_core)]
+    time.sleep(0.2)  # all of them spinning
+    try:
+        yield procs
+    finally:
+        for proc in procs:
+            proc.kill()
+            proc.wait()
+
+
+def stc_tournament(folder: Path, bots: dict[str, Path], games: int) -> Path:
+    """A tournament file in ``folder``: ``games`` STC games of 3 turns between ``bots``
+    (name: script), one at a time, without a sandbox, stored in ``folder / "out"``."""
+    lines = "\n".join(f"  - {{name: {name}, cmd: python3 {path}}}" for name, path in bots.items())
+    path = folder / "t.yaml"
+    path.write_text(
+        f"game: stc\ngames: {games}\nconcurrency: 1\nsandbox: none\n"
+        f"settings: {{max_turns: 3}}\nbots:\n{lines}\noutput: {folder / 'out'}\n"
+    )
+    return path
