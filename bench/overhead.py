@@ -12,7 +12,10 @@ noise hits all alike. Two bare harnesses:
   same bytes exchanged with no rules, clocks, replay or storage.
 
 arena in sandbox K is compared with the bare harness of the same K (target: at most
-1.2x, every protection on), and with the bare pipe. Also printed: arena's own CPU per
+1.2x, every protection on), and with the bare pipe. One more side is a what-if, not
+arena: arena without a sandbox whose referee stays at nice -10 instead of taking a
+real-time priority (``bench/what_if.py``), to show what fair stamps cost where the bots
+hold every core. Also printed: arena's own CPU per
 game (the referee's process alone, not the bots'; target at most 4 ms) and per step,
 where each side's wall time goes (start-up to a game's second step, each later step
 prompt to prompt, the end), and the machine: CPUs, load average, steal time.
@@ -32,6 +35,7 @@ never go below it.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import shutil
@@ -52,6 +56,10 @@ from arena.plugins.registry import load_registry
 from arena.records import BotSpec
 from arena.referee.engine import Referee
 from arena.referee.viewdiff import ViewRecorder
+from what_if import realtime_off
+
+NOT_REALTIME = "arena, none, nice -10"
+"""The what-if side: arena without a sandbox, its referee not at a real-time priority."""
 
 # Drops its pair in its lowest column, vertical: answers at once and survives a while.
 # Its print writes each piece of the answer apart (arena runs Python bots unbuffered):
@@ -313,13 +321,18 @@ def main() -> int:
     sides = ["bare pipe"]
     for kind in kinds:
         sides += [f"bare, sandbox {kind}", f"arena, sandbox {kind}"]
+    # What-if: arena without its real-time priority (compared with the bare harness of
+    # its sandbox, none): what fair stamps cost on a machine whose cores the bots hold.
+    sides.append(NOT_REALTIME)
     wall = dict.fromkeys(sides, 0.0)
     cpu = dict.fromkeys(sides, 0.0)  # each side's own process (not the bots')
     phases = {name: Phases() for name in sides}
     turns = steps_played = 0
     replays: list[tuple[int, Any]] = []  # each game's seed and stored replay
 
-    def arena_game(kind: str, seed: int, folder: Path, stamps: Stamps) -> int:
+    def arena_game(
+        kind: str, seed: int, folder: Path, stamps: Stamps, realtime: bool = True
+    ) -> int:
         # The heartbeat (the watchdog's, in a tournament) is called as each step begins.
         referee = Referee(
             game_cls(),
@@ -328,7 +341,8 @@ def main() -> int:
             kinds[kind],
             heartbeat=lambda _seconds: stamps.append(stamp()),
         )
-        record = referee.play(seed, settings)
+        with contextlib.nullcontext() if realtime else realtime_off():
+            record = referee.play(seed, settings)
         return record.turns
 
     # Warm-up (page cache, bytecode, cgroup parents) outside the measurement.
@@ -350,6 +364,9 @@ def main() -> int:
             runs.append(
                 (f"arena, sandbox {kind}", partial(arena_game, kind, seed, work / f"v{k}-{i}"))
             )
+        runs.append(
+            (NOT_REALTIME, partial(arena_game, "none", seed, work / f"n-{i}", realtime=False))
+        )
         # Rotate the order each game so that no side always runs first.
         shift = i % len(runs)
         for name, run in runs[shift:] + runs[:shift]:
@@ -370,31 +387,35 @@ def main() -> int:
         f"{steps_played} steps; {os.cpu_count()} CPUs, load average {load0:.2f} at start, "
         f"{load1:.2f} at the end, steal {steal:.1f}% of CPU time"
     )
-    print(f"{'':<22}  wall ms/game  own CPU ms/game  x bare pipe  x bare, same sandbox")
+    print(f"{'':<24}  wall ms/game  own CPU ms/game  x bare pipe  x bare, same sandbox")
     for name in sides:
         ratio = wall[name] / wall["bare pipe"]
         same = ""
         if name.startswith("arena"):
-            twin = name.replace("arena", "bare")
+            twin = "bare, sandbox none" if name == NOT_REALTIME else name.replace("arena", "bare")
             same = f"{wall[name] / wall[twin]:20.3f}"
         print(
-            f"{name:<22}  {wall[name] * per:12.1f}  {cpu[name] * per:15.2f}  {ratio:11.3f}  {same}"
+            f"{name:<24}  {wall[name] * per:12.1f}  {cpu[name] * per:15.2f}  {ratio:11.3f}  {same}"
         )
     print("own CPU: the side's own process (the referee's, for arena), not the bots': steadier")
     print("than wall time on a loaded machine, where the bots' scheduling dominates")
     print("targets: arena at most 1.2x the bare harness of the same sandbox; arena's own CPU")
     print("at most 4 ms a game and 80 us a step")
+    print(f"{NOT_REALTIME!r} is a what-if, not arena: its referee at nice -10, not at the")
+    print("real-time priority arena takes where allowed (then bots that use their whole core")
+    print("get late stamps: bench/clock_fidelity.py --spin --seats 2 --concurrency 1")
+    print("--no-realtime)")
     print(rules_line([Replayed(game_cls(), seed, settings, replay) for seed, replay in replays]))
     print()
     print("where the wall time goes, per game (a step: prompts sent to every seat to move, then")
     print("their answers; between steps the referee applies the rules and records the step),")
     print("with the side's own CPU per step")
-    print(f"{'':<22}  start-up   each later step (own CPU)    end")
+    print(f"{'':<24}  start-up   each later step (own CPU)    end")
     for name, ph in phases.items():
         step_us = ph.steps_s / max(ph.steps, 1) * 1e6
         step_cpu = ph.steps_cpu_s / max(ph.steps, 1) * 1e6
         print(
-            f"{name:<22}: {ph.start_s * per:6.1f} ms  {step_us:8.0f} us ({step_cpu:4.0f} us)"
+            f"{name:<24}: {ph.start_s * per:6.1f} ms  {step_us:8.0f} us ({step_cpu:4.0f} us)"
             f" ({ph.steps_s * per:4.1f} ms)  {ph.end_s * per:5.1f} ms"
         )
     return 0

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import arena.referee.engine as engine
 
@@ -25,3 +27,14 @@ def referee_without_realtime() -> None:
     to nice ``REFEREE_NICE`` only, not to ``SCHED_FIFO``: what real-time stamps cost,
     and what they buy (``bench/README.md``)."""
     engine._prioritize = _nice_only  # type: ignore[assignment]
+
+
+@contextmanager
+def realtime_off() -> Iterator[None]:
+    """:func:`referee_without_realtime` for the games played in this block only."""
+    saved = engine._prioritize
+    referee_without_realtime()
+    try:
+        yield
+    finally:
+        engine._prioritize = saved  # type: ignore[assignment]
