@@ -41,6 +41,15 @@ def test_a_process_blocked_reading_its_input_is_seen_reading_then_not_once_it_ru
     watch.close()
 
 
+def _started(script: str) -> tuple[subprocess.Popen[bytes], str]:
+    """``script`` started with its stdin and stdout piped, and the first line it wrote."""
+    proc = subprocess.Popen(
+        [sys.executable, "-c", script], stdin=subprocess.PIPE, stdout=subprocess.PIPE
+    )
+    assert proc.stdout is not None
+    return proc, proc.stdout.readline().decode()
+
+
 def test_a_process_with_a_child_is_looked_at_whole():
     # The child keeps running: the tree is not idle, whatever the parent waits on.
     script = (
@@ -49,11 +58,8 @@ def test_a_process_with_a_child_is_looked_at_whole():
         "print(child.pid, flush=True)\n"
         "sys.stdin.readline()\n"
     )
-    proc = subprocess.Popen(
-        [sys.executable, "-c", script], stdin=subprocess.PIPE, stdout=subprocess.PIPE
-    )
-    assert proc.stdout is not None
-    child = int(proc.stdout.readline())
+    proc, first = _started(script)
+    child = int(first)
     try:
         watch = ProcessWatch(proc.pid)
         time.sleep(0.3)
@@ -82,11 +88,7 @@ def test_a_process_whose_other_thread_runs_is_not_back_reading():
         "print('ready', flush=True)\n"
         "sys.stdin.readline()\n"
     )
-    proc = subprocess.Popen(
-        [sys.executable, "-c", script], stdin=subprocess.PIPE, stdout=subprocess.PIPE
-    )
-    assert proc.stdout is not None
-    proc.stdout.readline()
+    proc, _ = _started(script)
     try:
         watch = ProcessWatch(proc.pid)
         time.sleep(0.2)

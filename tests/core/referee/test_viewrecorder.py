@@ -28,21 +28,7 @@ def _replayed(views: list[object]) -> None:
 
 @pytest.mark.parametrize("game_id", GAMES)
 def test_every_games_views_are_rebuilt_from_the_patches(game_id):
-    game = load_registry().create(game_id)
-    rng = random.Random(5)
-    state = game.start(5, game.info.min_players, dict(game.info.settings))
-    views = [game.view(state)]
-    while (seats := list(game.to_act(state))) and len(views) < 120:
-        actions = {}
-        for seat in seats:
-            answer = game.interpret(state, seat, game.random_answer(state, seat, rng))
-            if isinstance(answer, Move):
-                actions[seat] = answer.action
-        if not actions:
-            break
-        state = game.apply(state, actions)
-        views.append(game.view(state))
-    _replayed(views)
+    _replayed(_random_views(load_registry().create(game_id), 5, 120))
 
 
 def test_values_that_only_json_tells_apart_are_patched():
