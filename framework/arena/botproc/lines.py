@@ -58,7 +58,8 @@ silent this long..."""
 END_DRAIN_S = 0.5
 """... or for this long at most, before it is killed."""
 END_POLL_S = 0.002
-"""How often the end-of-game drain looks whether a bot now waits for input."""
+"""How often, at most, the end-of-game drain looks whether a bot now waits for input (at
+first after :data:`READY_FIRST_POLL_S`, the wait doubling up to this)."""
 READY_WAIT_S = 0.05
 """How long a bot's next input waits for the bot to be back reading (so what it logs
 after its answer is filed with that answer's turn) before it is sent anyway."""
