@@ -16,7 +16,7 @@ SPIN = "import os, sys\nos.sched_setaffinity(0, {int(sys.argv[1])})\nwhile True:
 
 STC_WORKER = """
 import os, sys, time
-CPU, WORK = {cpu!r}, {work!r}
+CPU, WORK = {cpu!r}, float(os.environ.get("STC_WORKER_WORK", {work!r}))
 if CPU is not None:
     try:
         os.sched_setaffinity(0, {{CPU}})
@@ -38,7 +38,8 @@ while True:
 
 def stc_worker(work: float, cpu: int | None = None) -> str:
     """Source of an STC bot spending ``work`` seconds of its own CPU on every turn but the
-    first, pinned to ``cpu`` where it may be (None: anywhere)."""
+    first (``STC_WORKER_WORK`` in its environment, where set: the same bot, another load),
+    pinned to ``cpu`` where it may be (None: anywhere)."""
     return textwrap.dedent(STC_WORKER.format(cpu=cpu, work=work))
 
 
