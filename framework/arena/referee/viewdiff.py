@@ -15,9 +15,13 @@ from __future__ import annotations
 import copy
 import json
 import operator
+from collections.abc import Iterable
 from typing import Any
 
 Patch = list[list[Any]]
+
+_MISSING = object()
+"""A dict key's old value where the old dict lacks the key."""
 
 
 def normalize(view: Any) -> Any:
@@ -59,21 +63,7 @@ def _dict_changes(old: dict[str, Any], new: dict[str, Any], path: list[Any], ops
     for key in old:
         if key not in new:
             ops.append([[*path, key]])
-    for key, value in new.items():
-        if key not in old:
-            ops.append([[*path, key], value])
-            continue
-        was = old[key]
-        kind = type(value)
-        if type(was) is not kind:
-            ops.append([[*path, key], value])
-        elif kind is list or kind is dict:
-            if was != value:
-                (_list_changes if kind is list else _dict_changes)(was, value, [*path, key], ops)
-            elif repr(was) != repr(value):  # equal, written apart: set whole
-                ops.append([[*path, key], value])
-        elif was != value:
-            ops.append([[*path, key], value])
+    _item_changes(((key, old.get(key, _MISSING), value) for key, value in new.items()), path, ops)
 
 
 def _list_changes(old: list[Any], new: list[Any], path: list[Any], ops: Patch) -> None:
@@ -96,22 +86,27 @@ def _list_changes(old: list[Any], new: list[Any], path: list[Any], ops: Patch) -
     if n > 2 and 2 * sum(map(operator.ne, old, head)) > n:
         ops.append([path, new])
         return
-    # The item rule for each item (a plain loop: for short lists cheaper than any trick
-    # in C that would skip the equal items).
-    for i, a in enumerate(old):
-        b = head[i]
-        kind = type(b)
-        if type(a) is not kind:
-            ops.append([[*path, i], b])
-        elif kind is list or kind is dict:
-            if a != b:
-                (_list_changes if kind is list else _dict_changes)(a, b, [*path, i], ops)
-            elif repr(a) != repr(b):
-                ops.append([[*path, i], b])
-        elif a != b:
-            ops.append([[*path, i], b])
+    _item_changes(zip(range(n), old, head, strict=True), path, ops)
     if m > n:
         ops.extend([[*path, i], new[i]] for i in range(n, m))
+
+
+def _item_changes(items: Iterable[tuple[Any, Any, Any]], path: list[Any], ops: Patch) -> None:
+    """The item rule of :func:`_diff` for each (key or index, old value, new value) of two
+    containers, in order; an old value :data:`_MISSING` (a key added) is set. (A plain
+    loop over all items: for short containers cheaper than any trick in C that would skip
+    the equal ones.)"""
+    for key, was, value in items:
+        kind = type(value)
+        if type(was) is not kind:
+            ops.append([[*path, key], value])
+        elif kind is list or kind is dict:
+            if was != value:
+                (_list_changes if kind is list else _dict_changes)(was, value, [*path, key], ops)
+            elif repr(was) != repr(value):  # equal, written apart: set whole
+                ops.append([[*path, key], value])
+        elif was != value:
+            ops.append([[*path, key], value])
 
 
 def patch(view: Any, ops: Patch) -> Any:
@@ -248,9 +243,6 @@ class ViewRecorder:
         if type(whole) is dict and type(view) is dict and _plain_keys(view):
             self._texts = {k: _encode(v) for k, v in view.items()}
         return diff(old, whole)
-
-
-_MISSING = object()
 
 
 def _plain_keys(view: dict[Any, Any]) -> bool:
