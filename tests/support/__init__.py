@@ -125,3 +125,47 @@ def install_plugin(site: Path, dist: str, module: str, source: str) -> None:
     info.mkdir()
     (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist}\nVersion: 1.0\n")
     (info / "entry_points.txt").write_text(f"[arena]\n{module} = {module}\n")
+
+
+COUNT_PLUGIN = '''
+import random
+from arena import Game, GameInfo, InvalidAnswer, Move, Outcome, hookimpl
+{prelude}
+
+class Count(Game):
+    """Say a digit; the sum scores."""
+    info = GameInfo(id="{id}", title="Count", min_players=2, max_players=2,
+                    first_turn_ms=2000, turn_ms=500, settings={{"turns": 2}})
+    def start(self, seed, players, settings):
+        {start}
+        return (settings["turns"], (0, 0))
+    def to_act(self, state):
+        return (0, 1) if state[0] else ()
+    def prompt(self, state, seat):
+        return "go\\n"
+    def interpret(self, state, seat, text):
+        if not text.isascii() or not text.isdigit():
+            raise InvalidAnswer("a digit", text)
+        return Move(int(text))
+    def apply(self, state, moves):
+        return (state[0] - 1, (state[1][0] + moves[0], state[1][1] + moves[1]))
+    def eliminate(self, state, seat):
+        return (0, state[1])
+    def outcome(self, state):
+        return Outcome.from_scores(state[1])
+    def random_answer(self, state, seat, rng):
+        return str(rng.randint(0, 9))
+
+@hookimpl
+def arena_register_games():
+    {register}
+'''
+
+
+def count_plugin(
+    game_id: str, start: str = "pass", register: str = "return [Count]", prelude: str = ""
+) -> str:
+    """Source of a plugin module giving the toy game Count (two seats each say a digit;
+    the sums score) under ``game_id``: ``start`` runs first in its ``start``, ``register``
+    is its hook's body, ``prelude`` module code run as it is imported."""
+    return COUNT_PLUGIN.format(id=game_id, start=start, register=register, prelude=prelude)

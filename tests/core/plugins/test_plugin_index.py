@@ -10,47 +10,20 @@ import sys
 from pathlib import Path
 
 from arena.plugins import registry as plugins
-from support import REPO, beyond_the_sandbox_line, install_plugin
+from support import REPO, beyond_the_sandbox_line, count_plugin, install_plugin
 
-COUNT = '''
-from pathlib import Path
-from arena import Game, GameInfo, Move, Outcome, hookimpl
-
+MARK_IMPORT = """
 with open({marker!r}, "a") as f:  # each import of this plugin leaves a line
     f.write("{module}\\n")
-
-class Count(Game):
-    """Say a digit; the sum scores."""
-    info = GameInfo(id="{id}", title="Count", min_players=2, max_players=2,
-                    first_turn_ms=2000, turn_ms=500, settings={{"turns": 2}})
-    def start(self, seed, players, settings):
-        return (settings["turns"], (0, 0))
-    def to_act(self, state):
-        return (0, 1) if state[0] else ()
-    def prompt(self, state, seat):
-        return "go\\n"
-    def interpret(self, state, seat, text):
-        return Move(int(text))
-    def apply(self, state, moves):
-        return (state[0] - 1, (state[1][0] + moves[0], state[1][1] + moves[1]))
-    def eliminate(self, state, seat):
-        return (0, state[1])
-    def outcome(self, state):
-        return Outcome.from_scores(state[1])
-    def random_answer(self, state, seat, rng):
-        return "1"
-
-@hookimpl
-def arena_register_games():
-    return [Count]
-'''
+"""
 
 BOT = f'{sys.executable} -c "while True: input(); print(7, flush=True)"'
 
 
 def install(site: Path, dist: str, module: str, game_id: str, marker: Path) -> None:
     """The Count game as package ``dist`` (module ``module``), marking each import."""
-    install_plugin(site, dist, module, COUNT.format(marker=str(marker), module=module, id=game_id))
+    prelude = MARK_IMPORT.format(marker=str(marker), module=module)
+    install_plugin(site, dist, module, count_plugin(game_id, prelude=prelude))
 
 
 def arena_with(site: Path, cache: Path, *args: str) -> subprocess.CompletedProcess[str]:

@@ -8,44 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from support import REPO, beyond_the_sandbox_line, install_plugin
-
-TOY = '''
-import random
-from arena import Game, GameInfo, InvalidAnswer, Move, Outcome, hookimpl
-
-class Count(Game):
-    """Say a digit; the sum scores."""
-    info = GameInfo(id="{id}", title="Count", min_players=2, max_players=2,
-                    first_turn_ms=2000, turn_ms=500, settings={{"turns": 2}})
-    def start(self, seed, players, settings):
-        {start}
-        return (settings["turns"], (0, 0))
-    def to_act(self, state):
-        return (0, 1) if state[0] else ()
-    def prompt(self, state, seat):
-        return "go\\n"
-    def interpret(self, state, seat, text):
-        if not text.isascii() or not text.isdigit():
-            raise InvalidAnswer("a digit", text)
-        return Move(int(text))
-    def apply(self, state, moves):
-        return (state[0] - 1, (state[1][0] + moves[0], state[1][1] + moves[1]))
-    def eliminate(self, state, seat):
-        return (0, state[1])
-    def outcome(self, state):
-        return Outcome.from_scores(state[1])
-    def random_answer(self, state, seat, rng):
-        return str(rng.randint(0, 9))
-
-@hookimpl
-def arena_register_games():
-    {register}
-'''
-
-
-def toy(game_id: str, start: str = "pass", register: str = "return [Count]") -> str:
-    return TOY.format(id=game_id, start=start, register=register)
+from support import REPO, beyond_the_sandbox_line, count_plugin, install_plugin
 
 
 def arena_with(site: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -61,8 +24,8 @@ def arena_with(site: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_a_duplicate_id_is_reported_once_the_first_kept_and_other_commands_work(tmp_path):
-    install_plugin(tmp_path, "buggy-dup", "buggy_dup", toy("stc"))
-    install_plugin(tmp_path, "count-game", "count_game", toy("count"))
+    install_plugin(tmp_path, "buggy-dup", "buggy_dup", count_plugin("stc"))
+    install_plugin(tmp_path, "count-game", "count_game", count_plugin("count"))
     listed = arena_with(tmp_path, "games", "--wide")
     assert listed.returncode == 0
     warning = (
@@ -83,12 +46,12 @@ def test_a_duplicate_id_is_reported_once_the_first_kept_and_other_commands_work(
 def test_broken_plugins_are_reported_and_every_other_game_still_plays(tmp_path):
     install_plugin(tmp_path, "broken-import", "broken_import", "import no_such_module_anywhere\n")
     install_plugin(
-        tmp_path, "broken-hook", "broken_hook", toy("hooky", register="raise KeyError(1)")
+        tmp_path, "broken-hook", "broken_hook", count_plugin("hooky", register="raise KeyError(1)")
     )
     install_plugin(
-        tmp_path, "not-a-game", "not_a_game", toy("nag", register="return [dict, Count]")
+        tmp_path, "not-a-game", "not_a_game", count_plugin("nag", register="return [dict, Count]")
     )
-    install_plugin(tmp_path, "count-game", "count_game", toy("count"))
+    install_plugin(tmp_path, "count-game", "count_game", count_plugin("count"))
     listed = arena_with(tmp_path, "games", "--wide")
     assert listed.returncode == 0
     assert listed.stderr.splitlines() == [
@@ -114,7 +77,7 @@ def test_a_plugin_failing_on_its_settings_gets_one_line_and_no_traceback(tmp_pat
         tmp_path,
         "strict-game",
         "strict_game",
-        toy("strict", start='raise ValueError("turns must be even")'),
+        count_plugin("strict", start='raise ValueError("turns must be even")'),
     )
     bot = f'{sys.executable} -c "while True: input(); print(1, flush=True)"'
     played = arena_with(tmp_path, "match", "strict", bot, bot)
@@ -125,7 +88,7 @@ def test_a_plugin_failing_on_its_settings_gets_one_line_and_no_traceback(tmp_pat
 
 
 def test_a_check_settings_that_crashes_is_still_one_clear_message(tmp_path):
-    source = toy("crashy").replace(
+    source = count_plugin("crashy").replace(
         "    def start(", "    def check_settings(self, settings):\n        1 / 0\n    def start("
     )
     install_plugin(tmp_path, "crashy-game", "crashy_game", source)
