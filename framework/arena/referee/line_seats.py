@@ -120,9 +120,8 @@ class LineSeats:
             except InputStalled:
                 forfeits[seat] = Forfeit("timeout", "did not read its input")
                 continue
-            except BotClosed as closed:
-                summary = self.table.exit_summary(seat, closed.exit_code, "before its turn")
-                forfeits[seat] = Forfeit("crash", crash_detail(summary, bots[seat].stderr_tail()))
+            except BotClosed:
+                forfeits[seat] = self._crashed(seat)
                 continue
             p = pending[seat] = PendingTurn(
                 self.table.who(seat), start, start + limit_s, budgets[seat], margin_ms
@@ -190,6 +189,17 @@ class LineSeats:
             elif not isinstance(answer, Ignore):
                 raise TypeError(f"{self.game.info.id}.interpret returned {answer!r}")
         return self._silent(seat, p, io)
+
+    def _crashed(self, seat: int) -> Forfeit:
+        """Seat's bot ended before its input could be written: the same crash, told the same
+        way, as a bot that ends after reading it (which of the two happens is a matter of
+        microseconds), once it has ended and what it wrote on stderr is read (both bounded
+        in time)."""
+        bot = self.bots[seat]
+        code = bot.exit_code()
+        drain_logs([bot])
+        summary = self.table.exit_summary(seat, code, "without answering")
+        return Forfeit("crash", crash_detail(summary, bot.stderr_tail()))
 
     def _silent(self, seat: int, p: PendingTurn, io: SeatIO) -> Forfeit | None:
         """Seat has sent nothing more: a crash, a timeout, or None to wait on."""
