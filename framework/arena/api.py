@@ -209,6 +209,7 @@ def run(
     from arena.plugins.registry import load_registry
     from arena.tournament.config import load_tournament, new_output_note
     from arena.tournament.run import run_tournament
+    from arena.views.progress import run_observers
 
     config = load_tournament(Path(path), load_registry())
     for key, value in (("games", games), ("concurrency", concurrency)):
@@ -225,7 +226,8 @@ def run(
     note = new_output_note(config) if output is None else None
     if note:
         log(note)
-    summary = run_tournament(config, progress=progress, log=log)
+    shown = run_observers(config.output, progress, config.rating_interval, False, log)
+    summary = run_tournament(config, log=log, observers=shown)
     result = TournamentResult(
         name=config.name,
         output=config.output,
