@@ -131,7 +131,8 @@ _METHOD: dict[type, str] = {
 class Observers:
     """The observers of one run: :meth:`publish` hands an event to each in turn. One that
     raises is logged (``say``, else the ``arena.events`` logger) and skipped for that
-    event; the run and the other observers go on."""
+    event; the run and the other observers go on. Only a broken pipe (whoever read the
+    command's output went away) goes through: the command ends as it always does then."""
 
     def __init__(
         self, observers: Iterable[RunObserver] = (), say: Callable[[str], None] | None = None
@@ -145,6 +146,8 @@ class Observers:
         for observer in self.observers:
             try:
                 getattr(observer, method)(event)
+            except BrokenPipeError:
+                raise  # the reader of the output went away (`| head`): the command ends
             except Exception as exc:  # an observer never stops the run
                 message = (
                     f"arena: {type(observer).__name__} failed on {type(event).__name__}: "

@@ -109,28 +109,34 @@ class StatusWriter(RunObserver):
             self.write()
 
     def started(self, event: RunStarted) -> None:
+        """The run began: the first write."""
         self.done = self.first_done = event.stored
         self.total = event.total
         self.clock_start = time.monotonic()
         self.write()
 
     def stored(self, event: GameStored) -> None:
+        """A game was stored."""
         self._game_ended(event.done, event.total)
 
     def stalled(self, event: GameStalled) -> None:
+        """A game stalled (played again)."""
         self.replayed = event.replayed
         if time.monotonic() - self.last_write >= MIN_INTERVAL_S:
             self.write()
 
     def given_up(self, event: GameGivenUp) -> None:
+        """A game was given up."""
         self.given += 1
         self._game_ended(event.done, event.total)
 
     def failed(self, event: GameFailed) -> None:
+        """A game failed in the referee."""
         self.failures += 1
         self._game_ended(event.done, event.total)
 
     def finished(self, event: RunFinished) -> None:
+        """The run ended: the last write, with its state."""
         self.state = event.state
         self.done, self.total = event.done, event.total
         self.write()

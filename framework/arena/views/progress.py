@@ -59,6 +59,7 @@ class ProgressBar(RunObserver):
         self.bar: Any = None
 
     def started(self, event: RunStarted) -> None:
+        """The bar, from the games already stored."""
         from tqdm import tqdm
 
         self.bar = tqdm(
@@ -76,6 +77,7 @@ class ProgressBar(RunObserver):
         self.bar.update(1)
 
     def stored(self, event: GameStored) -> None:
+        """A game was stored: the bar moves, the leader beside it."""
         best = self.leader.add(event.record)
         status = event.status or (f"leader: {best}" if best else "")
         if status:
@@ -83,12 +85,15 @@ class ProgressBar(RunObserver):
         self._advance(event.total)
 
     def given_up(self, event: GameGivenUp) -> None:
+        """A game was given up: done, for the bar."""
         self._advance(event.total)
 
     def failed(self, event: GameFailed) -> None:
+        """A game failed: done, for the bar."""
         self._advance(event.total)
 
     def finished(self, event: RunFinished) -> None:
+        """The bar is done."""
         if self.bar is not None:
             self.bar.close()
 
@@ -104,9 +109,11 @@ class PeriodicTable(RunObserver):
         self.before = 0
 
     def started(self, event: RunStarted) -> None:
+        """Where the run stores its games."""
         self.name, self.output, self.before = event.name, event.output, event.stored
 
     def stored(self, event: GameStored) -> None:
+        """A game was stored: the table, every ``every`` games."""
         if not self.every or event.played % self.every or self.output is None:
             return
         from tqdm import tqdm
@@ -130,6 +137,7 @@ class LiveReport(RunObserver):
         self.broken = False
 
     def stored(self, event: GameStored) -> None:
+        """A game was stored: rewrite the report if it is time."""
         now = time.monotonic()
         if self.broken or now < self.next:
             return
