@@ -27,19 +27,9 @@ def game_registry(game_id: str) -> Any:
     :func:`installed_games`): only its plugin imported where the index of the last full
     scan still holds (:func:`arena.plugins.registry.registry_for`), else a full scan,
     whose index is then cached for the next command."""
-    import hashlib
-    import json
+    from arena.tournament.games import registry_for_game
 
-    from arena.botproc import hostcache
-    from arena.plugins import registry as plugins
-
-    where = json.dumps([os.getuid(), sys.version, sys.path, os.getcwd()])
-    key = "plugins-" + hashlib.sha256(where.encode()).hexdigest()
-    found = plugins.registry_for(game_id, hostcache.read_entry(key))
-    if found is None:
-        pm = plugins.get_plugin_manager()
-        found = plugins.load_registry(pm)
-        hostcache.write_entry(key, plugins.plugin_index(pm, found))
+    found = registry_for_game(game_id)
     return installed_games(found)
 
 

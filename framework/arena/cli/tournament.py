@@ -111,6 +111,7 @@ def cmd_run(args: argparse.Namespace, extra: list[str]) -> int:
     )
     from arena.tournament.run import run_tournament
     from arena.tournament.schedule import MAX_GAMES, schedule_size
+    from arena.views.progress import run_observers
 
     registry = installed_games()
     config = load_tournament(args.file, registry)
@@ -146,13 +147,11 @@ def cmd_run(args: argparse.Namespace, extra: list[str]) -> int:
     if config.executor == "local" or config.dask is None:  # else the bots run elsewhere
         thinking = registry.get(config.game).info.thinking
         warn_concurrency(config.concurrency, "concurrency", thinking)
-    summary = run_tournament(
-        config,
-        progress=progress_wanted(args.no_progress),
-        fresh=args.fresh,
-        update=args.update,
-        report=True,
+    say = _to_stderr
+    shown = run_observers(
+        config.output, progress_wanted(args.no_progress), config.rating_interval, True, say
     )
+    summary = run_tournament(config, fresh=args.fresh, update=args.update, observers=shown)
     print_board(render_board(summary.leaderboard, args))
     done = f"{summary.played} games played now, {summary.resumed} resumed"
     print(f"{done}, results in {config.output}", file=sys.stderr)
@@ -172,6 +171,10 @@ def cmd_run(args: argparse.Namespace, extra: list[str]) -> int:
         )
         return EXIT_GIVEN_UP
     return EXIT_OK
+
+
+def _to_stderr(message: str) -> None:
+    print(message, file=sys.stderr)
 
 
 def _apply_seeds(config: Any, seeds: tuple[int, ...], games_given: bool) -> None:

@@ -6,6 +6,7 @@ the line, e.g. ``tournaments/stc.yaml: bots[1].cmd (line 14): command not found:
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 import os
@@ -22,7 +23,13 @@ from arena.botproc.build import (
     make_recipe,
     merge_presets,
 )
-from arena.botproc.commands import default_name, named_files, resolve_command, resolve_path
+from arena.botproc.commands import (
+    bot_file,
+    default_names,
+    named_files,
+    resolve_command,
+    resolve_path,
+)
 from arena.errors import ConfigError, InvalidSetting, UnknownGame
 from arena.game import Game, GameInfo
 from arena.tournament.schedule import FORMATS, MAX_GAMES, schedule_size
@@ -744,7 +751,7 @@ def _load_bots(
 ) -> list[BotEntry]:
     if not isinstance(raw, list) or not raw:
         raise doc.error("bots", "must be a non-empty list of {name, cmd}")
-    bots: list[BotEntry] = []
+    bots: list[BotEntry] = []  # named "" until every bot is read (see default_names)
     for i, item in enumerate(raw):
         where = f"bots[{i}]"
         if not isinstance(item, dict):
@@ -753,9 +760,7 @@ def _load_bots(
             if key not in BOT_KEYS:
                 raise doc.error(f"{where}.{key}", f"unknown key (known: {', '.join(BOT_KEYS)})")
         if "source" in item or "build" in item:
-            bot = _source_bot(doc, item, where, base, presets)
-            _check_name(doc, where, bot.name, bots)
-            bots.append(bot)
+            bots.append(_source_bot(doc, item, where, base, presets))
             continue
         for key in ("language", "flags"):
             if key in item:
@@ -768,10 +773,19 @@ def _load_bots(
         argv = resolve_command(cmd, base)
         if isinstance(argv, str):
             raise doc.error(f"{where}.cmd", argv)
-        name = str(item.get("name") or default_name(argv))
-        _check_name(doc, where, name, bots)
-        bots.append(BotEntry(name, cmd, argv, named_files(cmd, argv)))
+        bots.append(BotEntry(str(item.get("name") or ""), cmd, argv, named_files(cmd, argv)))
+    files = [bot_file(b.argv) if b.argv else _first_source(b) for b in bots]
+    names = default_names([b.name or None for b in bots], files)
+    for i, name in enumerate(names):
+        _check_name(doc, f"bots[{i}]", name, bots[:i])
+        bots[i] = dataclasses.replace(bots[i], name=name)
     return bots
+
+
+def _first_source(bot: BotEntry) -> str:
+    """The file a source bot's default name comes from: its first source."""
+    recipe = bot.recipe
+    return recipe.sources[0][1] if recipe is not None and recipe.sources else "bot"
 
 
 def _check_name(doc: _Located, where: str, name: str, bots: list[BotEntry]) -> None:
@@ -818,8 +832,7 @@ def _source_bot(
     except RecipeError as exc:
         key = exc.key if exc.key in item else ("source" if source is not None else "build")
         raise doc.error(f"{where}.{key}", exc.message) from None
-    first = recipe.sources[0][1] if recipe.sources else "bot"
-    name = str(item.get("name") or Path(first).stem)
+    name = str(item.get("name") or "")  # a default name is given once every bot is read
     return BotEntry(name, str(recipe.shown["cmd"]), (), recipe.sources, recipe)
 
 
