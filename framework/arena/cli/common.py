@@ -80,3 +80,13 @@ def warn_concurrency(games_at_once: int, option: str, thinking: int = 1) -> None
 def print_board(text: str) -> None:
     """Print a rendered leaderboard, ending in exactly one newline (CSV ends in one)."""
     print(text, end="" if text.endswith("\n") else "\n")
+
+
+def add_rating_option(p: Any) -> None:
+    """``--rating NAME``: the rating the leaderboard is sorted by."""
+    p.add_argument(
+        "--rating",
+        metavar="NAME",
+        help="sort by this rating: bt (default), elo, trueskill or openskill (override "
+        "`rating`; see docs/leaderboard.md)",
+    )

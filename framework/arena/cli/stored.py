@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from arena.cli.common import installed_games
+from arena.cli.common import add_rating_option, installed_games
 from arena.errors import EXIT_OK, ConfigError
 
 RESULTS = ("win", "loss", "draw", "forfeit")
@@ -49,6 +49,7 @@ def add_parsers(sub: Any) -> None:
     p = sub.add_parser("report", help="write the HTML report of an output folder")
     p.add_argument("output", type=Path, help="the tournament's output folder")
     p.add_argument("-o", "--out", type=Path, help="the HTML file (default: OUTPUT/report.html)")
+    add_rating_option(p)
     p.set_defaults(func=cmd_report)
 
 
@@ -118,7 +119,9 @@ def cmd_report(args: argparse.Namespace, extra: list[str]) -> int:
     from arena.views.report import write_report
 
     try:
-        result = write_report(args.output, args.out, log=lambda m: print(m, file=sys.stderr))
+        result = write_report(
+            args.output, args.out, log=lambda m: print(m, file=sys.stderr), rating=args.rating
+        )
     except OSError as exc:
         raise _cannot_write(exc, args.out) from None
     print(f"report: {result.path} ({result.viewers} viewers written)")

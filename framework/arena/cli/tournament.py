@@ -9,6 +9,7 @@ from typing import Any
 
 from arena.cli.common import (
     BOARD_FORMATS,
+    add_rating_option,
     installed_games,
     print_board,
     progress_wanted,
@@ -79,7 +80,8 @@ def add_parsers(sub: Any) -> None:
 
 
 def _board_options(p: Any) -> None:
-    """``--wide`` and ``--columns``: what the text table shows."""
+    """``--wide``, ``--columns`` and ``--rating``: what the text table shows."""
+    add_rating_option(p)
     p.add_argument(
         "--wide",
         action="store_true",
@@ -94,7 +96,9 @@ def _board_options(p: Any) -> None:
 
 
 def render_board(board: Any, args: argparse.Namespace) -> str:
-    """The leaderboard as ``--format``, ``--wide`` and ``--columns`` ask."""
+    """The leaderboard as ``--format``, ``--wide``, ``--columns`` and ``--rating`` ask."""
+    if args.rating is not None:
+        board = board.sorted_by(args.rating)
     columns = [c.strip() for c in args.columns.split(",") if c.strip()] if args.columns else None
     return str(board.render(args.format, wide=args.wide, columns=columns))
 

@@ -79,6 +79,8 @@ KEYS = {
     "seed": "tournament seed: every game's seed derives from it",
     "seeds": "an explicit list of seeds, one round per seed (round-robin and gauntlet: "
     "instead of `games`; sprt and league: the rounds go through the list again and again)",
+    "rating": "the rating the leaderboard is sorted by: bt (default), elo, trueskill, "
+    "openskill (see docs/leaderboard.md)",
     "rating_interval": "print the compact leaderboard to stderr every N games (default 0: "
     "only at the end)",
     "concurrency": "games played at once (default: the cores divided by the seats of the "
@@ -174,6 +176,7 @@ class TournamentConfig:
     on_build_error: str = "stop"
     seeds: tuple[int, ...] | None = None  # one round per seed, instead of seeds from `seed`
     rating_interval: int = 0  # games between two leaderboards on stderr (0: none)
+    rating: str = "bt"  # the rating the leaderboard is sorted by
 
     @property
     def schedule_seed(self) -> int | tuple[int, ...]:
@@ -500,6 +503,7 @@ def load_tournament(path: Path, registry: Registry) -> TournamentConfig:
         read_only=_read_only(doc, data, path.parent),
         seeds=seeds,
         rating_interval=_rating_interval(doc, data),
+        rating=_rating(doc, data),
         **_build_options(doc, data),
     )
 
@@ -619,6 +623,15 @@ def _seeds(doc: _Located, data: dict[str, Any]) -> tuple[int, ...] | None:
         if isinstance(value, bool) or not isinstance(value, int):
             raise doc.error(f"seeds[{i}]", f"must be a whole number, not {value!r}")
     return tuple(raw)
+
+
+def _rating(doc: _Located, data: dict[str, Any]) -> str:
+    from arena.results import ratings  # the registry: only where a file names one
+
+    value = data.get("rating", ratings.DEFAULT)
+    if why := ratings.check_name(value):
+        raise doc.error("rating", why)
+    return str(value)
 
 
 def _rating_interval(doc: _Located, data: dict[str, Any]) -> int:

@@ -289,6 +289,7 @@ def _write_meta(store: Store, config: TournamentConfig, clock_options: dict[str,
             "bots": [b.name for b in config.bots],
             "champion": config.champion,
             "sprt": None if config.sprt is None else asdict(config.sprt),
+            "rating": config.rating,
             **clock_options,
         }
     )
