@@ -32,6 +32,7 @@ from typing import Any
 from arena.errors import ArenaError, ConfigError, OutputError
 from arena.records import GameRecord, SeatRecord, StoredGame
 from arena.results.identity import canonical, identity_hash
+from arena.results.queries import GAME_COLUMNS, INDEXES, GameFilter, page_query
 from arena.text import safe_text
 
 DB_NAME = "arena.sqlite"
@@ -125,6 +126,16 @@ def game_slug(key: str) -> str:
 
 
 @dataclass(frozen=True)
+class GamesPage:
+    """One page of a listing (:meth:`Store.games_page`): its games, how many games pass
+    the filter, and how many are listed without one (current or every stored game)."""
+
+    games: list[StoredGame]
+    matching: int
+    total: int
+
+
+@dataclass(frozen=True)
 class CurrentGame:
     """A stored game the tournament file defines: key, place in its schedule, identity hash."""
 
@@ -172,6 +183,8 @@ class Store:
             if create:
                 self.db.execute("PRAGMA journal_mode=WAL")
                 self.db.executescript(SCHEMA)
+                for statement in INDEXES:
+                    self.db.execute(statement)
                 with self.db:
                     for old in range(version or SCHEMA_VERSION, SCHEMA_VERSION):
                         for statement in UPGRADES[old]:
@@ -180,6 +193,8 @@ class Store:
             self.db.commit()
             columns = {row[1] for row in self.db.execute("PRAGMA table_info(seats)")}
             self._timed = "turn_ms" in columns
+            if not create:
+                _add_indexes(self.path, self.db)
         except sqlite3.DatabaseError as exc:
             self.db.close()
             raise ConfigError(f"{self.path}: not an arena database ({exc})") from None
@@ -391,8 +406,94 @@ class Store:
         return out
 
     def game(self, game_id: int) -> StoredGame | None:
-        """One stored game by id."""
-        return next((g for g in self.games(current_only=False) if g.id == game_id), None)
+        """One stored game by id (current or not): one row by its key."""
+        columns = GAME_COLUMNS.format(places="g.ord, g.round, g.grp")
+        rows = self.db.execute(f"SELECT {columns} FROM games g WHERE g.id = ?", (game_id,))
+        games = self._with_seats(rows.fetchall())
+        return games[0] if games else None
+
+    def games_page(
+        self,
+        flt: GameFilter | None = None,
+        order: str = "schedule",
+        limit: int | None = None,
+        offset: int = 0,
+        current_only: bool = True,
+    ) -> GamesPage:
+        """The stored games passing ``flt`` (:class:`~arena.results.queries.GameFilter`),
+        sorted by ``order`` (:data:`~arena.results.queries.ORDERS`), ``limit`` of them
+        (``None``: all) from ``offset``, seats included, with the count of games passing and
+        of games listed (``current_only``: those the tournament file defines, as the
+        leaderboard; else every stored game).
+
+        Filters, order and page are one SQL query on indexes: a page costs the same in a
+        store of a thousand games and of a million (the counts walk an index).
+        """
+        flt = flt or GameFilter()
+        select, count, params = page_query(flt, order, current_only)
+        rows = self.db.execute(
+            select + " LIMIT ? OFFSET ?", [*params, -1 if limit is None else limit, offset]
+        ).fetchall()
+        _, every, _ = page_query(GameFilter(), order, current_only)
+        total = int(self.db.execute(every).fetchone()[0])
+        matching = (
+            int(self.db.execute(count, params).fetchone()[0]) if flt != GameFilter() else total
+        )
+        return GamesPage(self._with_seats(rows), matching, total)
+
+    def _with_seats(self, rows: list[Any]) -> list[StoredGame]:
+        """Stored games of the rows of a :data:`~arena.results.queries.GAME_COLUMNS` query,
+        their seats read by id."""
+        seats: dict[int, list[SeatRecord]] = {}
+        late = "late" if self._timed else "0"
+        columns = "game_id, bot, rank, score, forfeit, detail, raw, moves, total_ms, max_ms"
+        for start in range(0, len(rows), 500):  # within SQLite's limit of parameters
+            chunk = [row[0] for row in rows[start : start + 500]]
+            for row in self.db.execute(
+                f"SELECT {columns}, stderr, {late} FROM seats"
+                f" WHERE game_id IN ({', '.join('?' * len(chunk))}) ORDER BY game_id, seat",
+                chunk,
+            ):
+                seats.setdefault(row[0], []).append(SeatRecord(*row[1:]))
+        return [
+            StoredGame(
+                id=row[0], key=row[1], ord=row[2], round=row[3], group=row[4], game=row[5],
+                seed=row[6], reason=row[7], turns=row[8], duration_ms=row[9], dir=row[10],
+                seats=tuple(seats.get(row[0], [])), settings=json.loads(row[11]),
+            )
+            for row in rows
+        ]  # fmt: skip
+
+    def has_bot(self, bot: str) -> bool:
+        """Whether a bot played any stored game (an index lookup)."""
+        found = self.db.execute("SELECT 1 FROM seats WHERE bot = ? LIMIT 1", (bot,))
+        return found.fetchone() is not None
+
+    def stored_bots(self) -> list[str]:
+        """Every bot of the stored games, sorted (a walk of the bots' index)."""
+        return [row[0] for row in self.db.execute("SELECT DISTINCT bot FROM seats ORDER BY bot")]
+
+
+def _add_indexes(path: Path, db: sqlite3.Connection) -> None:
+    """Make the listings' :data:`~arena.results.queries.INDEXES` in a store an older arena
+    wrote (whose schema this one reads), once, through a short-lived writable connection;
+    a folder that cannot be written, or a store busy with a run, is read without them."""
+    names = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
+    wanted = [s for s in INDEXES if s.split(" EXISTS ")[1].split()[0] not in names]
+    if not wanted:
+        return
+    try:
+        writer = sqlite3.connect(path, timeout=0.1)
+    except sqlite3.Error:
+        return
+    try:
+        with writer:
+            for statement in wanted:
+                writer.execute(statement)
+    except sqlite3.Error:
+        pass  # read-only, or busy: the listings work without, only slower
+    finally:
+        writer.close()
 
 
 OPENED: list[Path] = []
