@@ -24,13 +24,15 @@ import sys
 import time
 import urllib.parse
 from array import array
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from arena.errors import ArenaError, ConfigError, OutputError
 from arena.records import GameRecord, SeatRecord, StoredGame
+from arena.results.batching import Batch
 from arena.results.identity import canonical, identity_hash
 from arena.results.queries import GAME_COLUMNS, INDEXES, GameFilter, page_query
 from arena.text import safe_text
@@ -171,10 +173,15 @@ class Store:
     def __init__(self, output: Path, create: bool = True) -> None:
         self.output = output
         self.path = output / DB_NAME
+        self._batch: Batch | None = None
         if create:
             make_output_folder(output, str(output))
         try:
-            self.db = sqlite3.connect(self.path) if create else _read_only(self.path)
+            self.db = (
+                sqlite3.connect(self.path, check_same_thread=False)
+                if create
+                else _read_only(self.path)
+            )
         except sqlite3.Error as exc:
             raise ConfigError(f"{self.path}: cannot open: {exc}") from None
         OPENED.append(self.path)
@@ -223,8 +230,37 @@ class Store:
         return version
 
     def close(self) -> None:
-        """Close the database."""
-        self.db.close()
+        """Commit the games a batch holds (:meth:`batch`), then close the database."""
+        try:
+            if self._batch is not None:
+                self._batch.close()
+        finally:
+            self.db.close()
+
+    def batch(self, max_games: int = 200, max_delay_s: float = 0.25) -> None:
+        """From now on commit stored games in batches (:mod:`arena.results.batching`): once
+        ``max_games`` wait, or ``max_delay_s`` after the first of them, and on :meth:`close`
+        or :meth:`flush`. What ``arena run`` does: its games are then stored at the pace
+        they end, not at the disk's pace of one commit each."""
+        if self._batch is None:
+            self._batch = Batch(self.db, max_games, max_delay_s)
+
+    def flush(self) -> None:
+        """Commit the games a batch holds now (nothing without :meth:`batch`)."""
+        if self._batch is not None:
+            self._batch.commit()
+
+    def _writing(self) -> AbstractContextManager[Any]:
+        """A transaction of its own for a write other than a game's (the waiting games of a
+        batch are committed with it)."""
+        if self._batch is None:
+            return self.db
+        return _after_batch(self._batch, self.db)
+
+    def _game_rows(self) -> AbstractContextManager[Any]:
+        """Where one game's rows are written: a transaction of its own, or while batching
+        a savepoint in the batch's."""
+        return self.db if self._batch is None else self._batch.game()
 
     def game_dir(self, key: str) -> Path:
         """Where a game's replay and stderr files go."""
@@ -232,7 +268,7 @@ class Store:
 
     def set_meta(self, values: dict[str, Any]) -> None:
         """Record the tournament's description (name, game, settings...), as JSON values."""
-        with self.db:
+        with self._writing():
             self.db.executemany(
                 "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)",
                 [(k, json.dumps(v)) for k, v in values.items()],
@@ -244,7 +280,7 @@ class Store:
 
     def set_bots(self, bots: dict[str, str]) -> None:
         """Record each bot's command."""
-        with self.db:
+        with self._writing():
             self.db.executemany(
                 "INSERT OR REPLACE INTO bots(name, cmd) VALUES (?, ?)", list(bots.items())
             )
@@ -275,7 +311,7 @@ class Store:
     def remove_games(self, keys: Sequence[str]) -> None:
         """Delete stored games (database rows and game folders) so their keys can be played
         again: what ``arena run --update`` does to games a bot's edit made stale."""
-        with self.db:
+        with self._writing():
             for key in keys:
                 row = self.db.execute("SELECT id FROM games WHERE key = ?", (key,)).fetchone()
                 if row is None:
@@ -289,7 +325,7 @@ class Store:
     def set_current(self, games: list[CurrentGame]) -> None:
         """Record which stored games the tournament file now defines (replacing the list);
         :meth:`add_game` adds every game played after."""
-        with self.db:
+        with self._writing():
             self.db.execute("DELETE FROM current_games")
             self.db.executemany(
                 "INSERT INTO current_games(key, ord, round, grp, identity_hash)"
@@ -311,7 +347,7 @@ class Store:
         of the current tournament; return its id. ``folder`` holds its files (default
         :meth:`game_dir`)."""
         digest = identity_hash(identity)
-        with self.db:
+        with self._game_rows():
             self.db.execute(
                 "INSERT OR REPLACE INTO current_games(key, ord, round, grp, identity_hash)"
                 " VALUES (?, ?, ?, ?, ?)",
@@ -494,6 +530,16 @@ def _add_indexes(path: Path, db: sqlite3.Connection) -> None:
         pass  # read-only, or busy: the listings work without, only slower
     finally:
         writer.close()
+
+
+@contextmanager
+def _after_batch(batch: Batch, db: sqlite3.Connection) -> Iterator[None]:
+    """``with db:`` once the games ``batch`` holds are committed (a failure then undoes
+    only this transaction), holding its lock (its timer waits)."""
+    with batch.lock:
+        batch.commit()
+        with db:
+            yield
 
 
 OPENED: list[Path] = []

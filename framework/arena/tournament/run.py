@@ -109,6 +109,7 @@ def run_tournament(
             remove_leftovers()
         else:
             announce_sandbox(config.sandbox, sandbox, say)
+        store.batch()  # games that end close together share a commit (closing commits)
         games = _Games(config, store, scheduler, bots, sandbox, say)
         games.progress = Progress(config, scheduler, progress, report, say)
         if _at_most_one_left(scheduler) and dask is None:
@@ -218,7 +219,7 @@ class _Games:
 
     def _store(self, spec: GameSpec, record: GameRecord) -> None:
         identity = self.bots.ids.of(spec.seed, spec.variant, spec.seats)
-        try:  # one transaction: a game is stored whole or not at all
+        try:  # a game is stored whole or not at all (its own savepoint)
             self.store.add_game(spec.key, spec.order, spec.round, spec.group, record, identity)
         except (sqlite3.OperationalError, OSError) as exc:
             message = f"cannot store game {spec.key}: {exc}{RESUME}"
