@@ -108,6 +108,7 @@ def run_tournament(
             remove_leftovers()
         else:
             announce_sandbox(config.sandbox, sandbox, say)
+        store.batch()  # games that end close together share a commit (closing commits)
         games = _Games(config, store, scheduler, bots, sandbox, say)
         if _at_most_one_left(scheduler) and dask is None:
             executor = LocalExecutor(1)
@@ -214,9 +215,9 @@ class _Games:
         self.say(f"game {spec.key} failed in the referee: {shown_line(reason)}")
 
     def store_game(self, spec: GameSpec, record: GameRecord) -> None:
-        """Store a played game, in one transaction (whole or not at all)."""
+        """Store a played game (whole or not at all)."""
         identity = self.bots.ids.of(spec.seed, spec.variant, spec.seats)
-        try:
+        try:  # a game is stored whole or not at all (its own savepoint)
             self.store.add_game(spec.key, spec.order, spec.round, spec.group, record, identity)
         except (sqlite3.OperationalError, OSError) as exc:
             message = f"cannot store game {spec.key}: {exc}{RESUME}"
