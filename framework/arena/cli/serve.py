@@ -4,16 +4,17 @@ it starts (see docs/serve.md)."""
 from __future__ import annotations
 
 import argparse
-import errno
-import fcntl
-import ipaddress
 import os
-import socket
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arena.errors import EXIT_OK, ConfigError
+
+if TYPE_CHECKING:
+    import socket
+
+# Only the standard library's light modules up here: every command's start imports this.
 
 DEFAULT_PORT = 8765
 SERVE_LOCK = ".arena-serve.lock"
@@ -135,6 +136,8 @@ def _served_folder(target: Path) -> Path:
 
 
 def _is_loopback(host: str) -> bool:
+    import ipaddress
+
     if host == "localhost":
         return True
     try:
@@ -145,6 +148,9 @@ def _is_loopback(host: str) -> bool:
 
 def _bind(host: str, port: int) -> socket.socket:
     """A listening socket (before anything else starts: a port in use is one line)."""
+    import errno
+    import socket
+
     if not 0 <= port <= 65535:
         raise ConfigError(f"--port {port}: not a port (0 to 65535)")
     try:
@@ -170,6 +176,8 @@ def _bind(host: str, port: int) -> socket.socket:
 
 def _lock(output: Path) -> int:
     """Hold the folder's serve lock: a second ``arena serve`` of it stops with one line."""
+    import fcntl
+
     try:
         fd = os.open(output / SERVE_LOCK, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
     except OSError:

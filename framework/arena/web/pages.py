@@ -64,7 +64,7 @@ def leaderboard(served: Served, request: Request) -> dict[str, Any]:
     version = served.folder.version()
     snapshot = served.snapshots.get(version)
     board = snapshot.board
-    context.update(waiting=False, snapshot=snapshot, games_stored=version.games)
+    context.update(waiting=False, snapshot=snapshot, version=version, games_stored=version.games)
     context["newest"] = queries.games_page(db, Filters(), limit=10).rows
     if board is not None:
         context.update(

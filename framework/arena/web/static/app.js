@@ -89,6 +89,8 @@
       if (r.ok) {
         live.innerHTML = await r.text();
         setUp();
+        // A leaderboard still being computed: look again soon.
+        if (live.querySelector("[data-stale]")) setTimeout(refresh, 500);
         document.body.dataset.refreshed = String(Number(document.body.dataset.refreshed || 0) + 1);
       }
     } finally {
@@ -113,15 +115,17 @@
     document.getElementById("run-paused").hidden = !s.paused;
   }
 
-  let lastId = null;
+  let lastId = null, lastState = null;
   function listen() {
     const source = new EventSource("/events");
     source.addEventListener("update", function (e) {
       const s = JSON.parse(e.data);
       showState(s);
       document.body.dataset.seq = String(s.seq);
-      if (lastId !== null && s.last_id !== lastId) refresh();
+      const moved = s.last_id !== lastId || s.state !== lastState;
+      if (lastId !== null && moved) refresh();
       lastId = s.last_id;
+      lastState = s.state;
     });
   }
 
