@@ -95,8 +95,14 @@ def _serve(output: Path, sock: socket.socket, host: str, loopback: bool, child: 
     config = uvicorn.Config(
         make_app(served), log_level="warning", lifespan="on", timeout_graceful_shutdown=2
     )
+
+    class Server(uvicorn.Server):
+        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+            served.watcher.end_streams()  # open event streams end: nothing to wait for
+            await super().shutdown(sockets)
+
     try:
-        uvicorn.Server(config).run(sockets=[sock])
+        Server(config).run(sockets=[sock])
     finally:
         if read_control(output).paused:  # no run should wait for a server that is gone
             write_control(output, Control(paused=False))

@@ -81,11 +81,15 @@ class Watcher:
         """Start polling in the running event loop."""
         self._task = asyncio.get_running_loop().create_task(self.run())
 
-    async def stop(self) -> None:
-        """Stop polling and end every stream."""
+    def end_streams(self) -> None:
+        """End every event stream (the server is stopping: it waits for open requests)."""
         self.closing = True
         woken, self._changed = self._changed, asyncio.Event()
         woken.set()
+
+    async def stop(self) -> None:
+        """Stop polling and end every stream."""
+        self.end_streams()
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):

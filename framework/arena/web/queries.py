@@ -102,7 +102,8 @@ def _where(f: Filters) -> tuple[list[str], list[Any]]:
         args.append(f.bot)
     if f.opponent is not None:
         conds.append(
-            "EXISTS (SELECT 1 FROM seats o WHERE o.game_id = g.id AND o.bot = ?"
+            # +o.bot: looked up by game (its seats), not through the index of every seat of the bot
+            "EXISTS (SELECT 1 FROM seats o WHERE o.game_id = g.id AND +o.bot = ?"
             + (" AND o.seat != b.seat)" if f.bot is not None else ")")
         )
         args.append(f.opponent)

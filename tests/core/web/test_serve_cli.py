@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from core.web.conftest import Server, request, shipped, write_tournament
+from core.web.conftest import Server, request, shipped, stop_serve, write_tournament
 from support import run_arena
 
 
@@ -147,3 +147,33 @@ def test_games_list_filters(stored: Path, serve: Callable[..., Server]) -> None:
     assert shown == wins
     _, body = server.get("games?seed=424242")
     assert 'id="no-games"' in body
+
+
+def _open_stream(server: Server) -> socket.socket:
+    """A raw connection reading ``/events`` (its first event already read)."""
+    host, port = server.url.split("//", 1)[1].rstrip("/").rsplit(":", 1)
+    conn = socket.create_connection((host, int(port)), timeout=30)
+    conn.sendall(f"GET /events HTTP/1.1\r\nHost: {host}:{port}\r\n\r\n".encode())
+    seen = b""
+    while b"event: update" not in seen:
+        seen += conn.recv(4096)
+    return conn
+
+
+def test_a_thousand_idle_streams_and_disconnects(
+    stored: Path, serve: Callable[..., Server]
+) -> None:
+    """A thousand open event streams, half of them dropped mid-stream: pages still answer,
+    and Ctrl-C still stops the server at once, with no traceback."""
+    server = serve(str(stored))
+    streams = [_open_stream(server) for _ in range(1000)]
+    for conn in streams[::2]:
+        conn.close()  # a browser that goes away mid-stream
+    status, body = server.get("games/1")
+    assert status == 200 and "Game 1" in body
+    assert server.status()["games_stored"] == 2
+    code, err = stop_serve(server)
+    for conn in streams[1::2]:
+        conn.close()
+    assert code == 130
+    assert err == "arena: interrupted\n"
