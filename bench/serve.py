@@ -19,7 +19,6 @@ import argparse
 import json
 import os
 import random
-import selectors
 import signal
 import statistics
 import subprocess
@@ -120,7 +119,8 @@ def measure(url: str, output: Path, args: argparse.Namespace) -> None:
     for name, path in pages.items():
         times = [get(url + path)[0] for _ in range(args.repeat)]
         print(
-            f"{name}: median {1000 * statistics.median(times):.1f} ms, max {1000 * max(times):.1f} ms"
+            f"{name}: median {1000 * statistics.median(times):.1f} ms,"
+            f" max {1000 * max(times):.1f} ms"
         )
     delays(url, output, args.delays)
 
