@@ -23,6 +23,7 @@ from arena.errors import ConfigError, OutputError
 from arena.events import Observers, RunObserver
 from arena.execute.executor import Executor, LocalExecutor
 from arena.execute.jobs import Job, announce_sandbox, choose_sandbox, worker_registry
+from arena.execute.stopping import first_stop
 from arena.records import BotSpec, Clock, GameRecord, GameSpec
 from arena.results.identity import FileWatch
 from arena.results.leaderboard import Leaderboard, leaderboard_from_store
@@ -32,6 +33,7 @@ from arena.results.store import Store, clear_output, make_output_folder
 from arena.text import shown_line
 from arena.tournament.builds import build_bots
 from arena.tournament.config import TournamentConfig, where
+from arena.tournament.control import wait_while_paused
 from arena.tournament.formats import Scheduler, fixed_plan, make_scheduler
 from arena.tournament.play import GamePlan, PlayResult, play_plan
 from arena.tournament.resume import BotIdentities, bot_identities, current_games
@@ -348,6 +350,8 @@ def _while_unchanged(
                 "resume"
             )
             return
+        if not wait_while_paused(config.output, lambda: first_stop() is not None):
+            return  # stopped while paused (arena serve's control file)
         yield spec
 
 
