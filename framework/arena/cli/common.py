@@ -57,7 +57,7 @@ def check_output_file(path: Path, option: str) -> None:
     except FileNotFoundError:
         mode = None
     except OSError as exc:
-        raise ConfigError(f"{option}: cannot use {str(path)!r}: {exc.strerror}") from None
+        raise ConfigError(f"{option}: cannot write: {exc.strerror}") from None
     if mode is not None and not stat.S_ISREG(mode):
         kind = "a folder" if stat.S_ISDIR(mode) else "not a regular file"
         raise ConfigError(f"{option}: {str(path)!r} is {kind}: name a file to write")
