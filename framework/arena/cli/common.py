@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import os
+import stat
 import sys
+from pathlib import Path
 from typing import Any
+
+from arena.errors import ConfigError
 
 BOARD_FORMATS = ("table", "markdown", "json", "csv")
 """How ``arena run`` and ``arena leaderboard`` render the leaderboard (``--format``)."""
@@ -31,6 +35,25 @@ def game_registry(game_id: str) -> Any:
 
     found = registry_for_game(game_id)
     return installed_games(found)
+
+
+def check_output_file(path: Path, option: str) -> None:
+    """Refuse, before anything is written, an output file (``option`` names it, e.g.
+    ``-o x.html``) that exists and is not a regular file (a device, a FIFO, a folder), or
+    whose folder does not exist: :class:`ConfigError`, exit code 2. A command never
+    replaces a device nor creates folders for a file it was told to write."""
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        mode = None
+    except OSError as exc:
+        raise ConfigError(f"{option}: cannot write: {exc.strerror}") from None
+    if mode is not None and not stat.S_ISREG(mode):
+        kind = "a folder" if stat.S_ISDIR(mode) else "not a regular file"
+        raise ConfigError(f"{option}: {str(path)!r} is {kind}: name a file to write")
+    folder = path.parent
+    if not folder.is_dir():
+        raise ConfigError(f"{option}: the folder {str(folder)!r} does not exist: create it first")
 
 
 def progress_bar(total: int) -> Any:
