@@ -96,7 +96,7 @@ class SequentialTest:
 
     def update(self, counts: Sequence[int]) -> None:
         """Look at the pairs so far, unless the test has already stopped."""
-        if self.decision is None and sum(counts):
+        if self.decision is None and any(counts):
             self.llr = self.test.llr(counts)
             self.decision = self.test.verdict(self.llr)  # type: ignore[assignment]
 
