@@ -24,6 +24,7 @@ def test_a_game_stalling_at_every_replay_is_given_up_with_exit_code_3(
     tmp_path, monkeypatch, capsys
 ):
     monkeypatch.setattr(stalls, "REPLAY_BACKOFF_S", 0.1)
+    monkeypatch.setattr(stalls, "GIVE_UP_AFTER_S", 0.0)  # given up after 4 stalls, not 15 min
     # 60 ms of CPU per 100 ms turn: in time alone, over it on a core shared with 8 busy
     # processes outside arena (on every core).
     bot = tmp_path / "loaded.py"
