@@ -29,6 +29,9 @@ BUILD_MEMORY_MB = 4096
 MOST_CONCURRENCY = 1024
 """Most games played at once (``concurrency``, ``--jobs``): more is a typo, not a machine."""
 
+DEFAULT_FORMAT = "round-robin"
+"""The tournament format of a file without ``format`` (the first of the formats' table)."""
+
 SandboxKind = Literal["auto", "bwrap", "none"]
 """The ``sandbox`` key: bubblewrap when it works, bubblewrap, or none."""
 ExecutorKind = Literal["local", "dask"]

@@ -9,6 +9,7 @@ The keys themselves (types, defaults, checks, options) are declared in
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import os
 import stat
@@ -18,7 +19,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from arena.botproc.build import Recipe, RecipeError, check_preset, make_recipe, merge_presets
-from arena.botproc.commands import default_name, named_files, resolve_command, resolve_path
+from arena.botproc.commands import (
+    bot_file,
+    default_names,
+    named_files,
+    resolve_command,
+    resolve_path,
+)
 from arena.errors import ConfigError, InvalidSetting, UnknownGame
 from arena.game import Game, GameInfo
 from arena.limits import (
@@ -128,6 +135,7 @@ class TournamentConfig:
     on_build_error: OnBuildError = "stop"
     seeds: tuple[int, ...] | None = None  # one round per seed, instead of seeds from `seed`
     rating_interval: int = 0  # games between two leaderboards on stderr (0: none)
+    rating: str = "bt"  # the rating the leaderboard is sorted by
 
     @property
     def schedule_seed(self) -> int | tuple[int, ...]:
@@ -421,6 +429,7 @@ def load_tournament(
         read_only=_read_only(doc, data, path.parent),
         seeds=seeds,
         rating_interval=_value(data, "rating_interval"),
+        rating=_rating(doc, data),
         build_timeout_s=float(_value(data, "build_timeout_s")),
         build_memory_mb=_value(data, "build_memory_mb"),
         on_build_error=_value(data, "on_build_error"),
@@ -582,6 +591,16 @@ def _seeds(doc: _Located, data: dict[str, Any]) -> tuple[int, ...] | None:
     return tuple(raw)
 
 
+def _rating(doc: _Located, data: dict[str, Any]) -> str:
+    """The rating the leaderboard sorts by (checked against the ratings' registry)."""
+    from arena.results import ratings  # the registry: only where a file names one
+
+    value = data.get("rating", ratings.DEFAULT)
+    if why := ratings.check_name(value):
+        raise doc.error("rating", why)
+    return str(value)
+
+
 def games_for_seeds(seeds: int, players: int) -> int:
     """``games`` of a round-robin or gauntlet with one round per seed: a combination of
     bots plays every seat rotation of each seed (one game for one-player games)."""
@@ -696,7 +715,7 @@ def _load_bots(
 ) -> list[BotEntry]:
     if not isinstance(raw, list) or not raw:
         raise doc.error("bots", "must be a non-empty list of {name, cmd}")
-    bots: list[BotEntry] = []
+    bots: list[BotEntry] = []  # named "" until every bot is read (see default_names)
     for i, item in enumerate(raw):
         where = f"bots[{i}]"
         if not isinstance(item, dict):
@@ -705,9 +724,7 @@ def _load_bots(
             if key not in BOT_KEYS:
                 raise doc.error(f"{where}.{key}", f"unknown key (known: {', '.join(BOT_KEYS)})")
         if "source" in item or "build" in item:
-            bot = _source_bot(doc, item, where, base, presets)
-            _check_name(doc, where, bot.name, bots)
-            bots.append(bot)
+            bots.append(_source_bot(doc, item, where, base, presets))
             continue
         for key in ("language", "flags"):
             if key in item:
@@ -720,11 +737,20 @@ def _load_bots(
         argv = resolve_command(cmd, base)
         if isinstance(argv, str):
             raise doc.error(f"{where}.cmd", argv)
-        name = _given_name(doc, item, where)
-        name = default_name(argv) if name is None else name
-        _check_name(doc, where, name, bots)
+        name = _given_name(doc, item, where) or ""
         bots.append(BotEntry(name, cmd, argv, named_files(cmd, argv)))
+    files = [bot_file(b.argv) if b.argv else _first_source(b) for b in bots]
+    names = default_names([b.name or None for b in bots], files)
+    for i, name in enumerate(names):
+        _check_name(doc, f"bots[{i}]", name, bots[:i])
+        bots[i] = dataclasses.replace(bots[i], name=name)
     return bots
+
+
+def _first_source(bot: BotEntry) -> str:
+    """The file a source bot's default name comes from: its first source."""
+    recipe = bot.recipe
+    return recipe.sources[0][1] if recipe is not None and recipe.sources else "bot"
 
 
 def bot_name_problem(name: str) -> str | None:
@@ -748,13 +774,15 @@ def bot_name_problem(name: str) -> str | None:
 
 
 def _given_name(doc: _Located, item: dict[str, Any], where: str) -> str | None:
-    """A bot's ``name`` as written, None when left out: text only (``name: 5`` is
-    refused, not read as ``"5"``: quote it)."""
+    """A bot's ``name`` as written, None when left out (a name is made for it once every
+    bot is read): text only (``name: 5`` is refused, not read as ``"5"``: quote it)."""
     if "name" not in item:
         return None
     name = item["name"]
     if not isinstance(name, str):
         raise doc.error(f"{where}.name", f'must be text, not {name!r} (quote it: "{name}")')
+    if (why := bot_name_problem(name)) is not None:
+        raise doc.error(f"{where}.name", why)
     return name
 
 
@@ -807,9 +835,7 @@ def _source_bot(
     except RecipeError as exc:
         key = exc.key if exc.key in item else ("source" if source is not None else "build")
         raise doc.error(f"{where}.{key}", exc.message) from None
-    first = recipe.sources[0][1] if recipe.sources else "bot"
-    name = _given_name(doc, item, where)
-    name = Path(first).stem if name is None else name
+    name = _given_name(doc, item, where) or ""  # a default name once every bot is read
     return BotEntry(name, str(recipe.shown["cmd"]), (), recipe.sources, recipe)
 
 

@@ -28,6 +28,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from arena.limits import DEFAULT_FORMAT
 from arena.records import GameSpec, SeatRecord, StoredGame
 from arena.results import stats as st
 from arena.tournament.schedule import gauntlet, pair_round, paired_rounds, round_robin, round_seed
@@ -411,14 +412,13 @@ class LeagueScheduler(Scheduler):
 
 
 FORMATS: dict[str, type[Scheduler]] = {
-    "round-robin": RoundRobinScheduler,
+    DEFAULT_FORMAT: RoundRobinScheduler,
     "gauntlet": GauntletScheduler,
     "sprt": SprtScheduler,
     "league": LeagueScheduler,
 }
 """Every tournament format by name: its scheduler, which carries its rules. The first is
-the default (``format`` left out)."""
-DEFAULT_FORMAT = next(iter(FORMATS))
+the default (``format`` left out, :data:`arena.limits.DEFAULT_FORMAT`)."""
 
 
 def schedule_size(fmt: str, bots: int, players: int, games: int | None, variants: int = 1) -> int:

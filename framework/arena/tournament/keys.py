@@ -198,6 +198,8 @@ _KEYS = (
         "instead of `games`; sprt and league: the rounds go through the list again and again)",
         option=("--seeds",), parse=parse_seeds, metavar="S1,S2,...",
         option_help="play one round per seed of this list (override `seeds` and `seed`)"),
+    Key("rating", "text", "the rating the leaderboard is sorted by: bt (the default), elo, "
+        "trueskill, openskill (see docs/leaderboard.md; checked against the installed ratings)"),
     Key("rating_interval", "whole number",
         "print the compact leaderboard to stderr every N games (default 0: only at the end)",
         0, check=at_least_zero("games"), option=("--rating-interval",), parse=_whole_text,
