@@ -32,6 +32,7 @@ from typing import Any
 from arena.errors import ArenaError, ConfigError, OutputError
 from arena.records import GameRecord, SeatRecord, StoredGame
 from arena.results.identity import canonical, identity_hash
+from arena.results.ratings import kept
 from arena.text import safe_text
 
 DB_NAME = "arena.sqlite"
@@ -172,10 +173,12 @@ class Store:
             if create:
                 self.db.execute("PRAGMA journal_mode=WAL")
                 self.db.executescript(SCHEMA)
+                kept.ensure(self.db)
                 with self.db:
                     for old in range(version or SCHEMA_VERSION, SCHEMA_VERSION):
                         for statement in UPGRADES[old]:
                             self.db.execute(statement)
+                        kept.invalidate(self.db)  # built again under the new schema
                     self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             self.db.commit()
             columns = {row[1] for row in self.db.execute("PRAGMA table_info(seats)")}
@@ -268,19 +271,22 @@ class Store:
                 self.db.execute("DELETE FROM seats WHERE game_id = ?", (row[0],))
                 self.db.execute("DELETE FROM games WHERE id = ?", (row[0],))
                 self.db.execute("DELETE FROM current_games WHERE key = ?", (key,))
+            kept.invalidate(self.db)
         for key in keys:
             shutil.rmtree(self.game_dir(key), ignore_errors=True)
 
     def set_current(self, games: list[CurrentGame]) -> None:
         """Record which stored games the tournament file now defines (replacing the list);
         :meth:`add_game` adds every game played after."""
+        rows = [(g.key, g.ord, g.round, g.group, g.identity_hash) for g in games]
         with self.db:
             self.db.execute("DELETE FROM current_games")
             self.db.executemany(
                 "INSERT INTO current_games(key, ord, round, grp, identity_hash)"
                 " VALUES (?, ?, ?, ?, ?)",
-                [(g.key, g.ord, g.round, g.group, g.identity_hash) for g in games],
+                rows,
             )
+            kept.on_set_current(self.db, rows)
 
     def add_game(
         self,
@@ -297,6 +303,9 @@ class Store:
         :meth:`game_dir`)."""
         digest = identity_hash(identity)
         with self.db:
+            replaced = self.db.execute(
+                "SELECT 1 FROM current_games WHERE key = ?", (key,)
+            ).fetchone()
             self.db.execute(
                 "INSERT OR REPLACE INTO current_games(key, ord, round, grp, identity_hash)"
                 " VALUES (?, ?, ?, ?, ?)",
@@ -339,6 +348,9 @@ class Store:
                     for i, s in enumerate(record.seats)
                 ],
             )  # fmt: skip
+            kept.on_game_stored(
+                self.db, game_id, (key, order, round_, group, digest), replaced is not None
+            )
         return game_id
 
     def games(self, current_only: bool = True) -> list[StoredGame]:
@@ -389,6 +401,41 @@ class Store:
         ):
             out.setdefault(bot, array("f")).extend(unpack_times(blob))
         return out
+
+    def kept(self, bots: Sequence[str]) -> kept.Kept | None:
+        """The ratings and counts kept as games were stored (:mod:`arena.results.ratings.kept`),
+        built now when they are missing or stale and this folder can be written; ``None``
+        when they cannot be (then read the games), or the file is of an older schema."""
+        if not self._own_schema():
+            return None
+        found = kept.read(self.db, bots)
+        if found is not None or not self._can_build():
+            return found
+        try:
+            db = sqlite3.connect(self.path, timeout=10)
+        except sqlite3.Error:
+            return None
+        try:
+            with db:
+                kept.ensure(db)
+                if not kept.is_valid(db):
+                    kept.rebuild(db)
+            return kept.read(db, bots)
+        except sqlite3.Error:
+            return None  # read-only folder, a busy writer...: read the games instead
+        finally:
+            db.close()
+
+    def _own_schema(self) -> bool:
+        """Whether the file is of this arena's schema (an older one is read as it is)."""
+        return int(self.db.execute("PRAGMA user_version").fetchone()[0]) == SCHEMA_VERSION
+
+    def _can_build(self) -> bool:
+        """Whether this arena may write the kept tables into the file (a folder it may
+        write)."""
+        import os
+
+        return os.access(self.output, os.W_OK)
 
     def game(self, game_id: int) -> StoredGame | None:
         """One stored game by id."""
