@@ -1,13 +1,34 @@
-"""What every command shares: the installed games, progress bars, warnings, printing."""
+"""What every command shares: the parser class, the installed games, progress bars,
+warnings, printing."""
 
 from __future__ import annotations
 
+import argparse
 import os
+import stat
 import sys
-from typing import Any
+from pathlib import Path
+from typing import Any, NoReturn
+
+from arena.errors import EXIT_USAGE, ConfigError
+from arena.text import shown
 
 BOARD_FORMATS = ("table", "markdown", "json", "csv")
 """How ``arena run`` and ``arena leaderboard`` render the leaderboard (``--format``)."""
+
+
+class ArenaParser(argparse.ArgumentParser):
+    """argparse as arena wants it: no abbreviated options (``--max_turn`` is not
+    ``--max_turns``), and a bad argument is one line, ``arena: error: ...`` (or
+    ``arena run: error: ...``), exit code 2, without a usage block before it (``-h`` shows it)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
+
+    def error(self, message: str) -> NoReturn:
+        """Print the one line and exit with :data:`~arena.errors.EXIT_USAGE`."""
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {shown(message)}\n")
 
 
 def installed_games(registry: Any = None) -> Any:
@@ -27,20 +48,29 @@ def game_registry(game_id: str) -> Any:
     :func:`installed_games`): only its plugin imported where the index of the last full
     scan still holds (:func:`arena.plugins.registry.registry_for`), else a full scan,
     whose index is then cached for the next command."""
-    import hashlib
-    import json
+    from arena.tournament.games import registry_for_game
 
-    from arena.botproc import hostcache
-    from arena.plugins import registry as plugins
-
-    where = json.dumps([os.getuid(), sys.version, sys.path, os.getcwd()])
-    key = "plugins-" + hashlib.sha256(where.encode()).hexdigest()
-    found = plugins.registry_for(game_id, hostcache.read_entry(key))
-    if found is None:
-        pm = plugins.get_plugin_manager()
-        found = plugins.load_registry(pm)
-        hostcache.write_entry(key, plugins.plugin_index(pm, found))
+    found = registry_for_game(game_id)
     return installed_games(found)
+
+
+def check_output_file(path: Path, option: str) -> None:
+    """Refuse, before anything is written, an output file (``option`` names it, e.g.
+    ``-o x.html``) that exists and is not a regular file (a device, a FIFO, a folder), or
+    whose folder does not exist: :class:`ConfigError`, exit code 2. A command never
+    replaces a device nor creates folders for a file it was told to write."""
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        mode = None
+    except OSError as exc:
+        raise ConfigError(f"{option}: cannot write: {exc.strerror}") from None
+    if mode is not None and not stat.S_ISREG(mode):
+        kind = "a folder" if stat.S_ISDIR(mode) else "not a regular file"
+        raise ConfigError(f"{option}: {str(path)!r} is {kind}: name a file to write")
+    folder = path.parent
+    if not folder.is_dir():
+        raise ConfigError(f"{option}: the folder {str(folder)!r} does not exist: create it first")
 
 
 def progress_bar(total: int) -> Any:

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from arena.errors import ConfigError
+from arena.limits import DEFAULT_FORMAT
 from arena.results import rating, ratings
 from arena.results.columns import Column, fit_table, terminal_width
 from arena.results.rating import REASONS, BotStats, Pairwise
@@ -643,7 +644,7 @@ def leaderboard_from_store(store: Store, rating_name: str | None = None) -> Lead
         times = store.response_times()
         timing = {s.name: Timing.of(times.get(s.name, ()), late.get(s.name, 0)) for s in stats}
     fmt = meta.get("format", "round-robin")
-    shown = "" if fmt == "round-robin" else f"{fmt}, "
+    shown = "" if fmt == DEFAULT_FORMAT else f"{fmt}, "
     title = f"{meta.get('name', store.output.name)} ({meta.get('game', '?')}, {shown}"
     title += f"{played} games)"
     sprt = None

@@ -184,7 +184,6 @@ def write_report(
     if live:
         refresh = f'<meta http-equiv="refresh" content="{LIVE_REFRESH_S}">'
         page = page.replace("<head>", f"<head>\n{refresh}", 1)
-    target.parent.mkdir(parents=True, exist_ok=True)
     aside = target.with_name(f".{target.name}.{os.getpid()}.tmp")
     aside.write_text(page, encoding="utf-8")
     os.replace(aside, target)

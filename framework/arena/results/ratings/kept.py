@@ -80,8 +80,11 @@ ORDER = " ORDER BY s.round, s.ord, g.id"
 
 
 def ensure(db: sqlite3.Connection) -> None:
-    """Create the kept tables (empty and invalid until built) if missing."""
-    db.executescript(SCHEMA)
+    """Create the kept tables (empty and invalid until built) if missing, inside the
+    caller's transaction (no ``executescript``: it would commit)."""
+    for statement in SCHEMA.split(";"):
+        if statement.strip():
+            db.execute(statement)
 
 
 def has_tables(db: sqlite3.Connection) -> bool:
