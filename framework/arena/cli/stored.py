@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from arena.cli.common import installed_games
+from arena.cli.common import add_rating_option, check_output_file, installed_games
 from arena.errors import EXIT_OK, ConfigError
 
 RESULTS = ("win", "loss", "draw", "forfeit")
@@ -85,6 +85,7 @@ def add_parsers(sub: Any) -> None:
     p = sub.add_parser("report", help="write the HTML report of an output folder")
     p.add_argument("output", type=Path, help="the tournament's output folder")
     p.add_argument("-o", "--out", type=Path, help="the HTML file (default: OUTPUT/report.html)")
+    add_rating_option(p)
     p.set_defaults(func=cmd_report)
 
 
@@ -92,6 +93,8 @@ def cmd_export(args: argparse.Namespace, extra: list[str]) -> int:
     """Write one stored game in another tool's format."""
     from arena.views.replay import find_replay, load_replay
 
+    if args.out:
+        check_output_file(args.out, f"--out {args.out}")
     path = find_replay(args.game_id, args.source)
     replay = load_replay(path)
     game = installed_games().create(replay["game"])
@@ -143,6 +146,8 @@ def cmd_view(args: argparse.Namespace, extra: list[str]) -> int:
     from arena.views.replay import find_replay
     from arena.views.viewer import write_viewer
 
+    if args.out is not None:
+        check_output_file(args.out, f"-o {args.out}")
     replay = find_replay(args.game_id, args.source)
     try:
         path = write_viewer(replay, args.out)
@@ -154,13 +159,20 @@ def cmd_view(args: argparse.Namespace, extra: list[str]) -> int:
 
 def cmd_report(args: argparse.Namespace, extra: list[str]) -> int:
     """Write an output folder's HTML report (and its games' viewers) and say where."""
-    from arena.views.report import write_report
+    from arena.views.report import REPORT_NAME, write_report
 
+    if args.out is not None:
+        check_output_file(args.out, f"-o {args.out}")
+    elif args.output.is_dir():
+        check_output_file(args.output / REPORT_NAME, str(args.output / REPORT_NAME))
     try:
-        result = write_report(args.output, args.out, log=lambda m: print(m, file=sys.stderr))
+        result = write_report(
+            args.output, args.out, log=lambda m: print(m, file=sys.stderr), rating=args.rating
+        )
     except OSError as exc:
         raise _cannot_write(exc, args.out) from None
-    print(f"report: {result.path} ({result.viewers} viewers written)")
+    made = f"{result.viewers} viewers written" if result.viewers else "every viewer up to date"
+    print(f"report: {result.path} ({made})")
     return EXIT_OK
 
 

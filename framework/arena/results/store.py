@@ -102,6 +102,13 @@ UPGRADES = {
 }
 """The statements that bring a schema to the next one."""
 
+TABLES = ("meta", "bots", "games", "current_games", "seats")
+"""The tables of every schema that resumes (:data:`IDENTITY_SCHEMA` on)."""
+
+SQLITE_IOERR, SQLITE_CORRUPT, SQLITE_FULL, SQLITE_FORMAT, SQLITE_NOTADB = 10, 11, 13, 24, 26
+"""SQLite's primary result codes (``sqlite3.Error.sqlite_errorcode & 0xff``) that tell a
+machine's fault from a file that is not, or no longer, a database."""
+
 
 def pack_times(values: Sequence[float]) -> bytes:
     """Per-turn times in ms as the store keeps them: little-endian 32-bit floats."""
@@ -176,6 +183,9 @@ class Store:
         self._batch: Batch | None = None
         if create:
             make_output_folder(output, str(output))
+            if self.path.exists():
+                # Every check reads only: a file refused is left byte for byte as it was.
+                self._check_untouched()
         try:
             self.db = (
                 sqlite3.connect(self.path, check_same_thread=False)
@@ -183,10 +193,10 @@ class Store:
                 else _read_only(self.path)
             )
         except sqlite3.Error as exc:
-            raise ConfigError(f"{self.path}: cannot open: {exc}") from None
+            raise self._refusal(exc) from None
         OPENED.append(self.path)
         try:
-            version = self._check_schema(create)
+            version = _check_schema(self.db, self.path, self.output, create)
             if create:
                 self.db.execute("PRAGMA journal_mode=WAL")
                 self.db.executescript(SCHEMA)
@@ -204,30 +214,48 @@ class Store:
                 _add_indexes(self.path, self.db)
         except sqlite3.DatabaseError as exc:
             self.db.close()
-            raise ConfigError(f"{self.path}: not an arena database ({exc})") from None
+            raise self._refusal(exc) from None
         except BaseException:
             self.db.close()
             raise
 
-    def _check_schema(self, create: bool) -> int:
-        """The schema version of the file (0 for a new one), if this arena reads it."""
-        version = int(self.db.execute("PRAGMA user_version").fetchone()[0])
-        tables = {r[0] for r in self.db.execute("SELECT name FROM sqlite_master")}
-        if "games" not in tables:
-            if create and not tables:
-                return 0
-            raise ConfigError(f"{self.path}: not an arena database (no games table)")
-        if version < IDENTITY_SCHEMA:
+    def _check_untouched(self) -> None:
+        """Before a writing connection opens an existing file: its schema and its pages
+        (``PRAGMA quick_check``), read through a read-only connection."""
+        try:
+            probe = _read_only(self.path)
+        except sqlite3.Error as exc:
+            raise self._refusal(exc) from None
+        try:
+            _check_schema(probe, self.path, self.output, create=True)
+            problem = str(probe.execute("PRAGMA quick_check(1)").fetchone()[0])
+        except sqlite3.DatabaseError as exc:
+            raise self._refusal(exc) from None
+        finally:
+            probe.close()
+        if problem != "ok":
+            problem = " ".join(problem.replace("*** in database main ***", "").split())
             raise ConfigError(
-                f"{self.path}: written by an older arena, without game identities: "
-                f"run the tournament again with --fresh to start over in {self.output}"
+                f"{self.path}: damaged arena database ({problem}); keep a copy, then run the "
+                "tournament with --fresh or another output folder"
             )
-        if version > SCHEMA_VERSION:
-            raise ConfigError(
-                f"{self.path}: written by a newer arena (schema {version}, this one reads "
-                f"{SCHEMA_VERSION}): upgrade arena"
+
+    def _refusal(self, exc: sqlite3.Error) -> ArenaError:
+        """One line for an SQLite error met while opening the file: a full disk or an I/O
+        error is the machine's (exit 1, the file may well be whole); only a file in which
+        SQLite finds no database, or a damaged one, is "not an arena database"."""
+        code = getattr(exc, "sqlite_errorcode", 0) & 0xFF
+        if code == SQLITE_FULL:
+            return OutputError(
+                f"{self.path}: the disk is full ({exc}): make room, then run the same command again"
             )
-        return version
+        if code == SQLITE_IOERR:
+            return OutputError(f"{self.path}: cannot read or write it ({exc})")
+        if code in (SQLITE_NOTADB, SQLITE_CORRUPT, SQLITE_FORMAT) or (
+            code == 0 and isinstance(exc, sqlite3.DatabaseError)
+        ):
+            return ConfigError(f"{self.path}: not an arena database ({exc})")
+        return ConfigError(f"{self.path}: cannot open: {exc}")
 
     def close(self) -> None:
         """Commit the games a batch holds (:meth:`batch`), then close the database."""
@@ -552,6 +580,34 @@ def _after_batch(batch: Batch, db: sqlite3.Connection) -> Iterator[None]:
         batch.commit()
         with db:
             yield
+
+
+def _check_schema(db: sqlite3.Connection, path: Path, output: Path, create: bool) -> int:
+    """The schema version of the file at ``path`` (0 for a new one), if this arena reads
+    it: every table of its schema there (a file missing one is refused, never repaired)."""
+    version = int(db.execute("PRAGMA user_version").fetchone()[0])
+    tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    if "games" not in tables:
+        if create and not tables:
+            return 0
+        raise ConfigError(f"{path}: not an arena database (no games table)")
+    if version < IDENTITY_SCHEMA:
+        raise ConfigError(
+            f"{path}: written by an older arena, without game identities: "
+            f"run the tournament again with --fresh to start over in {output}"
+        )
+    if version > SCHEMA_VERSION:
+        raise ConfigError(
+            f"{path}: written by a newer arena (schema {version}, this one reads "
+            f"{SCHEMA_VERSION}): upgrade arena"
+        )
+    missing = [name for name in TABLES if name not in tables]
+    if missing:
+        raise ConfigError(
+            f"{path}: damaged arena database (no {missing[0]} table); keep a copy, then "
+            "run the tournament with --fresh or another output folder"
+        )
+    return version
 
 
 OPENED: list[Path] = []
