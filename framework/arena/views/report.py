@@ -3,10 +3,11 @@
 It shows the leaderboard (every column of the ``--wide`` table, under the names the text
 and markdown tables print: :meth:`Leaderboard.table_rows`), the win-rate matrix
 as a heatmap with its intervals, each bot's rating over the games played, response times
-against the budget, forfeits by reason, and every game (filterable by bot and result),
-each linking to its viewer (``games/<slug>/viewer.html``, written alongside when missing
-or stale). Tables and charts are plain HTML and SVG; a few lines of script filter the
-games list.
+against the budget, forfeits by reason, and the newest :data:`SHOWN_GAMES` games
+(filterable by bot and result), each linking to its viewer (``games/<slug>/viewer.html``,
+written alongside when missing or stale): what the page costs follows what it shows, not
+the games stored (every game is ``arena list``'s and ``arena serve``'s). Tables and
+charts are plain HTML and SVG; a few lines of script filter the games list.
 """
 
 from __future__ import annotations
