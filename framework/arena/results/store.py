@@ -583,6 +583,18 @@ class Store:
             for row in rows
         ]  # fmt: skip
 
+    def forfeit_counts(self) -> dict[str, dict[str, int]]:
+        """Per bot, its forfeits by reason over the games the tournament file defines
+        (counted in SQL, on the forfeits' index)."""
+        out: dict[str, dict[str, int]] = {}
+        for bot, reason, count in self.db.execute(
+            "SELECT s.bot, s.forfeit, COUNT(*) FROM seats s JOIN games g ON g.id = s.game_id"
+            " JOIN current_games c ON c.key = g.key AND c.identity_hash = g.identity_hash"
+            " WHERE s.forfeit IS NOT NULL GROUP BY s.bot, s.forfeit"
+        ):
+            out.setdefault(bot, {})[reason] = int(count)
+        return out
+
     def has_bot(self, bot: str) -> bool:
         """Whether a bot played any stored game (an index lookup)."""
         found = self.db.execute("SELECT 1 FROM seats WHERE bot = ? LIMIT 1", (bot,))
