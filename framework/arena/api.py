@@ -170,7 +170,9 @@ class TournamentResult:
     ``leaderboard.rows()`` gives one dict per bot, best first; ``leaderboard.render(fmt)``
     the text the CLI prints (``table``, ``markdown``, ``json``, ``csv``). ``failures`` says
     why each failed game failed; ``changed`` why the run stopped early (a bot's file
-    changed during it), else None.
+    changed during it), else None. ``left_out`` counts the games stored in the output
+    folder that the file no longer defines (another ``games``, other bots): the leaderboard
+    leaves them out (``arena leaderboard --all`` shows them).
     """
 
     name: str
@@ -182,6 +184,7 @@ class TournamentResult:
     leaderboard: Any
     failures: list[str] = field(default_factory=list)
     changed: str | None = None
+    left_out: int = 0
 
 
 def run(
@@ -236,6 +239,7 @@ def run(
         leaderboard=summary.leaderboard,
         failures=summary.failures,
         changed=summary.changed,
+        left_out=summary.left_out,
     )
     if summary.failed:
         raise GamesFailed(summary.failures or [f"{summary.failed} games"], result)

@@ -13,6 +13,12 @@ from arena.errors import ConfigError
 BOARD_FORMATS = ("table", "markdown", "json", "csv")
 """How ``arena run`` and ``arena leaderboard`` render the leaderboard (``--format``)."""
 
+ALL_HELP = (
+    "every stored game, also those the tournament file no longer defines (another "
+    "`games`, other bots or settings): by default they are left out, and said so"
+)
+"""The help of ``--all`` (``leaderboard``, ``list``, ``report``)."""
+
 
 def installed_games(registry: Any = None) -> Any:
     """The installed games (``registry``, or loaded now); broken plugins and skipped games

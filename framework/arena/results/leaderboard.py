@@ -599,12 +599,14 @@ COLUMNS = (
 """The keys ``--columns`` accepts (``avg_rank`` only for games of three or more players)."""
 
 
-def leaderboard_from_store(store: Store) -> Leaderboard:
+def leaderboard_from_store(store: Store, every_game: bool = False) -> Leaderboard:
     """Recompute ratings and tables from the stored games the tournament file defined at
-    its last run (in the order of its schedule)."""
+    its last run (in the order of its schedule), or from ``every_game`` stored."""
     meta = store.meta()
-    games = store.games()
+    games = store.games(current_only=not every_game)
     bots = list(meta.get("bots", []))
+    if every_game:  # bots of games the file no longer defines too
+        bots += sorted({s.bot for g in games for s in g.seats} - set(bots))
     stats, pairs = rating.compute(bots, games, meta.get("variant_keys", []))
     fmt = meta.get("format", "round-robin")
     shown = "" if fmt == "round-robin" else f"{fmt}, "
@@ -619,7 +621,7 @@ def leaderboard_from_store(store: Store) -> Leaderboard:
     for game in games:
         for seat in game.seats:
             late[seat.bot] = late.get(seat.bot, 0) + seat.late
-    times = store.response_times()
+    times = store.response_times(current_only=not every_game)
     timing = {s.name: Timing.of(times.get(s.name, ()), late.get(s.name, 0)) for s in stats}
     stalls = meta.get("stall_replays") or {}
     clock = ClockOptions(
@@ -643,12 +645,12 @@ def leaderboard_from_store(store: Store) -> Leaderboard:
     )
 
 
-def leaderboard_for(output: Path) -> Leaderboard:
-    """The leaderboard of an existing output folder."""
+def leaderboard_for(output: Path, every_game: bool = False) -> Leaderboard:
+    """The leaderboard of an existing output folder (of ``every_game`` stored)."""
     from arena.results.store import open_existing  # sqlite3: only where a store is read
 
     store = open_existing(output)
     try:
-        return leaderboard_from_store(store)
+        return leaderboard_from_store(store, every_game)
     finally:
         store.close()

@@ -15,7 +15,7 @@ from arena.game import Game
 from arena.records import Replay, ReplayStep, SeatRecord, first_places, result_of
 from arena.results.columns import Column, fit_table
 from arena.results.rating import variant_label
-from arena.results.store import StoredGame, open_existing
+from arena.results.store import StoredGame, left_out_note, open_existing
 from arena.text import shown_line
 from arena.views.replay import step_views, text_pictures
 
@@ -52,14 +52,20 @@ def result_text(seats: Sequence[SeatRecord]) -> str:
 
 
 def list_games(
-    output: Path, bot: str | None = None, result: str | None = None, width: int | None = None
+    output: Path,
+    bot: str | None = None,
+    result: str | None = None,
+    width: int | None = None,
+    every_game: bool = False,
 ) -> str:
-    """The table of ``arena list``: stored games passing the filters, in schedule order,
-    within ``width`` columns (``None``: unlimited): the seed and the round are left out
-    first, then the long cells (seats, result, reason, forfeits) wrap."""
+    """The table of ``arena list``: stored games passing the filters, in schedule order
+    (or ``every_game`` stored, in the order played), within ``width`` columns (``None``:
+    unlimited): the seed and the round are left out first, then the long cells (seats,
+    result, reason, forfeits) wrap. The last line says how many stored games it left out."""
     store = open_existing(output)
     try:
-        games = store.games()
+        games = store.games(current_only=not every_game)
+        left_out = 0 if every_game else store.left_out()
         meta = store.meta()
         known = sorted(set(meta.get("bots", [])) | {s.bot for g in games for s in g.seats})
         variant_keys = list(meta.get("variant_keys", []))
@@ -101,7 +107,8 @@ def list_games(
     text, dropped = fit_table(columns, width, wrap_below=1)
     if dropped:
         shown += f" ({', '.join(dropped)} left out to fit: --wide shows them)"
-    return text + f"\n\n{shown}"
+    note = left_out_note(left_out)
+    return text + f"\n\n{shown}" + (f"\n{note}" if note else "")
 
 
 def show_game(
@@ -159,14 +166,17 @@ def _step_lines(
             yield f"      stderr: {shown_line(line)}"
     for key, forfeit in step.get("forfeits", {}).items():
         who = f"seat {key} {players[int(key)]}"
-        yield from forfeit_lines(who, forfeit["reason"], forfeit["detail"])
+        seat_io = step.get("io", {}).get(key)
+        printed = str(seat_io.get("stderr", "") if seat_io else "").rstrip("\n").splitlines()
+        yield from forfeit_lines(who, forfeit["reason"], forfeit["detail"], printed)
 
 
-def forfeit_lines(who: str, reason: str, detail: str) -> Iterator[str]:
+def forfeit_lines(who: str, reason: str, detail: str, printed: Sequence[str] = ()) -> Iterator[str]:
     """``  seat 0 bot FORFEITS: crash: exited with code 1 ...``, then the end of the bot's
-    stderr that the detail keeps (a crash's traceback), indented below it."""
+    stderr that the detail keeps (a crash's traceback), indented below it, unless those
+    lines are the last ones of the stderr ``printed`` just above (shown once, not twice)."""
     summary, tail = split_detail(detail)
     yield f"  {who} FORFEITS: {reason}: {shown_line(summary)}"
-    if tail:
+    if tail and list(printed[-len(tail) :]) != list(tail):
         yield "    its stderr ends:"
         yield from (f"      {shown_line(line)}" for line in tail)

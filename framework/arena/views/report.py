@@ -28,7 +28,7 @@ from arena.records import Replay
 from arena.results import rating
 from arena.results.leaderboard import Leaderboard, leaderboard_from_store
 from arena.results.stats import percentile
-from arena.results.store import StoredGame, open_existing
+from arena.results.store import StoredGame, left_out_note, open_existing
 from arena.views.listing import result_text, seat_result
 from arena.views.replay import load_replay
 from arena.views.viewer import VIEWER_NAME, static_text, viewer_html, viewer_stamp
@@ -61,6 +61,7 @@ class ReportResult:
     path: Path
     viewers: int
     problems: list[str]
+    left_out: int = 0  # stored games not shown: the file no longer defines them
 
 
 def esc(value: Any) -> str:
@@ -116,6 +117,7 @@ def write_report(
     registry: Registry | None = None,
     log: Callable[[str], None] | None = None,
     live: bool = False,
+    every_game: bool = False,
 ) -> ReportResult:
     """Write the report of ``output`` (default ``output/report.html``) and every game's
     viewer that is missing or stale. A game whose replay cannot be read keeps its row in
@@ -123,13 +125,15 @@ def write_report(
 
     The file is replaced atomically (written aside, then renamed), so a browser never
     reads half of it; ``live`` (while a run goes on) makes the page reload itself every
-    few seconds."""
+    few seconds. Stored games the tournament file no longer defines are left out (and
+    counted on the page) unless ``every_game``."""
     target = out or output / REPORT_NAME
     store = open_existing(output)
     try:
-        board = leaderboard_from_store(store)
+        board = leaderboard_from_store(store, every_game)
         meta = store.meta()
-        games = store.games()
+        games = store.games(current_only=not every_game)
+        left_out = 0 if every_game else store.left_out()
     finally:
         store.close()
     registry = registry or load_registry()
@@ -156,10 +160,14 @@ def write_report(
             if log:
                 log(f"arena: no viewer for game {g.id}: {exc}")
     title = board.title
-    history = rating_history(meta.get("bots", []), games, meta.get("variant_keys", []))
+    bots = list(meta.get("bots", []))
+    bots += sorted({s.bot for g in games for s in g.seats} - set(bots))
+    history = rating_history(bots, games, meta.get("variant_keys", []))
     page = static_text("report.html")
+    note = left_out_note(left_out)
     body = "\n".join(
         [
+            f'<p class="note" id="left-out">{esc(note)}</p>' if note else "",
             _leaderboard_section(board),
             _matrix_section(board),
             _pairings_section(board),
@@ -187,7 +195,7 @@ def write_report(
     aside = target.with_name(f".{target.name}.{os.getpid()}.tmp")
     aside.write_text(page, encoding="utf-8")
     os.replace(aside, target)
-    return ReportResult(target, written, problems)
+    return ReportResult(target, written, problems, left_out)
 
 
 # -- sections ----------------------------------------------------------------------
