@@ -78,19 +78,6 @@ def _game_class(game: str | type[Game[Any]]) -> type[Game[Any]]:
     return load_registry().get(game)
 
 
-def _argv(command: str | Sequence[str], seat: int) -> tuple[str, ...]:
-    from arena.botproc.commands import resolve_command
-
-    if isinstance(command, str):
-        argv = resolve_command(command, Path.cwd())
-        if isinstance(argv, str):
-            raise ConfigError(f"bot {seat + 1} {command!r}: {argv}")
-        return argv
-    if not command:
-        raise ConfigError(f"bot {seat + 1}: empty command")
-    return tuple(str(part) for part in command)
-
-
 def play(
     game: str | type[Game[Any]],
     commands: Sequence[str | Sequence[str]],
@@ -113,10 +100,10 @@ def play(
     the game is over (``replay`` still holds the replay). ``sandbox`` is ``auto``,
     ``bwrap`` or ``none``, as in tournament files.
     """
-    from arena.botproc import resolve_sandbox
+    from arena.limits import SANDBOXES
     from arena.records import BotSpec
-    from arena.referee.engine import Referee
-    from arena.tournament.config import SANDBOXES, check_seed, game_settings
+    from arena.tournament.config import check_seed, game_settings
+    from arena.tournament.match import bot_names, play_one, resolve_bot
 
     game_cls = _game_class(game)
     info = game_cls.info
@@ -130,17 +117,15 @@ def play(
         raise ConfigError(f"seed {why}")
     if sandbox not in SANDBOXES:
         raise ConfigError(f"sandbox must be one of {', '.join(SANDBOXES)}, not {sandbox!r}")
-    bots: list[BotSpec] = []
-    for i, command in enumerate(commands):
-        argv = _argv(command, i)
-        name = names[i] if names is not None and i < len(names) else Path(argv[-1]).stem
-        while any(b.name == name for b in bots):
-            name += "'"
-        bots.append(BotSpec(name, argv))
+    argvs = [resolve_bot(command, i) for i, command in enumerate(commands)]
+    given = [names[i] if names is not None and i < len(names) else None for i in range(len(argvs))]
+    for i, name in enumerate(given):
+        if name is not None and name in given[:i]:
+            raise ConfigError(f"the bot name {name!r} is given twice")
+    bots = [BotSpec(name, argv) for name, argv in zip(bot_names(given, argvs), argvs, strict=True)]
     root = Path(output) if output is not None else Path(tempfile.mkdtemp(prefix="arena-play-"))
     try:
-        referee = Referee(game_cls(), bots, root, resolve_sandbox(sandbox, memory_mb))
-        record = referee.play(seed, merged)
+        record = play_one(game_cls(), bots, seed, merged, root, sandbox, memory_mb)
         replay_path = root / record.replay
         replay = json.loads(replay_path.read_text())
     finally:
@@ -190,45 +175,42 @@ class TournamentResult:
 def run(
     path: str | Path,
     *,
-    games: int | None = None,
-    concurrency: int | None = None,
-    seed: int | None = None,
-    output: str | Path | None = None,
     progress: bool = False,
     verbose: bool = False,
     log: Callable[[str], None] | None = None,
+    observers: Sequence[Any] = (),
+    **overrides: Any,
 ) -> TournamentResult:
     """Run (or resume) a tournament file, like ``arena run``; return its results.
 
-    ``games``, ``concurrency``, ``seed`` and ``output`` override the file's keys of the
-    same name (``output`` relative to the current folder). Games already stored in the
-    output folder are not played again. The run's messages (resuming, the sandbox, a
-    failed game) go to ``log`` when given, else to standard error when ``verbose``, else
-    nowhere; ``progress`` shows the CLI's progress bar on standard error.
+    ``overrides`` set the file's keys that ``arena run`` has options for: ``games``,
+    ``concurrency``, ``seed``, ``seeds``, ``output`` (relative to the current folder),
+    ``executor``, ``dask``, ``rating_interval``; they are checked with the file, as the
+    options are (``games=0`` raises ``ConfigError("games: must be a positive whole number,
+    not 0")``). Games already stored in the output folder are not played again. The run's
+    messages (resuming, the sandbox, a failed game) go to ``log`` when given, else to
+    standard error when ``verbose``, else nowhere; ``progress`` shows the CLI's progress
+    bar on standard error. ``observers`` (:class:`arena.events.RunObserver`) hear each
+    step of the run: started, each game stored, stalled, given up or failed, finished
+    (``OUTPUT/status.json`` is kept too).
 
     Raises :class:`~arena.errors.GamesFailed` (its ``result`` is this function's result)
     when games failed in the referee: arena, a plugin or a helper process broke.
     """
     from arena.plugins.registry import load_registry
     from arena.tournament.config import load_tournament, new_output_note
+    from arena.tournament.keys import keyword_overrides
     from arena.tournament.run import run_tournament
+    from arena.views.progress import run_observers
 
-    config = load_tournament(Path(path), load_registry())
-    for key, value in (("games", games), ("concurrency", concurrency)):
-        if value is not None:
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ConfigError(f"{key} must be at least 1, not {value!r}")
-            setattr(config, key, value)
-    if seed is not None:
-        config.seed = seed
-    if output is not None:
-        config.output = Path(output)
+    config = load_tournament(Path(path), load_registry(), keyword_overrides(overrides))
     if log is None:
         log = _to_stderr if verbose else _nowhere
-    note = new_output_note(config) if output is None else None
+    note = new_output_note(config)
     if note:
         log(note)
-    summary = run_tournament(config, progress=progress, log=log)
+    shown = run_observers(config.output, progress, config.rating_interval, False, log)
+    summary = run_tournament(config, log=log, observers=[*shown, *observers])
     result = TournamentResult(
         name=config.name,
         output=config.output,

@@ -42,7 +42,7 @@ from arena.botproc.sandbox import (
     resolve_sandbox,
 )
 from arena.botproc.spawn import keep_child, kill_every_bot, kill_tree
-from arena.botproc.turns import TurnProcessResult, run_turn_process
+from arena.botproc.turns import TurnOptions, TurnProcessResult, run_turn_process
 
 __all__ = [
     "BOT_HOMES",
@@ -58,6 +58,7 @@ __all__ = [
     "OutputFlood",
     "Sandbox",
     "SandboxUnavailable",
+    "TurnOptions",
     "TurnProcessResult",
     "Usage",
     "auto_warning",

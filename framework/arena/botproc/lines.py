@@ -42,6 +42,8 @@ from arena.botproc.procwatch import ProcessWatch
 from arena.botproc.sandbox import FILE_SIZE_CAP_BYTES, Sandbox
 from arena.botproc.spawn import BotProcess, out_of_memory, spawn
 from arena.errors import ArenaError
+from arena.records import STDERR_ENDS
+from arena.records import split_detail as split_detail  # where views read it
 
 MAX_LINE_BYTES = 64 * 1024
 """A bot line longer than this (no newline yet) is an output flood."""
@@ -227,18 +229,6 @@ def crash_detail(summary: str, tail: str) -> str:
     if not tail:
         return summary
     return f"{summary}{STDERR_ENDS}\n" + "\n".join(f"  {line}" for line in tail.splitlines())
-
-
-STDERR_ENDS = "; its stderr ends:"
-"""Ends the first line of a forfeit's detail that goes on with the bot's last stderr lines."""
-
-
-def split_detail(detail: str) -> tuple[str, list[str]]:
-    """A forfeit's detail as (its one-line summary, the bot's last stderr lines, if any)."""
-    first, _, rest = detail.partition("\n")
-    if not rest:
-        return first, []
-    return first.removesuffix(STDERR_ENDS), [line.removeprefix("  ") for line in rest.split("\n")]
 
 
 class BotClosed(ArenaError):

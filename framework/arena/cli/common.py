@@ -1,14 +1,17 @@
-"""What every command shares: the installed games, progress bars, warnings, printing."""
+"""What every command shares: the parser class, the installed games, progress bars,
+warnings, printing."""
 
 from __future__ import annotations
 
+import argparse
 import os
 import stat
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
-from arena.errors import ConfigError
+from arena.errors import EXIT_USAGE, ConfigError
+from arena.text import shown
 
 BOARD_FORMATS = ("table", "markdown", "json", "csv")
 """How ``arena run`` and ``arena leaderboard`` render the leaderboard (``--format``)."""
@@ -18,6 +21,20 @@ ALL_HELP = (
     "`games`, other bots or settings): by default they are left out, and said so"
 )
 """The help of ``--all`` (``leaderboard``, ``list``, ``report``)."""
+
+
+class ArenaParser(argparse.ArgumentParser):
+    """argparse as arena wants it: no abbreviated options (``--max_turn`` is not
+    ``--max_turns``), and a bad argument is one line, ``arena: error: ...`` (or
+    ``arena run: error: ...``), exit code 2, without a usage block before it (``-h`` shows it)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
+
+    def error(self, message: str) -> NoReturn:
+        """Print the one line and exit with :data:`~arena.errors.EXIT_USAGE`."""
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {shown(message)}\n")
 
 
 def installed_games(registry: Any = None) -> Any:
@@ -37,19 +54,9 @@ def game_registry(game_id: str) -> Any:
     :func:`installed_games`): only its plugin imported where the index of the last full
     scan still holds (:func:`arena.plugins.registry.registry_for`), else a full scan,
     whose index is then cached for the next command."""
-    import hashlib
-    import json
+    from arena.tournament.games import registry_for_game
 
-    from arena.botproc import hostcache
-    from arena.plugins import registry as plugins
-
-    where = json.dumps([os.getuid(), sys.version, sys.path, os.getcwd()])
-    key = "plugins-" + hashlib.sha256(where.encode()).hexdigest()
-    found = plugins.registry_for(game_id, hostcache.read_entry(key))
-    if found is None:
-        pm = plugins.get_plugin_manager()
-        found = plugins.load_registry(pm)
-        hostcache.write_entry(key, plugins.plugin_index(pm, found))
+    found = registry_for_game(game_id)
     return installed_games(found)
 
 
@@ -119,3 +126,13 @@ def warn_concurrency(games_at_once: int, option: str, thinking: int = 1) -> None
 def print_board(text: str) -> None:
     """Print a rendered leaderboard, ending in exactly one newline (CSV ends in one)."""
     print(text, end="" if text.endswith("\n") else "\n")
+
+
+def add_rating_option(p: Any) -> None:
+    """``--rating NAME``: the rating the leaderboard is sorted by."""
+    p.add_argument(
+        "--rating",
+        metavar="NAME",
+        help="sort by this rating: bt (default), elo, trueskill or openskill (override "
+        "`rating`; see docs/leaderboard.md)",
+    )

@@ -7,11 +7,28 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from arena.cli.common import ALL_HELP, check_output_file, installed_games
+from arena.cli.common import ALL_HELP, add_rating_option, check_output_file, installed_games
 from arena.errors import EXIT_OK, ConfigError
 
 RESULTS = ("win", "loss", "draw", "forfeit")
-"""What ``arena list --result`` filters on."""
+"""What ``arena list --result`` filters on (:data:`arena.results.queries.RESULTS`)."""
+ORDERS = ("schedule", "newest", "oldest", "longest", "shortest")
+"""How ``arena list --sort`` orders (:data:`arena.results.queries.ORDERS`)."""
+
+
+def _count(least: int) -> Any:
+    """An argparse type: a whole number of at least ``least``."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < least:
+            raise argparse.ArgumentTypeError(f"{value} is below {least}")
+        return value
+
+    return parse
 
 
 def add_parsers(sub: Any) -> None:
@@ -30,6 +47,25 @@ def add_parsers(sub: Any) -> None:
         choices=RESULTS,
         help="only games with this result: for --bot, that bot's; without, win or loss: "
         "games someone won, draw: a shared first place, forfeit: any forfeit",
+    )
+    p.add_argument("--opponent", help="only games against this bot")
+    p.add_argument(
+        "--forfeit",
+        metavar="REASON",
+        help="only games with a forfeit for this "
+        "reason (timeout, crash, invalid, illegal...): --bot's, with --bot",
+    )
+    p.add_argument("--seed", type=int, help="only games of this seed")
+    p.add_argument("--round", type=_count(1), help="only games of this round (1 is the first)")
+    p.add_argument(
+        "--sort",
+        choices=ORDERS,
+        default="schedule",
+        help="schedule (default), newest, oldest, longest or shortest (turns) first",
+    )
+    p.add_argument("--page", type=_count(1), default=1, help="which page (default 1)")
+    p.add_argument(
+        "--limit", type=_count(0), default=100, help="games per page (default 100; 0: every game)"
     )
     p.add_argument("--wide", action="store_true", help="every column, unwrapped")
     p.add_argument("--all", action="store_true", help=ALL_HELP)
@@ -51,6 +87,7 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("output", type=Path, help="the tournament's output folder")
     p.add_argument("-o", "--out", type=Path, help="the HTML file (default: OUTPUT/report.html)")
     p.add_argument("--all", action="store_true", help=ALL_HELP)
+    add_rating_option(p)
     p.set_defaults(func=cmd_report)
 
 
@@ -82,12 +119,15 @@ def cmd_export(args: argparse.Namespace, extra: list[str]) -> int:
 
 
 def cmd_list(args: argparse.Namespace, extra: list[str]) -> int:
-    """Print the stored games of an output folder, filtered by bot and result."""
+    """Print a page of the stored games of an output folder, filtered and sorted."""
     from arena.results.columns import terminal_width
-    from arena.views.listing import list_games
+    from arena.results.queries import GameFilter
+    from arena.views.listing import Listing, list_games
 
+    flt = GameFilter(args.bot, args.opponent, args.result, args.forfeit, args.seed, args.round)
+    listing = Listing(flt, args.sort, args.page, args.limit, every_game=args.all)
     width = None if args.wide else terminal_width()
-    print(list_games(args.output, args.bot, args.result, width, every_game=args.all))
+    print(list_games(args.output, listing, width))
     return EXIT_OK
 
 
@@ -130,7 +170,11 @@ def cmd_report(args: argparse.Namespace, extra: list[str]) -> int:
         check_output_file(args.output / REPORT_NAME, str(args.output / REPORT_NAME))
     try:
         result = write_report(
-            args.output, args.out, log=lambda m: print(m, file=sys.stderr), every_game=args.all
+            args.output,
+            args.out,
+            log=lambda m: print(m, file=sys.stderr),
+            rating=args.rating,
+            every_game=args.all,
         )
     except OSError as exc:
         raise _cannot_write(exc, args.out) from None

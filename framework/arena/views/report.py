@@ -25,7 +25,7 @@ from arena.botproc.lines import split_detail
 from arena.errors import ArenaError
 from arena.plugins.registry import Registry, load_registry
 from arena.records import Replay
-from arena.results import rating
+from arena.results import rating, ratings
 from arena.results.leaderboard import Leaderboard, leaderboard_from_store
 from arena.results.stats import percentile
 from arena.results.store import StoredGame, left_out_note, open_existing
@@ -83,20 +83,19 @@ def rating_history(
     bots: Sequence[str], games: Sequence[StoredGame], variant_keys: Sequence[str]
 ) -> dict[str, list[tuple[int, float]]]:
     """Each bot's TrueSkill mu after every rating event it took part in, in schedule order."""
-    env = rating.new_env()
-    ratings = {b: env.create_rating() for b in bots}
-    history: dict[str, list[tuple[int, float]]] = {b: [(0, ratings[b].mu)] for b in bots}
-    for i, event in enumerate(rating.events(games, variant_keys), start=1):
+    trueskill = ratings.get("trueskill")
+    assert isinstance(trueskill, ratings.IncrementalRating)
+    state = trueskill.start()
+    history = {b: [(0, trueskill.centre(state, b))] for b in bots}
+    evs = rating.events(games, variant_keys)
+    for e in (e for event in evs for e in event):
+        history.setdefault(e.bot, [(0, trueskill.centre(state, e.bot))])
+
+    def record(i: int, event: Sequence[rating.Entry], state: dict[str, Any]) -> None:
         for e in event:
-            if e.bot not in ratings:
-                ratings[e.bot] = env.create_rating()
-                history[e.bot] = [(0, ratings[e.bot].mu)]
-        if len(event) < 2:
-            continue
-        new = env.rate([(ratings[e.bot],) for e in event], ranks=[e.rank for e in event])
-        for e, (r,) in zip(event, new, strict=True):
-            ratings[e.bot] = r
-            history[e.bot].append((i, r.mu))
+            history[e.bot].append((i, trueskill.centre(state, e.bot)))
+
+    ratings.rate_events(trueskill, evs, state, record)
     return history
 
 
@@ -117,6 +116,7 @@ def write_report(
     registry: Registry | None = None,
     log: Callable[[str], None] | None = None,
     live: bool = False,
+    rating: str | None = None,
     every_game: bool = False,
 ) -> ReportResult:
     """Write the report of ``output`` (default ``output/report.html``) and every game's
@@ -125,12 +125,13 @@ def write_report(
 
     The file is replaced atomically (written aside, then renamed), so a browser never
     reads half of it; ``live`` (while a run goes on) makes the page reload itself every
-    few seconds. Stored games the tournament file no longer defines are left out (and
-    counted on the page) unless ``every_game``."""
+    few seconds; ``rating`` sorts the leaderboard (default: the tournament's). Stored
+    games the tournament file no longer defines are left out (and counted on the page)
+    unless ``every_game``."""
     target = out or output / REPORT_NAME
     store = open_existing(output)
     try:
-        board = leaderboard_from_store(store, every_game)
+        board = leaderboard_from_store(store, rating, every_game)
         meta = store.meta()
         games = store.games(current_only=not every_game)
         left_out = 0 if every_game else store.left_out()

@@ -85,7 +85,7 @@ def test_the_leaderboard_every_n_games_and_the_report_as_games_end(tmp_path):
     for n in (2, 4, 6):
         assert f"--- live: {n} games stored" in result.stderr
     block = result.stderr.split("--- live: 2 games stored\n")[1]
-    assert block.splitlines()[0].split()[:3] == ["#", "bot", "rating"]
+    assert block.splitlines()[0].split()[:4] == ["#", "bot", "BT", "±95%"]
     report = (tmp_path / "out" / "report.html").read_text()
     assert 'http-equiv="refresh"' not in report  # the last write, after the run, is final
     assert not list((tmp_path / "out").glob(".report.html.*"))  # written aside, renamed
@@ -119,7 +119,7 @@ def test_one_round_per_seed_of_a_list(tmp_path):
     assert result.returncode == 0, result.stderr
     assert sorted({seed for _, seed, _ in stored(other / "out")}) == [3, 4]
     both = run_arena("run", str(path2), "--seeds", "3", "--games", "4")
-    assert both.returncode == 2 and "--seeds plays one round per seed" in both.stderr
+    assert both.returncode == 2 and "--seeds: plays one round per seed" in both.stderr
     path2.write_text(path2.read_text().replace("games: 2", "games: 2\nseeds: [1]"))
     refused = run_arena("run", str(path2))
     assert refused.returncode == 2 and "give `games` or `seeds`, not both" in refused.stderr
