@@ -39,7 +39,8 @@ from arena.botproc.procinfo import (
     waiting_on_pipe,
 )
 from arena.botproc.procwatch import ProcessWatch
-from arena.botproc.sandbox import FILE_SIZE_CAP_BYTES, Sandbox
+from arena.botproc.sandboxes.base import FILE_SIZE_CAP_BYTES, Sandbox
+from arena.botproc.sandboxes.registry import backend_of
 from arena.botproc.spawn import BotProcess, out_of_memory, spawn
 from arena.errors import ArenaError
 
@@ -221,26 +222,6 @@ def stderr_tail(data: bytes, lines: int = TAIL_LINES, cap: int = TAIL_CAP) -> st
     return "\n".join(kept[-lines:])
 
 
-def crash_detail(summary: str, tail: str) -> str:
-    """A forfeit's detail: ``summary`` on its first line, then the end of the bot's stderr
-    (each line indented by two spaces) when it wrote any."""
-    if not tail:
-        return summary
-    return f"{summary}{STDERR_ENDS}\n" + "\n".join(f"  {line}" for line in tail.splitlines())
-
-
-STDERR_ENDS = "; its stderr ends:"
-"""Ends the first line of a forfeit's detail that goes on with the bot's last stderr lines."""
-
-
-def split_detail(detail: str) -> tuple[str, list[str]]:
-    """A forfeit's detail as (its one-line summary, the bot's last stderr lines, if any)."""
-    first, _, rest = detail.partition("\n")
-    if not rest:
-        return first, []
-    return first.removesuffix(STDERR_ENDS), [line.removeprefix("  ") for line in rest.split("\n")]
-
-
 class BotClosed(ArenaError):
     """The bot's stdout closed (it exited or crashed); ``exit_code`` when known."""
 
@@ -292,7 +273,6 @@ class LineBot:
     _exit_fd: int | None = None  # readable once the bot's own process has exited
     _fresh: int = 0  # bytes of the latest input while the bot has not started reading it
     _turns: int = 0  # inputs of new turns sent
-    _main: int | None = None  # the bot's own process (below bubblewrap's), once known
     _watch: ProcessWatch | None = None  # its files kept open, once it is known
     turn_usage: Usage | None = None
     """What the bot had used when its current turn's input was sent (:meth:`usage`)."""
@@ -457,12 +437,11 @@ class LineBot:
         top = self._process.pid
         # Below the sandbox's processes (procinfo.WRAPPERS: bubblewrap's, unshare's).
         main, final = main_process(top)
-        if self.sandbox.kind == "bwrap":
-            # Never the launcher shell that becomes bubblewrap, or setpriv before it
-            # becomes the bot (not final until then).
+        if backend_of(self.sandbox).launcher_on_top:
+            # Never the launcher shell that becomes the sandbox (bubblewrap), or setpriv
+            # before it becomes the bot (not final until then).
             final = final and main != top
         if final:
-            self._main = main
             self._watch = ProcessWatch(main)
         return main, self._watch
 

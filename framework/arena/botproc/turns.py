@@ -31,7 +31,7 @@ from arena.botproc.procinfo import (
     threads_of,
     tree_threads,
 )
-from arena.botproc.sandbox import Sandbox
+from arena.botproc.sandboxes.base import Sandbox
 from arena.botproc.spawn import BotProcess, out_of_memory, spawn, sweep_orphans
 from arena.text import shown_line
 
@@ -54,7 +54,6 @@ class TurnProcessResult:
     timed_out: bool
     output: str | None
     file_problem: str | None
-    last_log_line: str = ""
     started: bool = True
     memory: str | None = None
     log_tail: str = ""
@@ -199,7 +198,7 @@ def _run(
     if not timed_out and problem is None:
         output, problem = read_output(dir_fd, output_name, max_file_bytes)
     return TurnProcessResult(
-        code, elapsed_ms, timed_out, output, problem, last_line, True, memory, tail,
+        code, elapsed_ms, timed_out, output, problem, True, memory, tail,
         round(waited_ms, 3), excused,
     )  # fmt: skip
 

@@ -30,7 +30,7 @@ def game_registry(game_id: str) -> Any:
     import hashlib
     import json
 
-    from arena.botproc import hostcache
+    from arena import hostcache
     from arena.plugins import registry as plugins
 
     where = json.dumps([os.getuid(), sys.version, sys.path, os.getcwd()])

@@ -23,8 +23,8 @@ from arena.errors import EXIT_FAILED, EXIT_OK, ConfigError
 from arena.text import shown_line
 
 if TYPE_CHECKING:
-    from arena.botproc.build import Recipe
-    from arena.botproc.sandbox import Sandbox
+    from arena.botbuild.build import Recipe
+    from arena.botproc.sandboxes.base import Sandbox
     from arena.execute.jobs import Job
     from arena.execute.pool import Failure
     from arena.execute.stopping import Interrupted
@@ -471,7 +471,7 @@ class _Source:
 def _source_recipe(cmd: str, index: int) -> Recipe | None:
     """The recipe of a command that is one source file with a known ending (not Python,
     whose files run as commands, as always); None for any other command."""
-    from arena.botproc.build import RecipeError, known_extension, make_recipe
+    from arena.botbuild.build import RecipeError, known_extension, make_recipe
 
     try:
         words = shlex.split(cmd)
@@ -489,7 +489,7 @@ def _source_recipe(cmd: str, index: int) -> Recipe | None:
 
 def _build_sources(bots: list[Any], sandbox: Sandbox, say: Callable[[str], None]) -> list[BotSpec]:
     """Each source bot built (or found built in the cache); the others as they are."""
-    from arena.botproc.build import BuildFailed, build
+    from arena.botbuild.build import BuildFailed, build
     from arena.records import BotSpec
 
     out: list[BotSpec] = []
@@ -512,7 +512,7 @@ def _build_sources(bots: list[Any], sandbox: Sandbox, say: Callable[[str], None]
 def _result_line(n: int, record: Any) -> str:
     """``game 1 seed 1, 36 turns, ...: a #1 (3); b #2 (0) crash: ...``, then, for each
     seat that forfeited with stderr in its detail (a crash), the end of that stderr."""
-    from arena.botproc.lines import split_detail
+    from arena.text import split_detail
 
     parts = []
     tails = []

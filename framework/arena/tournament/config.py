@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from arena.botproc.build import (
+from arena.botbuild.build import (
     BUILD_MEMORY_MB,
     BUILD_TIMEOUT_S,
     Recipe,

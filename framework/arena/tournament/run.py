@@ -15,9 +15,10 @@ import sqlite3
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any
+from typing import Any, cast
 
 from arena.botproc import Sandbox, remove_leftovers
+from arena.botproc.sandboxes.base import SandboxKind
 from arena.errors import ConfigError, OutputError
 from arena.execute.executor import Executor, LocalExecutor
 from arena.execute.jobs import Job, announce_sandbox, choose_sandbox, worker_registry
@@ -235,7 +236,8 @@ def _sandbox(config: TournamentConfig, remote: bool, say: Callable[[str], None])
     line = config.lines.get("sandbox")
     key = f"{config.path}: sandbox" + (f" (line {line})" if line else "")
     sandbox = (
-        Sandbox(config.sandbox)
+        # Only the request (`auto` too): each Dask worker resolves it for its machine.
+        Sandbox(cast(SandboxKind, config.sandbox))
         if remote
         else choose_sandbox(
             config.sandbox,

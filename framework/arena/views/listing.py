@@ -9,14 +9,13 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from arena.botproc.lines import split_detail
 from arena.errors import ConfigError
 from arena.game import Game
 from arena.records import Replay, ReplayStep, SeatRecord, first_places, result_of
 from arena.results.columns import Column, fit_table
 from arena.results.rating import variant_label
 from arena.results.store import StoredGame, open_existing
-from arena.text import shown_line
+from arena.text import shown_line, split_detail
 from arena.views.replay import step_views, text_pictures
 
 

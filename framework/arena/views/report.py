@@ -21,7 +21,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arena.botproc.lines import split_detail
 from arena.errors import ArenaError
 from arena.plugins.registry import Registry, load_registry
 from arena.records import Replay
@@ -29,6 +28,7 @@ from arena.results import rating
 from arena.results.leaderboard import Leaderboard, leaderboard_from_store
 from arena.results.stats import percentile
 from arena.results.store import StoredGame, open_existing
+from arena.text import split_detail
 from arena.views.listing import result_text, seat_result
 from arena.views.replay import load_replay
 from arena.views.viewer import VIEWER_NAME, static_text, viewer_html, viewer_stamp
