@@ -66,7 +66,7 @@ output: {out}
     path.write_text(config_text)
     config = load_tournament(path, load_registry())
     started, stolen = time.perf_counter(), steal_ms()
-    summary = run_tournament(config, progress=False, log=lambda _: None)
+    summary = run_tournament(config, log=lambda _: None)
     took = time.perf_counter() - started
     rows = {row["bot"]: row for row in summary.leaderboard.rows()}
     bot0 = rows["bot0"]

@@ -156,7 +156,7 @@ def play(path: Path, out: Path, concurrency: int, executor: str = "local") -> Ru
     _cpu_stamps.clear()
     cpu0, all0 = time.process_time(), _all_cpu()
     t0 = time.perf_counter()
-    summary = run_tournament(config, progress=False, log=lambda msg: None)
+    summary = run_tournament(config, log=lambda msg: None)
     wall = time.perf_counter() - t0
     cpu, total = time.process_time() - cpu0, _all_cpu() - all0
     steady = (len(_stamps) - 1) / (_stamps[-1] - _stamps[0]) if len(_stamps) > 1 else 0.0

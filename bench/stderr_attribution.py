@@ -87,7 +87,7 @@ def main() -> int:
     started, stolen = time.perf_counter(), steal_ms()
     try:
         config = load_tournament(root / "t.yaml", load_registry())
-        summary = run_tournament(config, progress=False, log=lambda _: None)
+        summary = run_tournament(config, log=lambda _: None)
         counts = tally(root / "out")
     finally:
         for proc in busy:

@@ -53,7 +53,7 @@ def shipped_replays(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]
             "match", game, *args, "--games", games, "--seed", "5", "--output", str(out)
         )
         assert result.returncode == 0, result.stderr
-        paths = sorted(out.glob("*/replay.json"))
+        paths = sorted(out.glob("games/*/replay.json"))
         replays[game] = max(paths, key=lambda p: len(json.loads(p.read_text())["steps"]))
     return replays
 

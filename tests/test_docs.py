@@ -201,20 +201,25 @@ def _sample_leaderboard():
     """A leaderboard that prints every column: several settings variants, games of three
     players (average rank), forfeits, late answers, response times, an SPRT."""
     from arena.results.leaderboard import ClockOptions, Leaderboard, Timing
-    from arena.results.rating import BotStats, Pairwise
-    from arena.results.stats import Pentanomial, Sprt
+    from arena.results.rating import Counts, Pairwise, rate
+    from arena.results.stats import Moments, Pentanomial, Sprt
 
-    def bot(name: str, wins: int) -> BotStats:
-        scores = [1.0, 2.0, 3.0]
-        return BotStats(
-            name, 25.0, 5.0, bt=10.0, bt_error=40.0, games=3, wins=wins, draws=1,
-            losses=2 - wins, rank_sum=2.0, scores=scores,
-            variant_scores={"VARIANT": scores}, overall=Pairwise(wins, 1, 2 - wins),
-        )  # fmt: skip
+    counts = Counts()
 
-    stats = [bot("a", 2), bot("b", 0)]
+    def bot(name: str, wins: int) -> None:
+        scores = Moments.of([1.0, 2.0, 3.0])
+        s = counts.bot(name)
+        s.games, s.wins, s.draws, s.losses, s.rank_sum = 3, wins, 1, 2 - wins, 2.0
+        s.scores, s.variant_scores = scores, {"VARIANT": scores}
+
+    bot("a", 2)
+    bot("b", 0)
     ptnml = Pentanomial([0, 1, 1, 0, 1])
-    pairs = {("a", "b"): Pairwise(2, 1, 0, ptnml), ("b", "a"): Pairwise(0, 1, 2, ptnml.reversed())}
+    counts.pairs = {("a", "b"): Pairwise(2, 1, 0), ("b", "a"): Pairwise(0, 1, 2)}
+    counts.add_pentanomial("a", "b", ptnml)
+    counts.finish()
+    stats = rate(counts, {"trueskill": {"a": [25.0, 5.0]}})
+    pairs = counts.pairs
     return Leaderboard(
         "sample",
         stats,

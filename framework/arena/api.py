@@ -78,19 +78,6 @@ def _game_class(game: str | type[Game[Any]]) -> type[Game[Any]]:
     return load_registry().get(game)
 
 
-def _argv(command: str | Sequence[str], seat: int) -> tuple[str, ...]:
-    from arena.botproc.commands import resolve_command
-
-    if isinstance(command, str):
-        argv = resolve_command(command, Path.cwd())
-        if isinstance(argv, str):
-            raise ConfigError(f"bot {seat + 1} {command!r}: {argv}")
-        return argv
-    if not command:
-        raise ConfigError(f"bot {seat + 1}: empty command")
-    return tuple(str(part) for part in command)
-
-
 def play(
     game: str | type[Game[Any]],
     commands: Sequence[str | Sequence[str]],
@@ -113,10 +100,9 @@ def play(
     the game is over (``replay`` still holds the replay). ``sandbox`` is ``auto``,
     ``bwrap`` or ``none``, as in tournament files.
     """
-    from arena.botproc import resolve_sandbox
     from arena.records import BotSpec
-    from arena.referee.engine import Referee
     from arena.tournament.config import SANDBOXES, check_seed, game_settings
+    from arena.tournament.match import bot_names, play_one, resolve_bot
 
     game_cls = _game_class(game)
     info = game_cls.info
@@ -130,17 +116,15 @@ def play(
         raise ConfigError(f"seed {why}")
     if sandbox not in SANDBOXES:
         raise ConfigError(f"sandbox must be one of {', '.join(SANDBOXES)}, not {sandbox!r}")
-    bots: list[BotSpec] = []
-    for i, command in enumerate(commands):
-        argv = _argv(command, i)
-        name = names[i] if names is not None and i < len(names) else Path(argv[-1]).stem
-        while any(b.name == name for b in bots):
-            name += "'"
-        bots.append(BotSpec(name, argv))
+    argvs = [resolve_bot(command, i) for i, command in enumerate(commands)]
+    given = [names[i] if names is not None and i < len(names) else None for i in range(len(argvs))]
+    for i, name in enumerate(given):
+        if name is not None and name in given[:i]:
+            raise ConfigError(f"the bot name {name!r} is given twice")
+    bots = [BotSpec(name, argv) for name, argv in zip(bot_names(given, argvs), argvs, strict=True)]
     root = Path(output) if output is not None else Path(tempfile.mkdtemp(prefix="arena-play-"))
     try:
-        referee = Referee(game_cls(), bots, root, resolve_sandbox(sandbox, memory_mb))
-        record = referee.play(seed, merged)
+        record = play_one(game_cls(), bots, seed, merged, root, sandbox, memory_mb)
         replay_path = root / record.replay
         replay = json.loads(replay_path.read_text())
     finally:
@@ -194,6 +178,7 @@ def run(
     progress: bool = False,
     verbose: bool = False,
     log: Callable[[str], None] | None = None,
+    observers: Sequence[Any] = (),
 ) -> TournamentResult:
     """Run (or resume) a tournament file, like ``arena run``; return its results.
 
@@ -201,7 +186,9 @@ def run(
     same name (``output`` relative to the current folder). Games already stored in the
     output folder are not played again. The run's messages (resuming, the sandbox, a
     failed game) go to ``log`` when given, else to standard error when ``verbose``, else
-    nowhere; ``progress`` shows the CLI's progress bar on standard error.
+    nowhere; ``progress`` shows the CLI's progress bar on standard error. ``observers``
+    (:class:`arena.events.RunObserver`) hear each step of the run: started, each game
+    stored, stalled, given up or failed, finished (``OUTPUT/status.json`` is kept too).
 
     Raises :class:`~arena.errors.GamesFailed` (its ``result`` is this function's result)
     when games failed in the referee: arena, a plugin or a helper process broke.
@@ -209,6 +196,7 @@ def run(
     from arena.plugins.registry import load_registry
     from arena.tournament.config import load_tournament, new_output_note
     from arena.tournament.run import run_tournament
+    from arena.views.progress import run_observers
 
     config = load_tournament(Path(path), load_registry())
     for key, value in (("games", games), ("concurrency", concurrency)):
@@ -225,7 +213,8 @@ def run(
     note = new_output_note(config) if output is None else None
     if note:
         log(note)
-    summary = run_tournament(config, progress=progress, log=log)
+    shown = run_observers(config.output, progress, config.rating_interval, False, log)
+    summary = run_tournament(config, log=log, observers=[*shown, *observers])
     result = TournamentResult(
         name=config.name,
         output=config.output,

@@ -33,10 +33,6 @@ class InvalidSetting(ConfigError):
         self.message = message
 
 
-class PluginError(ArenaError):
-    """A plugin that breaks the game contract (duplicate id, bad metadata)."""
-
-
 class ExternalProcessError(ArenaError):
     """A helper process a game relies on (e.g. an official referee) failed or spoke garbage.
 

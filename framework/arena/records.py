@@ -241,3 +241,15 @@ class Replay(TypedDict):
 
 REPLAY_FORMAT = 2
 """Version of ``replay.json``: 2 added views, parsed actions, messages, budgets, replies."""
+
+
+STDERR_ENDS = "; its stderr ends:"
+"""Ends the first line of a forfeit's detail that goes on with the bot's last stderr lines."""
+
+
+def split_detail(detail: str) -> tuple[str, list[str]]:
+    """A forfeit's detail as (its one-line summary, the bot's last stderr lines, if any)."""
+    first, _, rest = detail.partition("\n")
+    if not rest:
+        return first, []
+    return first.removesuffix(STDERR_ENDS), [line.removeprefix("  ") for line in rest.split("\n")]

@@ -46,26 +46,3 @@ def shown(text: str) -> str:
 def shown_line(text: str) -> str:
     """:func:`shown` for text on one line: newlines escaped too."""
     return shown(text).replace("\n", "\\n")
-
-
-# -- a forfeit's detail: a one-line summary, then the end of the bot's stderr ----------
-
-
-def crash_detail(summary: str, tail: str) -> str:
-    """A forfeit's detail: ``summary`` on its first line, then the end of the bot's stderr
-    (each line indented by two spaces) when it wrote any."""
-    if not tail:
-        return summary
-    return f"{summary}{STDERR_ENDS}\n" + "\n".join(f"  {line}" for line in tail.splitlines())
-
-
-STDERR_ENDS = "; its stderr ends:"
-"""Ends the first line of a forfeit's detail that goes on with the bot's last stderr lines."""
-
-
-def split_detail(detail: str) -> tuple[str, list[str]]:
-    """A forfeit's detail as (its one-line summary, the bot's last stderr lines, if any)."""
-    first, _, rest = detail.partition("\n")
-    if not rest:
-        return first, []
-    return first.removesuffix(STDERR_ENDS), [line.removeprefix("  ") for line in rest.split("\n")]

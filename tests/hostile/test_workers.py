@@ -86,7 +86,7 @@ def test_a_bot_that_kills_its_parent_costs_only_its_own_games(tmp_path, mode, wo
             assert len(failures) == 4
             assert all("killed by SIGKILL" in line for line in failures)
             assert len(keys) == 2
-        assert "rating ±95%" in result.stdout  # the leaderboard
+        assert "BT ±95%" in result.stdout  # the leaderboard
 
 
 @pytest.mark.parametrize("sig", ["SIGKILL", "SIGSTOP"])
@@ -101,7 +101,7 @@ def test_a_bot_that_hunts_arenas_processes_cannot_void_its_games(tmp_path, mode,
     assert "Traceback" not in result.stderr
     # Both games were played to the end and stored: nothing of arena's was reached.
     assert len(stored(tmp_path / "out")) == 2
-    assert "rating ±95%" in result.stdout
+    assert "BT ±95%" in result.stdout
 
 
 def test_the_sandbox_line_says_whether_bots_get_a_pid_namespace(tmp_path):

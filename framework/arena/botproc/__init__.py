@@ -27,6 +27,7 @@ from arena.botproc.lines import (
     LogSink,
     OutputFlood,
     Usage,
+    crash_detail,
     drain_logs,
     stop_bots,
     wait_and_read,
@@ -41,8 +42,7 @@ from arena.botproc.sandboxes.registry import (
     resolve_sandbox,
 )
 from arena.botproc.spawn import keep_child, kill_every_bot, kill_tree
-from arena.botproc.turns import TurnProcessResult, run_turn_process
-from arena.text import crash_detail  # a forfeit's detail, for the referee
+from arena.botproc.turns import TurnOptions, TurnProcessResult, run_turn_process
 
 __all__ = [
     "BOT_HOMES",
@@ -58,6 +58,7 @@ __all__ = [
     "OutputFlood",
     "Sandbox",
     "SandboxUnavailable",
+    "TurnOptions",
     "TurnProcessResult",
     "Usage",
     "auto_warning",

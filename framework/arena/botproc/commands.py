@@ -206,13 +206,41 @@ def named_files(cmd: str, argv: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
     return tuple(out)
 
 
-def default_name(argv: tuple[str, ...]) -> str:
-    """A bot's display name when none is given: the stem of the first file its command
-    names after the program (``python3 det_bot.py mirror`` is ``det_bot``), else of the
-    program itself when it is a file, else the command's last word."""
+def bot_file(argv: tuple[str, ...]) -> str:
+    """The file a bot's default name comes from: the first file its command names after
+    the program (``python3 det_bot.py mirror``: ``det_bot.py``), else the program itself
+    when it is a file, else the command's last word."""
     files = [a for a in argv[1:] if os.path.isabs(a) and os.path.isfile(a)]
     if files:
-        return Path(files[0]).stem
+        return files[0]
     if os.path.isabs(argv[0]):
-        return Path(argv[0]).stem
-    return Path(argv[-1]).stem
+        return argv[0]
+    return argv[-1]
+
+
+def default_name(argv: tuple[str, ...]) -> str:
+    """A bot's display name when none is given and no other bot's collides with it: the
+    stem of its :func:`bot_file` (``python3 det_bot.py mirror`` is ``det_bot``)."""
+    return Path(bot_file(argv)).stem
+
+
+def default_names(given: Sequence[str | None], files: Sequence[str]) -> list[str]:
+    """The names of bots in seat order: each given name as it is; else the stem of the
+    bot's file (``files[i]``, see :func:`bot_file`, or a source file); where two bots'
+    stems collide, their file names (``mybot.py`` and ``mybot.cpp``); where that still
+    collides (the same file twice), ``'`` added until the name is free (``mybot``,
+    ``mybot'``). Given names that collide are left for the caller to refuse."""
+    stems = [Path(f).stem for f in files]
+    out: list[str] = []
+    for i, name in enumerate(given):
+        if name:
+            out.append(name)
+            continue
+        rivals = {
+            Path(files[j]).name for j in range(len(files)) if not given[j] and stems[j] == stems[i]
+        }
+        name = stems[i] if len(rivals) == 1 else Path(files[i]).name
+        while name in out or name in given:
+            name += "'"
+        out.append(name)
+    return out

@@ -43,6 +43,7 @@ from arena.botproc.sandboxes.base import FILE_SIZE_CAP_BYTES, Sandbox
 from arena.botproc.sandboxes.registry import backend_of
 from arena.botproc.spawn import BotProcess, out_of_memory, spawn
 from arena.errors import ArenaError
+from arena.records import STDERR_ENDS
 
 MAX_LINE_BYTES = 64 * 1024
 """A bot line longer than this (no newline yet) is an output flood."""
@@ -220,6 +221,14 @@ def stderr_tail(data: bytes, lines: int = TAIL_LINES, cap: int = TAIL_CAP) -> st
     text = data[-cap:].decode("utf-8", "replace")
     kept = [line.rstrip() for line in text.splitlines() if line.strip()]
     return "\n".join(kept[-lines:])
+
+
+def crash_detail(summary: str, tail: str) -> str:
+    """A forfeit's detail: ``summary`` on its first line, then the end of the bot's stderr
+    (each line indented by two spaces) when it wrote any."""
+    if not tail:
+        return summary
+    return f"{summary}{STDERR_ENDS}\n" + "\n".join(f"  {line}" for line in tail.splitlines())
 
 
 class BotClosed(ArenaError):

@@ -18,7 +18,7 @@ import stat
 import subprocess
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from arena.botproc.lines import READS_PER_PUMP, LogSink
@@ -64,79 +64,71 @@ class TurnProcessResult:
     excused: bool = False
 
 
-def run_turn_process(
-    argv: Sequence[str],
-    workdir: Path,
-    input_name: str,
-    input_text: str,
-    output_name: str,
-    timeout_s: float,
-    log_path: Path,
-    max_extra_files: int,
-    max_file_bytes: int,
-    sandbox: Sandbox | None = None,
-    dir_fd: int | None = None,
-    excuse: bool = False,
-    core: int | None = None,
-) -> TurnProcessResult:
-    """Run one turn of a file-protocol bot and collect what it left.
+@dataclass(frozen=True)
+class TurnOptions:
+    """How one seat's per-turn processes run: the same every turn of a game.
 
-    Writes ``input_name`` into ``workdir`` (removing the previous output file), starts
-    ``argv + [<workdir>/<input_name>]`` with ``workdir`` as cwd, waits at most
-    ``timeout_s`` of wall clock (start-up included), kills the process tree, then reads
-    ``output_name`` and checks the directory: at most ``max_extra_files`` other entries,
+    The process is ``argv + [<workdir>/<input_name>]`` with ``workdir`` as cwd; it answers
+    in ``output_name``. The directory may hold at most ``max_extra_files`` other entries,
     none larger than ``max_file_bytes``. stdout and stderr go to ``log_path`` (bounded).
     ``dir_fd``, an open descriptor of ``workdir`` (kept by the caller for the game), is
-    what every file operation goes through; without it the directory is opened here.
+    what every file operation goes through; without it the directory is opened each turn.
 
-    ``excuse`` (the wall clock): a process still running at ``timeout_s`` whose turn is
+    ``excuse`` (the wall clock): a process still running at its limit whose turn is
     within it once the machine's wait is taken off (:func:`turn_wait_ms`) is given that
     time (at most 4 times the limit and a second); the result says so (``excused``).
     ``core``: the CPU the process is confined to (a core of its own), None: any.
     """
-    sandbox = sandbox or Sandbox()
-    own_fd = dir_fd is None
+
+    argv: Sequence[str]
+    workdir: Path
+    input_name: str
+    output_name: str
+    log_path: Path
+    max_extra_files: int
+    max_file_bytes: int
+    sandbox: Sandbox = field(default_factory=Sandbox)
+    dir_fd: int | None = None
+    excuse: bool = False
+    core: int | None = None
+
+
+def run_turn_process(options: TurnOptions, input_text: str, timeout_s: float) -> TurnProcessResult:
+    """Run one turn of a file-protocol bot and collect what it left.
+
+    Writes ``input_text`` as the input file (removing the previous output file), starts
+    the process, waits at most ``timeout_s`` of wall clock (start-up included), kills the
+    process tree, then reads the output file and checks the directory (see
+    :class:`TurnOptions`).
+    """
+    dir_fd = options.dir_fd
     if dir_fd is None:
-        workdir.mkdir(parents=True, exist_ok=True)
-        dir_fd = os.open(workdir, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+        options.workdir.mkdir(parents=True, exist_ok=True)
+        dir_fd = os.open(options.workdir, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
     try:
-        problem = prepare_turn(dir_fd, input_name, input_text, output_name)
+        problem = prepare_turn(dir_fd, options.input_name, input_text, options.output_name)
         if problem is not None:
             return TurnProcessResult(0, 0.0, False, None, problem, started=False)
-        return _run(
-            argv, workdir, dir_fd, (input_name, output_name), timeout_s, log_path,
-            max_extra_files, max_file_bytes, sandbox, excuse, core,
-        )  # fmt: skip
+        return _run(options, dir_fd, timeout_s)
     finally:
-        if own_fd:
+        if options.dir_fd is None:
             os.close(dir_fd)
 
 
-def _run(
-    argv: Sequence[str],
-    workdir: Path,
-    dir_fd: int,
-    names: tuple[str, str],
-    timeout_s: float,
-    log_path: Path,
-    max_extra_files: int,
-    max_file_bytes: int,
-    sandbox: Sandbox,
-    excuse: bool = False,
-    core: int | None = None,
-) -> TurnProcessResult:
-    input_name, output_name = names
+def _run(options: TurnOptions, dir_fd: int, timeout_s: float) -> TurnProcessResult:
+    sandbox, excuse = options.sandbox, options.excuse
+    input_name, output_name = options.input_name, options.output_name
     held = own_wait_ns()
     start = time.perf_counter()
     bot = spawn(
-        [*argv, str(workdir / input_name)],
-        workdir,
+        [*options.argv, str(options.workdir / input_name)],
+        options.workdir,
         sandbox,
         subprocess.DEVNULL,
         subprocess.PIPE,
         subprocess.STDOUT,
-        max_file_bytes + 1,
-        core=core,
+        options.max_file_bytes + 1,
+        core=options.core,
     )
     proc = bot.proc
     pidfd = exit_fd(proc.pid)
@@ -145,7 +137,7 @@ def _run(
     give_up = start + timeout_s * CPU_WALL_FACTOR + 1.0
     try:
         assert proc.stdout is not None
-        log = LogSink(proc.stdout, log_path)
+        log = LogSink(proc.stdout, options.log_path)
         deadline = start + timeout_s
         code: int | None = None
         ended: float | None = None
@@ -193,13 +185,14 @@ def _run(
     log.close()
     timed_out = code is None
     memory = out_of_memory(bot.oom_kills(), last_line, sandbox.memory_mb, sandbox.disk_mb)
-    problem = check_files(dir_fd, {input_name, output_name}, max_extra_files, max_file_bytes)
+    caps = options.max_extra_files, options.max_file_bytes
+    problem = check_files(dir_fd, {input_name, output_name}, *caps)
     output = None
     if not timed_out and problem is None:
-        output, problem = read_output(dir_fd, output_name, max_file_bytes)
+        output, problem = read_output(dir_fd, output_name, options.max_file_bytes)
     return TurnProcessResult(
-        code, elapsed_ms, timed_out, output, problem, True, memory, tail,
-        round(waited_ms, 3), excused,
+        code, elapsed_ms, timed_out, output, problem, True, memory, tail, round(waited_ms, 3),
+        excused,
     )  # fmt: skip
 
 

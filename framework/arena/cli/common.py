@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import os
+import stat
 import sys
+from pathlib import Path
 from typing import Any
+
+from arena.errors import ConfigError
 
 BOARD_FORMATS = ("table", "markdown", "json", "csv")
 """How ``arena run`` and ``arena leaderboard`` render the leaderboard (``--format``)."""
@@ -27,20 +31,29 @@ def game_registry(game_id: str) -> Any:
     :func:`installed_games`): only its plugin imported where the index of the last full
     scan still holds (:func:`arena.plugins.registry.registry_for`), else a full scan,
     whose index is then cached for the next command."""
-    import hashlib
-    import json
+    from arena.tournament.games import registry_for_game
 
-    from arena import hostcache
-    from arena.plugins import registry as plugins
-
-    where = json.dumps([os.getuid(), sys.version, sys.path, os.getcwd()])
-    key = "plugins-" + hashlib.sha256(where.encode()).hexdigest()
-    found = plugins.registry_for(game_id, hostcache.read_entry(key))
-    if found is None:
-        pm = plugins.get_plugin_manager()
-        found = plugins.load_registry(pm)
-        hostcache.write_entry(key, plugins.plugin_index(pm, found))
+    found = registry_for_game(game_id)
     return installed_games(found)
+
+
+def check_output_file(path: Path, option: str) -> None:
+    """Refuse, before anything is written, an output file (``option`` names it, e.g.
+    ``-o x.html``) that exists and is not a regular file (a device, a FIFO, a folder), or
+    whose folder does not exist: :class:`ConfigError`, exit code 2. A command never
+    replaces a device nor creates folders for a file it was told to write."""
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        mode = None
+    except OSError as exc:
+        raise ConfigError(f"{option}: cannot write: {exc.strerror}") from None
+    if mode is not None and not stat.S_ISREG(mode):
+        kind = "a folder" if stat.S_ISDIR(mode) else "not a regular file"
+        raise ConfigError(f"{option}: {str(path)!r} is {kind}: name a file to write")
+    folder = path.parent
+    if not folder.is_dir():
+        raise ConfigError(f"{option}: the folder {str(folder)!r} does not exist: create it first")
 
 
 def progress_bar(total: int) -> Any:
@@ -90,3 +103,13 @@ def warn_concurrency(games_at_once: int, option: str, thinking: int = 1) -> None
 def print_board(text: str) -> None:
     """Print a rendered leaderboard, ending in exactly one newline (CSV ends in one)."""
     print(text, end="" if text.endswith("\n") else "\n")
+
+
+def add_rating_option(p: Any) -> None:
+    """``--rating NAME``: the rating the leaderboard is sorted by."""
+    p.add_argument(
+        "--rating",
+        metavar="NAME",
+        help="sort by this rating: bt (default), elo, trueskill or openskill (override "
+        "`rating`; see docs/leaderboard.md)",
+    )

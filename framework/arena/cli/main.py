@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from types import FrameType
 
 from arena import __version__
-from arena.cli import games, match, stored, tournament
+from arena.cli import games, match, serve, stored, tournament
 from arena.errors import EXIT_BUG, EXIT_PIPE, EXIT_USAGE, exit_code
 from arena.execute.stopping import first_stop, note_stop
 from arena.text import shown
@@ -128,6 +128,6 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"arena {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
-    for commands in (games, match, tournament, stored):
+    for commands in (games, match, tournament, stored, serve):
         commands.add_parsers(sub)
     return parser

@@ -3,12 +3,8 @@
 from __future__ import annotations
 
 import argparse
-import shlex
-import shutil
 import sys
-import tempfile
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -20,16 +16,13 @@ from arena.cli.common import (
     warn_concurrency,
 )
 from arena.errors import EXIT_FAILED, EXIT_OK, ConfigError
+from arena.events import GameFailed, GameGivenUp, GameStored, RunFinished, RunObserver, RunStarted
 from arena.text import shown_line
 
 if TYPE_CHECKING:
-    from arena.botbuild.build import Recipe
-    from arena.botproc.sandboxes.base import Sandbox
-    from arena.execute.jobs import Job
-    from arena.execute.pool import Failure
-    from arena.execute.stopping import Interrupted
     from arena.game import Game, GameInfo
-    from arena.records import BotSpec, Clock, GameRecord, GameSpec, ReplayStep
+    from arena.records import Clock, GameRecord, GameSpec, ReplayStep
+    from arena.tournament.match import MatchRequest
 
 
 def add_parsers(sub: Any) -> None:
@@ -145,26 +138,20 @@ def cmd_match(args: argparse.Namespace, extra: list[str]) -> int:
     the bots' commands, ``--read-only`` and the seeds.
     """
     from arena.execute.jobs import worker_registry
+    from arena.tournament.match import MatchRequest, match_bots
 
     # The registry the workers use too: forked from this process, they scan no plugins.
     game_cls = worker_registry(game_registry(args.game)).get(args.game)
     settings = _setting_options(game_cls, extra)
     clock = _check_options(args, game_cls.info)
-    bots = _match_bots(args.bots)
+    bots = match_bots(args.bots)
     read_only = _read_only(args.read_only)
     specs = _schedule(args, game_cls, [b.name for b in bots])
-    lock = None
-    if args.output is not None:
-        from arena.results.lock import lock_output
-        from arena.results.store import make_output_folder
-
-        make_output_folder(args.output, "--output")
-        lock = lock_output(args.output)  # one arena at a time writes there
-    try:
-        return _play_match(args, game_cls.info, settings, clock, bots, read_only, specs)
-    finally:
-        if lock is not None:
-            lock.release()
+    request = MatchRequest(
+        game_cls.info, settings, bots, specs, args.output, args.sandbox, args.files,
+        read_only, clock, args.jobs, _verbose_observer if args.verbose else None,
+    )  # fmt: skip
+    return _play_match(args, request)
 
 
 def _check_options(args: argparse.Namespace, info: GameInfo) -> Clock:
@@ -201,10 +188,10 @@ def _read_only(paths: list[Path]) -> tuple[str, ...]:
 def _schedule(args: argparse.Namespace, game: type[Game[Any]], names: list[str]) -> list[GameSpec]:
     """The games to play: round r plays seed ``--seed`` + r, every seat rotation of it
     before the next seed; every seed checked with the game."""
-    from arena.tournament.schedule import round_robin
+    from arena.tournament.match import match_schedule
 
-    specs = round_robin(names, len(names), args.games, args.seed)
-    _check_seeds(game, args.seed, sorted({args.seed + s.round for s in specs}), args.games)
+    specs = match_schedule(names, args.games, args.seed)
+    _check_seeds(game, args.seed, sorted({s.seed for s in specs}), args.games)
     return specs
 
 
@@ -212,307 +199,92 @@ def _say(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
-def _play_match(
-    args: argparse.Namespace,
-    info: GameInfo,
-    settings: dict[str, Any],
-    clock: Clock,
-    sources: list[Any],
-    read_only: tuple[str, ...],
-    specs: list[GameSpec],
-) -> int:
-    """Play the checked match: the sandbox announced, source bots built, every game
-    played and reported as it ends, then the summary; the exit code."""
+def _play_match(args: argparse.Namespace, request: MatchRequest) -> int:
+    """Play the checked match, each game reported as it ends, then the summary; the exit
+    code."""
+    from arena.tournament.match import play_match
+
+    info = request.info
     warn_concurrency(args.jobs, "-j", info.thinking)
-    store = _match_store(args.output, info, settings, sources, _say) if args.output else None
-    keep = args.output is not None
-    root = args.output or Path(tempfile.mkdtemp(prefix="arena-match-"))
+    shown = not args.verbose and args.games > 1 and progress_wanted(args.no_progress)
+    printer = _MatchPrinter(len(request.specs), shown, args.verbose or args.games <= 20)
     try:
-        sandbox = _match_sandbox(args, read_only)
-        bots = _build_sources(sources, sandbox, _say)
-        progress = not args.verbose and args.games > 1 and progress_wanted(args.no_progress)
-        bar = progress_bar(len(specs)) if progress else NoProgressBar()
-        results = _Results(info.id, root, store, bar, args.verbose or args.games <= 20)
-        job = _job_maker(args, info.id, settings, bots, sandbox, clock, root)
-        try:
-            stop = _run_games(args, specs, job, results)
-        finally:  # what was played is summed up even when arena itself failed
-            _print_summary(info, [b.name for b in bots], results, clock)
-            if keep:
-                print(f"replays and stderr in {root}")
-                print(f"games stored in {root} (arena list, leaderboard, report read it)")
-    finally:
-        if store is not None:
-            store.close()
-        if not keep:
-            shutil.rmtree(root, ignore_errors=True)
-    if stop is not None:
-        return 128 + stop.signum
-    return EXIT_FAILED if results.failed else EXIT_OK
+        result = play_match(request, [printer], _say)
+    finally:  # what was played is summed up even when arena itself failed
+        _print_summary(info, request.names, printer.played, request.clock)
+        if request.output is not None and printer.began:
+            print(f"replays and stderr in {request.output}")
+            print(f"games stored in {request.output} (arena list, leaderboard, report read it)")
+    if result.stop is not None:
+        print(f"arena: interrupted ({result.stop})", file=sys.stderr)
+        return 128 + (result.stop_signal or 0)
+    return EXIT_FAILED if result.failures else EXIT_OK
 
 
-def _match_sandbox(args: argparse.Namespace, read_only: tuple[str, ...]) -> Sandbox:
-    """The sandbox of ``--sandbox``, ``--files`` and ``--read-only``, announced on stderr."""
-    from arena.execute.jobs import announce_sandbox, choose_sandbox
+class _MatchPrinter(RunObserver):
+    """What ``arena match`` prints as games end: a line per game (``show``) on stdout, a
+    failure or a stall on stderr, above the progress bar (``bar``: one is shown)."""
 
-    sandbox = choose_sandbox(args.sandbox, None, [args.output] if args.output else [], 64)
-    sandbox = replace(sandbox, files=args.files, read_only=read_only)
-    announce_sandbox(args.sandbox, sandbox, _say)
-    return sandbox
+    def __init__(self, total: int, bar: bool, show: bool) -> None:
+        self.total = total
+        self.want_bar = bar
+        self.show = show
+        self.bar: Any = NoProgressBar()
+        self.began = False
+        self.played: list[tuple[GameSpec, GameRecord]] = []
 
+    def started(self, event: RunStarted) -> None:
+        """The games begin: the bar, if one is shown."""
+        self.began = True
+        if self.want_bar:
+            self.bar = progress_bar(self.total)
 
-def _job_maker(
-    args: argparse.Namespace,
-    game: str,
-    settings: dict[str, Any],
-    bots: list[BotSpec],
-    sandbox: Sandbox,
-    clock: Clock,
-    root: Path,
-) -> Callable[[GameSpec], Job]:
-    """How a scheduled game becomes a worker's job."""
-    from arena.execute.jobs import Job
-
-    by_name = {b.name: b for b in bots}
-    # --verbose: the worker builds the observer and prints every step as it is played.
-    observer = _verbose_observer if args.verbose else None
-    keep = args.output is not None
-
-    def job(spec: GameSpec) -> Job:
-        seats = tuple(by_name[n] for n in spec.seats)
-        game_dir = str(root / f"game-{spec.order + 1:04d}")
-        # Replays are recorded only when kept (--output): without, they would be deleted.
-        seed = args.seed + spec.round
-        return Job(game, seed, settings, seats, game_dir, sandbox, observer, clock, keep)
-
-    return job
-
-
-@dataclass
-class _Results:
-    """The games' results as they come in: each counted, stored and (``show``) printed."""
-
-    game: str
-    root: Path
-    store: Any
-    bar: Any
-    show: bool
-    records: list[GameRecord] = field(default_factory=list)
-    played: list[GameSpec] = field(default_factory=list)
-    failed: int = 0
-
-    def finished(self, spec: GameSpec, result: dict[str, Any] | Failure) -> None:
-        """One game ended (in a worker): its record, or why the referee failed."""
-        from arena.execute.pool import Failure
-        from arena.records import GameRecord
-
+    def stored(self, event: GameStored) -> None:
+        """A game was stored: the bar moves; its line (``show``)."""
         self.bar.update(1)
-        if isinstance(result, Failure):
-            self.failed += 1
-            why = f"arena: game {spec.order + 1} failed in the referee: {shown_line(result.reason)}"
-            self.bar.write(why, sys.stderr)
-            return
-        if result.get("reason") == "stall":
-            # The machine, not a bot, put a turn over its budget: not counted.
-            stall = result.get("stall", "")
-            why = f"arena: game {spec.order + 1} stalled, not counted: {stall}"
-            self.bar.write(why, sys.stderr)
-            return
-        record = GameRecord.from_dict(result)
-        self.records.append(record)
-        self.played.append(spec)
-        if self.store is not None:
-            identity = {"game": self.game, "seed": record.seed, "bots": list(spec.seats)}
-            folder = self.root / f"game-{spec.order + 1:04d}"
-            self.store.add_game(spec.key, spec.order, spec.round, spec.group, record, identity,
-                                folder)  # fmt: skip
+        self.played.append((event.spec, event.record))
         if self.show:
-            self.bar.write(_result_line(spec.order + 1, record), sys.stdout)
+            self.bar.write(_result_line(event.spec.order + 1, event.record), sys.stdout)
             sys.stdout.flush()
 
+    def failed(self, event: GameFailed) -> None:
+        """A game failed in the referee: said on stderr."""
+        self.bar.update(1)
+        why = shown_line(event.reason)
+        self.bar.write(
+            f"arena: game {event.spec.order + 1} failed in the referee: {why}", sys.stderr
+        )
 
-def _run_games(
-    args: argparse.Namespace,
-    specs: list[GameSpec],
-    job: Callable[[GameSpec], Job],
-    results: _Results,
-) -> Interrupted | None:
-    """Play every game in worker processes; the stop signal that ended them early, if any."""
-    from arena.execute.executor import LocalExecutor
-    from arena.execute.pool import fork_safe
-    from arena.execute.stopping import Interrupted
+    def given_up(self, event: GameGivenUp) -> None:
+        """A game stalled: said on stderr, not counted."""
+        # The machine, not a bot, put a turn over its budget: not counted.
+        self.bar.update(1)
+        why = f"arena: game {event.spec.order + 1} stalled, not counted: {event.why}"
+        self.bar.write(why, sys.stderr)
 
-    try:
-        workers = 1 if args.verbose else min(args.jobs, len(specs))
-        # Workers forked from this process (single-threaded: no progress bar's
-        # thread) start at once, with arena and the game already imported.
-        method = "fork" if fork_safe() else "spawn"
-        LocalExecutor(workers, method).run(iter(specs), job, results.finished)
-        return None
-    except Interrupted as exc:
-        results.bar.write(f"arena: interrupted ({exc})", sys.stderr)
-        return exc
-    finally:
-        results.bar.close()
+    def finished(self, event: RunFinished) -> None:
+        """The bar is done."""
+        self.bar.close()
 
 
-def _print_summary(info: GameInfo, names: list[str], results: _Results, clock: Clock) -> None:
+def _print_summary(
+    info: GameInfo, names: list[str], played: list[tuple[GameSpec, GameRecord]], clock: Clock
+) -> None:
     """The table of the games played and, for two bots, their match line (none: nothing)."""
-    if not results.records:
+    from arena.tournament.match import match_board
+
+    if not played:
         return
-    print(_match_summary(names, results.records, late=clock.margin_ms > 0))
+    records = [record for _, record in played]
+    print(_match_summary(names, records, late=clock.margin_ms > 0))
     if len(names) == 2:
-        print(_match_board(info, names, results.played, results.records).pair_line(*names))
-
-
-def _match_store(
-    output: Path, info: Any, settings: dict[str, Any], bots: list[Any], say: Any
-) -> Any:
-    """The store of ``--output``: each game is kept in its ``arena.sqlite`` as a tournament
-    run keeps it, so ``arena list``, ``leaderboard`` and ``report`` read the folder. A
-    folder of an earlier match is started over; one of a tournament is refused."""
-    from arena.results.store import DB_NAME, Store, clear_output, open_existing
-
-    if (output / DB_NAME).is_file():
-        old = open_existing(output)
-        try:
-            fmt = old.meta().get("format")
-        finally:
-            old.close()
-        if fmt != "match":
-            raise ConfigError(
-                f"--output {output}: holds a tournament's games ({DB_NAME}); "
-                "choose another folder for a match"
-            )
-        say(f"arena: {output} held an earlier match: its games are replaced")
-        clear_output(output)
-        for old_game in output.glob("game-[0-9]*"):
-            shutil.rmtree(old_game, ignore_errors=True)
-    store = Store(output)
-    names = [b.name for b in bots]
-    store.set_meta(
-        {
-            "name": " vs ".join(names),
-            "game": info.id,
-            "version": info.version,
-            "format": "match",
-            "players": len(names),
-            "settings": settings,
-            "variant_keys": [],
-            "bots": names,
-        }
-    )
-    store.set_bots({b.name: " ".join(b.argv) for b in bots})
-    return store
-
-
-def _match_board(info: Any, names: list[str], specs: list[Any], records: list[Any]) -> Any:
-    """The leaderboard of the games played, as a tournament computes it."""
-    from arena.records import StoredGame
-    from arena.results import rating
-    from arena.results.leaderboard import Leaderboard
-
-    games = [
-        StoredGame(
-            i, spec.key, spec.order, spec.round, spec.group, info.id, r.seed, r.reason,
-            r.turns, r.duration_ms, "", tuple(r.seats), dict(r.settings),
-        )
-        for i, (spec, r) in enumerate(
-            sorted(zip(specs, records, strict=True), key=lambda sr: sr[0].order)
-        )
-    ]  # fmt: skip
-    stats, pairs = rating.compute(names, games)
-    title = f"match {' vs '.join(names)} ({info.id}, {len(games)} games)"
-    return Leaderboard(title, stats, pairs, players=len(names), multiplayer=len(names) != 2)
-
-
-def _match_bots(commands: list[str]) -> list[Any]:
-    """Bot specs from ``[NAME=]CMD`` arguments; names default to the bot file's stem."""
-    import re
-
-    from arena.botproc.commands import default_name, resolve_command
-    from arena.records import BotSpec
-
-    parsed = [re.fullmatch(r"([\w.'-]+)=(\S.*)", text, flags=re.DOTALL) for text in commands]
-    given = [m.group(1) for m in parsed if m]
-    for i, name in enumerate(given):
-        if name in given[:i]:
-            raise ConfigError(f"the bot name {name!r} is given twice")
-    bots: list[BotSpec | _Source] = []
-    for i, (text, named) in enumerate(zip(commands, parsed, strict=True)):
-        cmd = named.group(2) if named else text
-        recipe = _source_recipe(cmd, i)
-        if recipe is None:
-            argv = resolve_command(cmd, Path.cwd())
-            if isinstance(argv, str):
-                raise ConfigError(f"bot {i + 1} {cmd!r}: {argv}")
-        else:
-            argv = (recipe.sources[0][1],)
-        if named:
-            name = named.group(1)
-        else:
-            name = default_name(argv)
-            while name in given or any(b.name == name for b in bots):
-                name += "'"
-        bots.append(BotSpec(name, argv) if recipe is None else _Source(name, cmd, i, recipe))
-    return bots
-
-
-@dataclass(frozen=True)
-class _Source:
-    """A bot given as a source file, built (by its language's preset) before the games."""
-
-    name: str
-    cmd: str
-    index: int
-    recipe: Recipe
-
-
-def _source_recipe(cmd: str, index: int) -> Recipe | None:
-    """The recipe of a command that is one source file with a known ending (not Python,
-    whose files run as commands, as always); None for any other command."""
-    from arena.botbuild.build import RecipeError, known_extension, make_recipe
-
-    try:
-        words = shlex.split(cmd)
-    except ValueError:
-        return None
-    if len(words) != 1 or words[0].endswith(".py") or not known_extension(words[0]):
-        return None
-    if not Path(words[0]).is_file():
-        return None
-    try:
-        return make_recipe(words[0], Path.cwd())
-    except RecipeError as exc:
-        raise ConfigError(f"bot {index + 1} {cmd!r}: {exc.message}") from None
-
-
-def _build_sources(bots: list[Any], sandbox: Sandbox, say: Callable[[str], None]) -> list[BotSpec]:
-    """Each source bot built (or found built in the cache); the others as they are."""
-    from arena.botbuild.build import BuildFailed, build
-    from arena.records import BotSpec
-
-    out: list[BotSpec] = []
-    for bot in bots:
-        if not isinstance(bot, _Source):
-            out.append(bot)
-            continue
-        try:
-            built = build(bot.recipe, sandbox)
-        except BuildFailed as failed:
-            raise ConfigError(
-                f"bot {bot.index + 1} {bot.cmd!r} ({bot.name}) does not build: {failed.text()}"
-            ) from None
-        how = "cached build" if built.cached else f"built in {built.seconds:.1f} s"
-        say(f"arena: {bot.name}: {bot.recipe.language} {how}")
-        out.append(BotSpec(bot.name, built.argv))
-    return out
+        print(match_board(info, names, played).pair_line(*names))
 
 
 def _result_line(n: int, record: Any) -> str:
     """``game 1 seed 1, 36 turns, ...: a #1 (3); b #2 (0) crash: ...``, then, for each
     seat that forfeited with stderr in its detail (a crash), the end of that stderr."""
-    from arena.text import split_detail
+    from arena.records import split_detail
 
     parts = []
     tails = []

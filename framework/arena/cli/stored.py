@@ -7,11 +7,28 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from arena.cli.common import installed_games
+from arena.cli.common import add_rating_option, check_output_file, installed_games
 from arena.errors import EXIT_OK, ConfigError
 
 RESULTS = ("win", "loss", "draw", "forfeit")
-"""What ``arena list --result`` filters on."""
+"""What ``arena list --result`` filters on (:data:`arena.results.queries.RESULTS`)."""
+ORDERS = ("schedule", "newest", "oldest", "longest", "shortest")
+"""How ``arena list --sort`` orders (:data:`arena.results.queries.ORDERS`)."""
+
+
+def _count(least: int) -> Any:
+    """An argparse type: a whole number of at least ``least``."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < least:
+            raise argparse.ArgumentTypeError(f"{value} is below {least}")
+        return value
+
+    return parse
 
 
 def add_parsers(sub: Any) -> None:
@@ -31,6 +48,25 @@ def add_parsers(sub: Any) -> None:
         help="only games with this result: for --bot, that bot's; without, win or loss: "
         "games someone won, draw: a shared first place, forfeit: any forfeit",
     )
+    p.add_argument("--opponent", help="only games against this bot")
+    p.add_argument(
+        "--forfeit",
+        metavar="REASON",
+        help="only games with a forfeit for this "
+        "reason (timeout, crash, invalid, illegal...): --bot's, with --bot",
+    )
+    p.add_argument("--seed", type=int, help="only games of this seed")
+    p.add_argument("--round", type=_count(1), help="only games of this round (1 is the first)")
+    p.add_argument(
+        "--sort",
+        choices=ORDERS,
+        default="schedule",
+        help="schedule (default), newest, oldest, longest or shortest (turns) first",
+    )
+    p.add_argument("--page", type=_count(1), default=1, help="which page (default 1)")
+    p.add_argument(
+        "--limit", type=_count(0), default=100, help="games per page (default 100; 0: every game)"
+    )
     p.add_argument("--wide", action="store_true", help="every column, unwrapped")
     p.set_defaults(func=cmd_list)
     p = sub.add_parser("show", help="show a stored game in the terminal, turn by turn")
@@ -49,6 +85,7 @@ def add_parsers(sub: Any) -> None:
     p = sub.add_parser("report", help="write the HTML report of an output folder")
     p.add_argument("output", type=Path, help="the tournament's output folder")
     p.add_argument("-o", "--out", type=Path, help="the HTML file (default: OUTPUT/report.html)")
+    add_rating_option(p)
     p.set_defaults(func=cmd_report)
 
 
@@ -56,6 +93,8 @@ def cmd_export(args: argparse.Namespace, extra: list[str]) -> int:
     """Write one stored game in another tool's format."""
     from arena.views.replay import find_replay, load_replay
 
+    if args.out:
+        check_output_file(args.out, f"--out {args.out}")
     path = find_replay(args.game_id, args.source)
     replay = load_replay(path)
     game = installed_games().create(replay["game"])
@@ -78,12 +117,15 @@ def cmd_export(args: argparse.Namespace, extra: list[str]) -> int:
 
 
 def cmd_list(args: argparse.Namespace, extra: list[str]) -> int:
-    """Print the stored games of an output folder, filtered by bot and result."""
+    """Print a page of the stored games of an output folder, filtered and sorted."""
     from arena.results.columns import terminal_width
-    from arena.views.listing import list_games
+    from arena.results.queries import GameFilter
+    from arena.views.listing import Listing, list_games
 
+    flt = GameFilter(args.bot, args.opponent, args.result, args.forfeit, args.seed, args.round)
+    listing = Listing(flt, args.sort, args.page, args.limit)
     width = None if args.wide else terminal_width()
-    print(list_games(args.output, args.bot, args.result, width))
+    print(list_games(args.output, listing, width))
     return EXIT_OK
 
 
@@ -104,6 +146,8 @@ def cmd_view(args: argparse.Namespace, extra: list[str]) -> int:
     from arena.views.replay import find_replay
     from arena.views.viewer import write_viewer
 
+    if args.out is not None:
+        check_output_file(args.out, f"-o {args.out}")
     replay = find_replay(args.game_id, args.source)
     try:
         path = write_viewer(replay, args.out)
@@ -115,13 +159,20 @@ def cmd_view(args: argparse.Namespace, extra: list[str]) -> int:
 
 def cmd_report(args: argparse.Namespace, extra: list[str]) -> int:
     """Write an output folder's HTML report (and its games' viewers) and say where."""
-    from arena.views.report import write_report
+    from arena.views.report import REPORT_NAME, write_report
 
+    if args.out is not None:
+        check_output_file(args.out, f"-o {args.out}")
+    elif args.output.is_dir():
+        check_output_file(args.output / REPORT_NAME, str(args.output / REPORT_NAME))
     try:
-        result = write_report(args.output, args.out, log=lambda m: print(m, file=sys.stderr))
+        result = write_report(
+            args.output, args.out, log=lambda m: print(m, file=sys.stderr), rating=args.rating
+        )
     except OSError as exc:
         raise _cannot_write(exc, args.out) from None
-    print(f"report: {result.path} ({result.viewers} viewers written)")
+    made = f"{result.viewers} viewers written" if result.viewers else "every viewer up to date"
+    print(f"report: {result.path} ({made})")
     return EXIT_OK
 
 

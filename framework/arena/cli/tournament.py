@@ -9,6 +9,7 @@ from typing import Any
 
 from arena.cli.common import (
     BOARD_FORMATS,
+    add_rating_option,
     installed_games,
     print_board,
     progress_wanted,
@@ -79,7 +80,8 @@ def add_parsers(sub: Any) -> None:
 
 
 def _board_options(p: Any) -> None:
-    """``--wide`` and ``--columns``: what the text table shows."""
+    """``--wide``, ``--columns`` and ``--rating``: what the text table shows."""
+    add_rating_option(p)
     p.add_argument(
         "--wide",
         action="store_true",
@@ -94,7 +96,9 @@ def _board_options(p: Any) -> None:
 
 
 def render_board(board: Any, args: argparse.Namespace) -> str:
-    """The leaderboard as ``--format``, ``--wide`` and ``--columns`` ask."""
+    """The leaderboard as ``--format``, ``--wide``, ``--columns`` and ``--rating`` ask."""
+    if args.rating is not None:
+        board = board.sorted_by(args.rating)
     columns = [c.strip() for c in args.columns.split(",") if c.strip()] if args.columns else None
     return str(board.render(args.format, wide=args.wide, columns=columns))
 
@@ -111,6 +115,7 @@ def cmd_run(args: argparse.Namespace, extra: list[str]) -> int:
     )
     from arena.tournament.run import run_tournament
     from arena.tournament.schedule import MAX_GAMES, schedule_size
+    from arena.views.progress import run_observers
 
     registry = installed_games()
     config = load_tournament(args.file, registry)
@@ -146,13 +151,11 @@ def cmd_run(args: argparse.Namespace, extra: list[str]) -> int:
     if config.executor == "local" or config.dask is None:  # else the bots run elsewhere
         thinking = registry.get(config.game).info.thinking
         warn_concurrency(config.concurrency, "concurrency", thinking)
-    summary = run_tournament(
-        config,
-        progress=progress_wanted(args.no_progress),
-        fresh=args.fresh,
-        update=args.update,
-        report=True,
+    say = _to_stderr
+    shown = run_observers(
+        config.output, progress_wanted(args.no_progress), config.rating_interval, True, say
     )
+    summary = run_tournament(config, fresh=args.fresh, update=args.update, observers=shown)
     print_board(render_board(summary.leaderboard, args))
     done = f"{summary.played} games played now, {summary.resumed} resumed"
     print(f"{done}, results in {config.output}", file=sys.stderr)
@@ -172,6 +175,10 @@ def cmd_run(args: argparse.Namespace, extra: list[str]) -> int:
         )
         return EXIT_GIVEN_UP
     return EXIT_OK
+
+
+def _to_stderr(message: str) -> None:
+    print(message, file=sys.stderr)
 
 
 def _apply_seeds(config: Any, seeds: tuple[int, ...], games_given: bool) -> None:

@@ -11,9 +11,9 @@ is compact by default, fitted to the terminal's width (:mod:`arena.results.colum
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import json
-import math
 import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -21,15 +21,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from arena.errors import ConfigError
-from arena.results import rating
+from arena.results import rating, ratings
 from arena.results.columns import Column, fit_table, terminal_width
 from arena.results.rating import REASONS, BotStats, Pairwise
+from arena.results.ratings.elo import elo_text, num, signed
 
 if TYPE_CHECKING:
     from arena.results.store import Store
 
 from arena.results.stats import (
-    EloEstimate,
     ScoreInterval,
     Sprt,
     SprtResult,
@@ -41,33 +41,9 @@ from arena.results.stats import (
 FORFEIT_KEYS = REASONS
 
 
-def _num(value: float | None, digits: int) -> float | None:
-    """``value`` rounded, or ``None`` when missing or not finite (JSON has no infinity)."""
-    if value is None or not math.isfinite(value):
-        return None
-    return round(value, digits) + 0.0  # + 0.0: never -0.0
-
-
-def _signed(value: float, digits: int = 1) -> str:
-    """``+55.6``; never ``-0.0``."""
-    return f"{round(value, digits) + 0.0:+.{digits}f}"
-
-
-def _elo_text(e: EloEstimate) -> str:
-    """``+55.6 ±27.7``; ``> +127`` for a 100% score (its 95% lower bound), ``< -127`` for
-    0%; ``+190.8 (> -68)`` when only one bound of the interval is finite; ``-`` without
-    games."""
-    if e.n == 0:
-        return "-"
-    if not math.isfinite(e.elo):
-        if e.elo > 0:
-            return f"> {_signed(e.elo_low, 0)}" if math.isfinite(e.elo_low) else "+inf"
-        return f"< {_signed(e.elo_high, 0)}" if math.isfinite(e.elo_high) else "-inf"
-    if math.isfinite(e.elo_low) and math.isfinite(e.elo_high):
-        return f"{_signed(e.elo)} ±{e.elo_error:.1f}"
-    if math.isfinite(e.elo_low):
-        return f"{_signed(e.elo)} (> {_signed(e.elo_low, 0)})"
-    return f"{_signed(e.elo)} (< {_signed(e.elo_high, 0)})"
+_num = num
+_signed = signed
+_elo_text = elo_text
 
 
 def _score_text(interval: ScoreInterval, wide: bool = False) -> str:
@@ -80,13 +56,6 @@ def _score_text(interval: ScoreInterval, wide: bool = False) -> str:
     if interval.low is None or interval.high is None:
         return mean
     return f"{mean} [{interval.low + 0.0:.0f}-{interval.high + 0.0:.0f}]"
-
-
-def _bt_text(rating: float | None, error: float | None) -> str:
-    """``+158 ±204``; ``-`` for a bot without games."""
-    if rating is None:
-        return "-"
-    return f"{round(rating) + 0:+d} ±" + ("inf" if error is None else f"{error:.0f}")
 
 
 def _ms_text(ms: float) -> str:
@@ -173,12 +142,26 @@ class Leaderboard:
     timing: dict[str, Timing] = field(default_factory=dict)
     clock: ClockOptions | None = None
     players: int = 2
+    rating: str = ratings.DEFAULT  # the rating the rows are sorted by (its name)
+
+    def sorted_by(self, name: str) -> Leaderboard:
+        """The same board sorted by the rating ``name`` (``--rating``)."""
+        if why := ratings.check_name(name):
+            raise ConfigError(f"--rating: {why}")
+        stats = sorted(self.stats, key=lambda s: rating.rank_key(s, name))
+        return dataclasses.replace(self, stats=stats, rating=name)
+
+    def shown_ratings(self) -> list[ratings.Rating]:
+        """Every rating, the one the rows are sorted by first."""
+        chosen = ratings.get(self.rating)
+        return [chosen, *(r for r in ratings.everyone() if r is not chosen)]
 
     def rows(self) -> list[dict[str, Any]]:
         """One dict per bot, best first (the JSON and CSV form).
 
-        ``bt``/``bt_ci``: Bradley-Terry rating over all games and its 95% half-width
-        (the order of the rows); ``elo``/``elo_ci``/``los``: Elo difference against the
+        ``mu``/``sigma``/``mu-3sigma``: TrueSkill; ``bt``/``bt_ci``: Bradley-Terry rating
+        over all games and its 95% half-width (the default order of the rows);
+        ``elo``/``elo_ci``/``los``: Elo difference against the
         field ±95% and likelihood of superiority in % (fastchess's formulas; pentanomial
         over seat-swapped pairs), ``elo_low``/``elo_high`` the interval's bounds, and
         ``elo_bound`` ``"+"`` or ``"-"`` when ``elo`` is ``None`` for being infinite;
@@ -187,40 +170,32 @@ class Leaderboard:
         interval clipped to the scores' range (``None`` from fewer than two games); then
         the games lost by each forfeit reason, ``late`` (answers over the budget but
         within the time margin) and ``p50_ms``/``p99_ms``/``max_ms``, the response time
-        over every answered turn (``None`` when no times were stored).
+        over every answered turn (``None`` when no times were stored); last OpenSkill's
+        ``os_mu``/``os_sigma``/``os_mu-3sigma``.
         """
         rows = []
         for i, s in enumerate(self.stats, start=1):
             score = score_interval(s.scores)
-            elo = s.overall.elo()
             low, high = s.win_interval()
-            row: dict[str, Any] = {
-                "rank": i,
-                "bot": s.name,
-                "mu": round(s.mu, 2),
-                "sigma": round(s.sigma, 2),
-                "mu-3sigma": round(s.conservative, 2),
-                "bt": _num(s.bt, 1),
-                "bt_ci": _num(s.bt_error, 1),
-                "elo": _num(elo.elo, 1),
-                "elo_bound": elo_bound(elo.elo),
-                "elo_ci": _num(elo.elo_error, 1),
-                "elo_low": _num(elo.elo_low, 1),
-                "elo_high": _num(elo.elo_high, 1),
-                "los": _num(100 * elo.los, 2),
-                "games": s.games,
-                "wins": s.wins,
-                "draws": s.draws,
-                "losses": s.losses,
-                "win%": round(100 * s.win_rate, 1),
-                "win%_low": round(100 * low, 1),
-                "win%_high": round(100 * high, 1),
-                "draw%": round(100 * s.overall.draw_rate, 1),
-                "score": round(score.mean, 2) + 0.0,
-                "score_ci": _num(score.half, 2),
-                "score_low": _num(score.low, 2),
-                "score_high": _num(score.high, 2),
-            }
+            row: dict[str, Any] = {"rank": i, "bot": s.name}
+            for name in ("trueskill", "bt", "elo"):
+                row.update(self._rated(s, name).numbers)
+            row.update(
+                {
+                    "games": s.games,
+                    "wins": s.wins,
+                    "draws": s.draws,
+                    "losses": s.losses,
+                    "win%": round(100 * s.win_rate, 1),
+                    "win%_low": round(100 * low, 1),
+                    "win%_high": round(100 * high, 1),
+                    "draw%": round(100 * s.overall.draw_rate, 1),
+                    "score": round(score.mean, 2) + 0.0,
+                    "score_ci": _num(score.half, 2),
+                    "score_low": _num(score.low, 2),
+                    "score_high": _num(score.high, 2),
+                }
+            )
             for label in self.variants():
                 v = score_interval(s.variant_scores.get(label, []))
                 row[f"score {label}"] = round(v.mean, 2) + 0.0
@@ -233,8 +208,14 @@ class Leaderboard:
             row["p50_ms"] = _num(timing.p50_ms, 2)
             row["p99_ms"] = _num(timing.p99_ms, 2)
             row["max_ms"] = _num(timing.max_ms, 2)
+            row.update(self._rated(s, "openskill").numbers)
             rows.append(row)
         return rows
+
+    @staticmethod
+    def _rated(s: BotStats, name: str) -> ratings.Rated:
+        """``s``'s rating ``name`` (unrated when the board was built without it)."""
+        return s.ratings.get(name) or ratings.get(name).unrated()
 
     def pairings(self) -> list[dict[str, Any]]:
         """Head to head, one dict per ordered pair of bots that met (both directions).
@@ -311,7 +292,7 @@ class Leaderboard:
         pairings and the matrix; ``columns`` picks the columns by key (:data:`COLUMNS`).
         """
         if fmt == "json":
-            data: dict[str, Any] = {"title": self.title}
+            data: dict[str, Any] = {"title": self.title, "rating": self.rating}
             if self.clock is not None:
                 data["time_margin_ms"] = self.clock.time_margin_ms
                 data["clock_scale"] = self.clock.clock_scale
@@ -338,7 +319,8 @@ class Leaderboard:
         return self.compact(width)
 
     def compact(self, width: int | None = None, title: bool = True) -> str:
-        """The table a user reads first, within ``width`` columns: rank, bot, rating ±95%,
+        """The table a user reads first, within ``width`` columns: rank, bot, the chosen
+        rating ±95% (``BT ±95%``),
         games, W/D/L, win % [95%], average rank (3+ players) or mean score (one player),
         forfeits and p99 response time; a footnote names the forfeits' kinds when they
         do not fit, and the Elo line of the pair when there are two bots."""
@@ -459,22 +441,29 @@ class Leaderboard:
     def _columns(self) -> dict[str, Column]:
         """Every text column by key (what ``--columns`` names), cells in row order."""
         table = self._table_rows()
+        out = {
+            "rank": Column("#", [r["#"] for r in table]),
+            "bot": Column("bot", [r["bot"] for r in table]),
+        }
+        chosen = ratings.get(self.rating)
+        out["rating"] = Column(
+            chosen.headline_header(),
+            [self._rated(s, chosen.name).cells[chosen.headline] for s in self.stats],
+        )
+        for r in self.shown_ratings():
+            for c in r.columns:
+                out.setdefault(
+                    c.key,
+                    Column(c.header, [self._rated(s, r.name).cells[c.key] for s in self.stats]),
+                )
         headers = {
-            "rank": "#",
-            "bot": "bot",
-            "rating": "rating ±95%",
-            "elo": "Elo ±95%",
-            "los": "LOS",
-            "mu": "mu",
-            "sigma": "sigma",
-            "mu-3sigma": "mu-3σ",
             "games": "games",
             "wdl": "W/D/L",
             "win": "win % [95%]",
             "draws": "draws",
             "score": "score [95%]",
         }
-        out = {k: Column(h, [r[h] for r in table]) for k, h in headers.items()}
+        out.update({k: Column(h, [r[h] for r in table]) for k, h in headers.items()})
         out["score"].cells = [_score_text(score_interval(s.scores)) for s in self.stats]
         if self.multiplayer:
             out["avg_rank"] = Column("avg rank", [r["avg rank"] for r in table])
@@ -524,7 +513,7 @@ class Leaderboard:
 
     def table_rows(self) -> list[dict[str, str]]:
         """The wide table's rows as text, keyed by the column names the text and markdown
-        tables print (``#``, ``bot``, ``rating ±95%``, ...): what the report shows."""
+        tables print (``#``, ``bot``, ``BT ±95%``, ...): what the report shows."""
         return self._table_rows()
 
     def pairing_rows(self) -> list[dict[str, str]]:
@@ -533,18 +522,16 @@ class Leaderboard:
 
     def _table_rows(self) -> list[dict[str, str]]:
         table = []
+        shown = self.shown_ratings()
         for s, r in zip(self.stats, self.rows(), strict=True):
-            elo = s.overall.elo()
             played = s.games > 0
-            row = {
-                "#": str(r["rank"]),
-                "bot": r["bot"],
-                "rating ±95%": _bt_text(r["bt"], r["bt_ci"]),
-                "Elo ±95%": _elo_text(elo),
-                "LOS": "-" if r["los"] is None else f"{r['los']:.1f}%",
-                "mu": f"{r['mu']:.2f}",
-                "sigma": f"{r['sigma']:.2f}",
-                "mu-3σ": f"{r['mu-3sigma'] + 0.0:.2f}",
+            row = {"#": str(r["rank"]), "bot": r["bot"]}
+            for rated_by in shown:
+                cells = self._rated(s, rated_by.name).cells
+                for c in rated_by.columns:
+                    if c.key in rated_by.wide:
+                        row[c.header] = cells[c.key]
+            row |= {
                 "games": str(r["games"]),
                 "W/D/L": f"{r['wins']}/{r['draws']}/{r['losses']}",
                 "win % [95%]": (
@@ -593,19 +580,32 @@ class Leaderboard:
 
 
 COLUMNS = (
-    "rank", "bot", "rating", "elo", "los", "mu", "sigma", "mu-3sigma", "games", "wdl", "win",
-    "draws", "score", "avg_rank", "forfeits", *REASONS, "late", "p50", "p99", "max",
+    "rank", "bot", "rating", "bt", "elo", "los", "ts", "mu", "sigma", "mu-3sigma", "os",
+    "os_mu-3sigma", "games", "wdl", "win", "draws", "score", "avg_rank", "forfeits",
+    *REASONS, "late", "p50", "p99", "max",
 )  # fmt: skip
-"""The keys ``--columns`` accepts (``avg_rank`` only for games of three or more players)."""
+"""The keys ``--columns`` accepts (``avg_rank`` only for games of three or more players);
+``rating`` is the column of the rating the rows are sorted by."""
 
 
-def leaderboard_from_store(store: Store) -> Leaderboard:
+def chosen_rating(meta: dict[str, Any], given: str | None) -> str:
+    """The rating the rows are sorted by: ``given`` (``--rating``), else the tournament's
+    ``rating:`` as recorded, else :data:`arena.results.ratings.DEFAULT`."""
+    name = given or meta.get("rating") or ratings.DEFAULT
+    if why := ratings.check_name(name):
+        raise ConfigError(f"--rating: {why}" if given else f"rating: {why}")
+    return str(name)
+
+
+def leaderboard_from_store(store: Store, rating_name: str | None = None) -> Leaderboard:
     """Recompute ratings and tables from the stored games the tournament file defined at
-    its last run (in the order of its schedule)."""
+    its last run (in the order of its schedule), sorted by ``rating_name`` (see
+    :func:`chosen_rating`)."""
     meta = store.meta()
+    sort_by = chosen_rating(meta, rating_name)
     games = store.games()
     bots = list(meta.get("bots", []))
-    stats, pairs = rating.compute(bots, games, meta.get("variant_keys", []))
+    stats, pairs = rating.compute(bots, games, meta.get("variant_keys", []), sort_by)
     fmt = meta.get("format", "round-robin")
     shown = "" if fmt == "round-robin" else f"{fmt}, "
     title = f"{meta.get('name', store.output.name)} ({meta.get('game', '?')}, {shown}"
@@ -640,15 +640,16 @@ def leaderboard_from_store(store: Store) -> Leaderboard:
         sprt=sprt,
         timing=timing,
         clock=clock,
+        rating=sort_by,
     )
 
 
-def leaderboard_for(output: Path) -> Leaderboard:
-    """The leaderboard of an existing output folder."""
+def leaderboard_for(output: Path, rating_name: str | None = None) -> Leaderboard:
+    """The leaderboard of an existing output folder, sorted by ``rating_name``."""
     from arena.results.store import open_existing  # sqlite3: only where a store is read
 
     store = open_existing(output)
     try:
-        return leaderboard_from_store(store)
+        return leaderboard_from_store(store, rating_name)
     finally:
         store.close()

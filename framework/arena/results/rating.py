@@ -1,7 +1,9 @@
-"""Ratings: TrueSkill and Bradley-Terry over the stored games, tallies, pairwise statistics.
+"""Tallies and pairwise statistics of stored games, and every rating of
+:mod:`arena.results.ratings` over them.
 
-Ratings are always recomputed from the store in schedule order, so a tournament that
-was stopped and resumed ends with exactly the leaderboard of one that never stopped.
+Incremental ratings (TrueSkill, OpenSkill) rate events in schedule order, so a tournament
+that was stopped and resumed ends with exactly the leaderboard of one that never stopped;
+fitted ratings (Bradley-Terry, Elo) use the order-free :class:`Counts`.
 A rating *event* is one game with several seats, or, for one-player games, every game
 of one round (the same seed), whose bots are ranked by score as a free-for-all.
 
@@ -18,11 +20,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import trueskill
-
 from arena.records import StoredGame, result_of
 from arena.records import pair_points as pair_points_of
+from arena.results import ratings
 from arena.results import stats as st
+from arena.results.ratings import Rated
 
 REASONS = ("timeout", "crash", "memory", "invalid", "illegal")
 
@@ -77,27 +79,25 @@ class Pairwise:
 
 @dataclass
 class BotStats:
-    """Everything the leaderboard shows for one bot."""
+    """Everything the leaderboard shows for one bot: its tallies, and its rating by each
+    rating of :mod:`arena.results.ratings` (by name)."""
 
     name: str
-    mu: float
-    sigma: float
-    bt: float | None = None  # Bradley-Terry rating, Elo scale, mean 0
-    bt_error: float | None = None  # its 95% half-width
+    ratings: dict[str, Rated] = field(default_factory=dict)
     overall: Pairwise = field(default_factory=Pairwise)  # head to head against every opponent
     games: int = 0
     wins: int = 0
     draws: int = 0
     losses: int = 0
     rank_sum: float = 0.0
-    scores: list[float] = field(default_factory=list)
-    variant_scores: dict[str, list[float]] = field(default_factory=dict)
+    scores: st.Moments = field(default_factory=st.Moments)
+    variant_scores: dict[str, st.Moments] = field(default_factory=dict)
     forfeits: dict[str, int] = field(default_factory=lambda: dict.fromkeys(REASONS, 0))
 
-    @property
-    def conservative(self) -> float:
-        """mu - 3 sigma: TrueSkill's conservative rating (the leaderboard's tie-break)."""
-        return self.mu - 3 * self.sigma
+    def value(self, rating: str) -> float | None:
+        """Its rating ``rating``'s sort value (``None``: unrated)."""
+        rated = self.ratings.get(rating)
+        return None if rated is None else rated.value
 
     @property
     def win_rate(self) -> float:
@@ -112,6 +112,75 @@ class BotStats:
     def win_interval(self) -> tuple[float, float]:
         """95% Wilson interval of :attr:`win_rate`."""
         return st.wilson(self.wins + 0.5 * self.draws, self.games)
+
+
+GamePairs = tuple[tuple[str, str, float], ...]
+"""The pairs of one game of 3+ players: ``(a, b, points of a over b)``, each pair once."""
+
+
+@dataclass
+class Counts:
+    """The order-free counts of a set of games: each bot's tallies, each ordered pairing's
+    results (with its seat-swapped pairs), and the games of 3+ players by their pairs and
+    points (how many had each): all a fitted rating needs, and what the store keeps."""
+
+    stats: dict[str, BotStats] = field(default_factory=dict)
+    pairs: dict[tuple[str, str], Pairwise] = field(default_factory=dict)
+    multi: dict[GamePairs, int] = field(default_factory=dict)
+
+    def bot(self, name: str) -> BotStats:
+        """``name``'s tallies (made empty on first use)."""
+        if name not in self.stats:
+            self.stats[name] = BotStats(name)
+        return self.stats[name]
+
+    def add_event(self, event: Sequence[Entry]) -> None:
+        """Count one rating event's results (not its seat-swapped pairs)."""
+        ranks = [e.rank for e in event]
+        for k, e in enumerate(event):
+            bs = self.bot(e.bot)
+            bs.games += 1
+            bs.rank_sum += e.rank
+            bs.scores.add(e.score)
+            bs.variant_scores.setdefault(e.variant, st.Moments()).add(e.score)
+            if e.forfeit in bs.forfeits:
+                bs.forfeits[e.forfeit] += 1
+            result = result_of(ranks, k)
+            bs.wins += result == "win"
+            bs.draws += result == "draw"
+            bs.losses += result == "loss"
+            for o in event:
+                if o.bot == e.bot:
+                    continue
+                pw = self.pairs.setdefault((e.bot, o.bot), Pairwise())
+                points = pair_points_of(e.rank, o.rank)
+                pw.wins += points == 1.0
+                pw.draws += points == 0.5
+                pw.losses += points == 0.0
+        if len(event) >= 3:
+            key = tuple(
+                (e.bot, o.bot, pair_points_of(e.rank, o.rank))
+                for k, e in enumerate(event)
+                for o in event[k + 1 :]
+                if e.bot != o.bot
+            )
+            self.multi[key] = self.multi.get(key, 0) + 1
+
+    def add_pentanomial(self, a: str, b: str, ptnml: st.Pentanomial) -> None:
+        """Count the seat-swapped pairs of ``a`` (``a < b``) against ``b``, both ways."""
+        self.pairs.setdefault((a, b), Pairwise()).ptnml.merge(ptnml)
+        self.pairs.setdefault((b, a), Pairwise()).ptnml.merge(ptnml.reversed())
+
+    def finish(self) -> None:
+        """Sum each bot's pairings into its results against the field."""
+        for s in self.stats.values():
+            s.overall = Pairwise()
+        for (a, _), pw in self.pairs.items():
+            fld = self.bot(a).overall
+            fld.wins += pw.wins
+            fld.draws += pw.draws
+            fld.losses += pw.losses
+            fld.ptnml.merge(pw.ptnml)
 
 
 def variant_label(settings: Mapping[str, Any], keys: Sequence[str]) -> str:
@@ -143,90 +212,74 @@ def events(games: Iterable[StoredGame], variant_keys: Sequence[str] = ()) -> lis
     return out
 
 
-def new_env() -> trueskill.TrueSkill:
+def new_env() -> Any:
     """The TrueSkill environment arena uses (package defaults: mu 25, sigma 25/3)."""
-    return trueskill.TrueSkill(backend=None)
+    return ratings.get("trueskill").env()  # type: ignore[attr-defined]
+
+
+def count(
+    bots: Sequence[str], games: Sequence[StoredGame], variant_keys: Sequence[str] = ()
+) -> tuple[Counts, list[list[Entry]]]:
+    """The counts of ``games`` (every bot of ``bots`` included), and their rating events
+    in schedule order."""
+    counts = Counts()
+    for b in bots:
+        counts.bot(b)
+    evs = events(games, variant_keys)
+    for event in evs:
+        counts.add_event(event)
+    for (a, b), ptnml in pentanomials(games).items():
+        counts.add_pentanomial(a, b, ptnml)
+    counts.finish()
+    return counts, evs
+
+
+def rate(
+    counts: Counts, states: Mapping[str, Mapping[str, Any]], sort_by: str = ratings.DEFAULT
+) -> list[BotStats]:
+    """Every bot of ``counts`` rated by every rating (incremental ones read from
+    ``states``, by name; fitted ones fitted on ``counts``), sorted by ``sort_by``."""
+    bots = list(counts.stats)
+    for r in ratings.everyone():
+        if isinstance(r, ratings.IncrementalRating):
+            state = states.get(r.name, {})
+            rated = {b: r.rated(state, b) for b in bots}
+        elif isinstance(r, ratings.FittedRating):
+            rated = r.fit(counts, bots)
+        for b in bots:
+            counts.stats[b].ratings[r.name] = rated.get(b) or r.unrated()
+    return sorted(counts.stats.values(), key=lambda s: rank_key(s, sort_by))
 
 
 def compute(
-    bots: Sequence[str], games: Iterable[StoredGame], variant_keys: Sequence[str] = ()
+    bots: Sequence[str],
+    games: Iterable[StoredGame],
+    variant_keys: Sequence[str] = (),
+    sort_by: str = ratings.DEFAULT,
 ) -> tuple[list[BotStats], dict[tuple[str, str], Pairwise]]:
-    """Ratings, tallies and the pairwise matrix for ``bots`` from stored ``games``.
-
-    ``variant_keys`` names the settings the tournament varies; scores are then also kept
-    per variant.
-    """
+    """Ratings, tallies and the pairwise matrix for ``bots`` from stored ``games``, from
+    scratch; ``variant_keys`` names the settings the tournament varies (scores are then
+    also kept per variant); rows sorted by the rating ``sort_by``."""
     games = list(games)
-    env = new_env()
-    ratings = {b: env.create_rating() for b in bots}
-    stats = {b: BotStats(b, 0.0, 0.0) for b in bots}
-    pairs: dict[tuple[str, str], Pairwise] = {}
-    multi: list[st.GamePairs] = []  # each game of 3+ players, pair by pair (BT's errors)
-    for event in events(games, variant_keys):
-        for e in event:
-            if e.bot not in ratings:
-                ratings[e.bot] = env.create_rating()
-                stats[e.bot] = BotStats(e.bot, 0.0, 0.0)
-        if len(event) >= 2:
-            new = env.rate([(ratings[e.bot],) for e in event], ranks=[e.rank for e in event])
-            for e, (r,) in zip(event, new, strict=True):
-                ratings[e.bot] = r
-        if len(event) >= 3:
-            multi.append(
-                [
-                    (e.bot, o.bot, pair_points_of(e.rank, o.rank))
-                    for k, e in enumerate(event)
-                    for o in event[k + 1 :]
-                    if e.bot != o.bot
-                ]
-            )
-        ranks = [e.rank for e in event]
-        for k, e in enumerate(event):
-            bs = stats[e.bot]
-            bs.games += 1
-            bs.rank_sum += e.rank
-            bs.scores.append(e.score)
-            bs.variant_scores.setdefault(e.variant, []).append(e.score)
-            if e.forfeit in bs.forfeits:
-                bs.forfeits[e.forfeit] += 1
-            result = result_of(ranks, k)
-            bs.wins += result == "win"
-            bs.draws += result == "draw"
-            bs.losses += result == "loss"
-            for o in event:
-                if o.bot == e.bot:
-                    continue
-                pw = pairs.setdefault((e.bot, o.bot), Pairwise())
-                points = pair_points_of(e.rank, o.rank)
-                pw.wins += points == 1.0
-                pw.draws += points == 0.5
-                pw.losses += points == 0.0
-    for (a, b), ptnml in pentanomials(games).items():
-        pairs.setdefault((a, b), Pairwise()).ptnml = ptnml
-        pairs.setdefault((b, a), Pairwise()).ptnml = ptnml.reversed()
-    for (a, _), pw in pairs.items():
-        fld = stats[a].overall
-        fld.wins, fld.draws, fld.losses = (
-            fld.wins + pw.wins,
-            fld.draws + pw.draws,
-            fld.losses + pw.losses,
-        )
-        fld.ptnml.merge(pw.ptnml)
-    encounters = [
-        st.Encounter(a, b, pw.wins + 0.5 * pw.draws, pw.n) for (a, b), pw in pairs.items() if a < b
-    ]
-    bt = st.bradley_terry(stats, encounters, multi)
-    for b, r in ratings.items():
-        stats[b].mu, stats[b].sigma = r.mu, r.sigma
-        stats[b].bt, stats[b].bt_error = bt.ratings.get(b), bt.errors.get(b)
-    return sorted(stats.values(), key=rank_key), pairs
+    counts, evs = count(bots, games, variant_keys)
+    states = {
+        r.name: ratings.rate_events(r, evs, None)
+        for r in ratings.everyone()
+        if isinstance(r, ratings.IncrementalRating)
+    }
+    return rate(counts, states, sort_by), counts.pairs
 
 
-def rank_key(s: BotStats) -> tuple[bool, float, float, str]:
-    """The leaderboard's order: Bradley-Terry rating (best first), then TrueSkill's
-    ``mu - 3 sigma``, then name; bots without games last, whatever their prior."""
-    bt = s.bt if s.bt is not None else -math.inf
-    return (s.games == 0, -bt, -s.conservative, s.name)
+def rank_key(s: BotStats, sort_by: str = ratings.DEFAULT) -> tuple[Any, ...]:
+    """The leaderboard's order: the rating ``sort_by`` (best first), then Bradley-Terry,
+    then TrueSkill's ``mu - 3 sigma``, then name; bots without games last, whatever their
+    prior."""
+
+    def low(name: str) -> float:
+        value = s.value(name)
+        return math.inf if value is None or math.isnan(value) else -value
+
+    return (s.games == 0, low(sort_by), *(low(n) for n in ratings.TIE_BREAKS), s.name)
 
 
 def pair_points(seats: Sequence[Any], bot: str) -> float:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 Z95 = 1.959963984540054  # two-sided 95% quantile of the standard normal
 NELO_SCALE = 800 / math.log(10)  # normalized Elo per (score - 1/2) / sigma
@@ -372,13 +373,19 @@ class BradleyTerry:
     ratings: dict[str, float]
     errors: dict[str, float]  # 95% half-width, Elo
     covariance: dict[tuple[str, str], float]  # of the ratings, Elo^2 (same group only)
+    matrices: list[tuple[Mapping[str, int], Any]] = field(default_factory=list)
+    """The covariance of groups too large to list by name: (index of each bot, matrix)."""
 
     def diff_sd(self, a: str, b: str) -> float:
         """Standard deviation of ``r_a - r_b`` (``inf`` when they share no group)."""
         cov = self.covariance
-        if (a, b) not in cov:
-            return math.inf
-        return math.sqrt(max(0.0, cov[a, a] + cov[b, b] - 2 * cov[a, b]))
+        if (a, b) in cov:
+            return math.sqrt(max(0.0, cov[a, a] + cov[b, b] - 2 * cov[a, b]))
+        for index, matrix in self.matrices:
+            if a in index and b in index:
+                i, j = index[a], index[b]
+                return math.sqrt(max(0.0, matrix[i, i] + matrix[j, j] - 2 * matrix[i, j]))
+        return math.inf
 
 
 GamePairs = Sequence[tuple[str, str, float]]
@@ -386,42 +393,54 @@ GamePairs = Sequence[tuple[str, str, float]]
 
 
 def bradley_terry(
-    bots: Iterable[str], encounters: Iterable[Encounter], multi: Iterable[GamePairs] = ()
+    bots: Iterable[str],
+    encounters: Iterable[Encounter],
+    multi: Iterable[GamePairs] | Mapping[GamePairs, int] = (),
 ) -> BradleyTerry:
     """Fit :class:`BradleyTerry` ratings to head-to-head ``encounters``.
 
     A game of 3+ players counts in ``encounters`` as one result per pair of its players.
     Those results are not independent (a bot that came first beat everyone that game), so
     the errors would be too narrow if they were treated as separate games: give each such
-    game's pairs in ``multi`` as well, and the variance they bring is scaled up by how
-    much more each game's score residuals vary together than separate games' would (see
+    game's pairs in ``multi`` as well (or a mapping from a game's pairs to how many games
+    had exactly those), and the variance they bring is scaled up by how much more each
+    game's score residuals vary together than separate games' would (see
     :func:`_design_effect_covariance`). The ratings themselves do not change (under a
     Plackett-Luce ranking model the pairwise order follows Bradley-Terry exactly, so the
     pairwise fit stays consistent).
+
+    The cost grows with the pairings that met, not the games: Newton steps solved by
+    LAPACK (numpy) on the information matrix of each connected group of bots.
     """
     names = list(dict.fromkeys(bots))
     won: dict[tuple[str, str], float] = {}  # points of the first over the second
     for e in encounters:
         if e.games <= 0 or e.a == e.b:
             continue
-        for name in (e.a, e.b):
-            if name not in names:
-                names.append(name)
         won[e.a, e.b] = won.get((e.a, e.b), 0.0) + e.score
         won[e.b, e.a] = won.get((e.b, e.a), 0.0) + e.games - e.score
+    known = set(names)
+    for a, _ in won:
+        if a not in known:
+            known.add(a)
+            names.append(a)
     for key in list(won):
         won[key] += 0.5  # the virtual draw
-    games = [list(g) for g in multi]
+    weighted = list(multi.items()) if isinstance(multi, Mapping) else [(list(g), 1) for g in multi]
     out = BradleyTerry({}, {}, {})
     for group in _components(names, won):
-        _fit_group(group, won, out, [g for g in games if g and g[0][0] in group])
+        members = set(group)
+        games = [(g, c) for g, c in weighted if g and g[0][0] in members]
+        _fit_group(group, won, out, games)
     return out
 
 
 def _components(names: list[str], won: Mapping[tuple[str, str], float]) -> list[list[str]]:
+    """Groups of bots linked by games, each in the order of ``names``."""
     links: dict[str, set[str]] = {n: set() for n in names}
     for a, b in won:
         links[a].add(b)
+    place = {n: i for i, n in enumerate(names)}
     seen: set[str] = set()
     groups = []
     for name in names:
@@ -432,10 +451,10 @@ def _components(names: list[str], won: Mapping[tuple[str, str], float]) -> list[
         while stack:
             cur = stack.pop()
             group.append(cur)
-            for nxt in sorted(links[cur] - seen):
+            for nxt in links[cur] - seen:
                 seen.add(nxt)
                 stack.append(nxt)
-        groups.append(sorted(group, key=names.index))
+        groups.append(sorted(group, key=place.__getitem__))
     return groups
 
 
@@ -443,74 +462,86 @@ def _fit_group(
     group: list[str],
     won: Mapping[tuple[str, str], float],
     out: BradleyTerry,
-    multi: Sequence[GamePairs] = (),
+    multi: Sequence[tuple[GamePairs, int]] = (),
 ) -> None:
+    import numpy as np  # only where ratings are fitted: `arena match` starts without it
+
     k = len(group)
-    pairs = [
-        (i, j, won[group[i], group[j]], won[group[j], group[i]])
-        for i in range(k)
-        for j in range(i + 1, k)
-        if (group[i], group[j]) in won
+    index = {name: i for i, name in enumerate(group)}
+    rows = [
+        (index[a], index[b], s_ab, won[b, a])
+        for (a, b), s_ab in won.items()
+        if a in index and index[a] < index.get(b, -1)
     ]
+    rows.sort()
+    i_idx = np.array([r[0] for r in rows], dtype=np.intp)
+    j_idx = np.array([r[1] for r in rows], dtype=np.intp)
+    s_ij = np.array([r[2] for r in rows], dtype=float)
+    s_ji = np.array([r[3] for r in rows], dtype=float)
+    n_ij = s_ij + s_ji
 
-    def loglik(theta: list[float]) -> float:
-        total = 0.0
-        for i, j, s_ij, s_ji in pairs:
-            d = theta[i] - theta[j]
-            # log p_ij = -log(1 + e^-d), computed without overflow
-            total -= s_ij * _log1pexp(-d) + s_ji * _log1pexp(d)
-        return total
+    def loglik(theta: Any) -> float:
+        d = theta[i_idx] - theta[j_idx]
+        # log p_ij = -log(1 + e^-d), computed without overflow
+        return -float(np.sum(s_ij * np.logaddexp(0.0, -d) + s_ji * np.logaddexp(0.0, d)))
 
-    def laplacian(theta: list[float]) -> tuple[list[float], list[list[float]]]:
-        grad = [0.0] * k
-        lap = [[0.0] * k for _ in range(k)]
-        for i, j, s_ij, s_ji in pairs:
-            p = 1 / (1 + math.exp(theta[j] - theta[i]))
-            n = s_ij + s_ji
-            grad[i] += s_ij - n * p
-            grad[j] -= s_ij - n * p
-            _add_pair(lap, i, j, n * p * (1 - p))
-        return grad, lap
+    def laplacian(theta: Any) -> tuple[Any, Any]:
+        p = 1 / (1 + np.exp(theta[j_idx] - theta[i_idx]))
+        g = s_ij - n_ij * p
+        grad = np.bincount(i_idx, g, k) - np.bincount(j_idx, g, k)
+        return grad, _laplacian(k, i_idx, j_idx, n_ij * p * (1 - p))
 
     # Newton's method on the log-likelihood, which is concave; the ratings are only
     # defined up to a constant, so the Laplacian is inverted on the sum-zero subspace:
     # pinv(L) = (L + J/k)^-1 - J/k for a connected group (J: all ones).
-    theta = [0.0] * k
+    theta = np.zeros(k)
     current = loglik(theta)
     for _ in range(100):
         grad, lap = laplacian(theta)
-        inv = _pinv_laplacian(lap)
-        step = [sum(inv[i][j] * grad[j] for j in range(k)) for i in range(k)]
+        step = np.linalg.solve(lap + 1 / k, grad) - grad.sum() / k
         scale = 1.0
         while True:  # halve the step until the likelihood does not drop
-            trial = [t + scale * s for t, s in zip(theta, step, strict=True)]
+            trial = theta + scale * step
             value = loglik(trial)
             if value >= current - 1e-12 or scale < 1e-6:
                 break
             scale /= 2
         theta, current = trial, value
-        if max(abs(scale * s) for s in step) < 1e-10:
+        if float(np.max(np.abs(scale * step))) < 1e-10:
             break
-    mean = sum(theta) / k
     _, lap = laplacian(theta)
-    inv = _pinv_laplacian(lap)
+    inv = np.linalg.inv(lap + 1 / k) - 1 / k
     if multi:
-        index = {name: i for i, name in enumerate(group)}
         inv = _design_effect_covariance(inv, lap, theta, index, multi)
+    centred = ELO_PER_NATURAL * (theta - theta.mean())
+    errors = Z95 * ELO_PER_NATURAL * np.sqrt(np.maximum(0.0, np.diag(inv)))
+    cov = ELO_PER_NATURAL**2 * inv
     for i, a in enumerate(group):
-        out.ratings[a] = ELO_PER_NATURAL * (theta[i] - mean)
-        out.errors[a] = Z95 * ELO_PER_NATURAL * math.sqrt(max(0.0, inv[i][i]))
-        for j, b in enumerate(group):
-            out.covariance[a, b] = ELO_PER_NATURAL**2 * inv[i][j]
+        out.ratings[a] = float(centred[i])
+        out.errors[a] = float(errors[i])
+    if k <= 300:  # the covariance by name serves the league's pairing (few bots)
+        values = cov.tolist()
+        for i, a in enumerate(group):
+            for j, b in enumerate(group):
+                out.covariance[a, b] = values[i][j]
+    else:
+        out.matrices.append((index, cov))
+
+
+def _laplacian(k: int, i_idx: Any, j_idx: Any, w: Any) -> Any:
+    """The weighted Laplacian (information) matrix of pairs ``(i, j)`` with weights ``w``."""
+    import numpy as np
+
+    lap = np.zeros((k, k))
+    np.add.at(lap, (i_idx, j_idx), -w)
+    np.add.at(lap, (j_idx, i_idx), -w)
+    lap[np.diag_indices(k)] = np.bincount(i_idx, w, k) + np.bincount(j_idx, w, k)
+    return lap
 
 
 def _design_effect_covariance(
-    inv: list[list[float]],
-    lap: list[list[float]],
-    theta: list[float],
-    index: Mapping[str, int],
-    multi: Sequence[GamePairs],
-) -> list[list[float]]:
+    inv: Any, lap: Any, theta: Any, index: Mapping[str, int], multi: Sequence[tuple[GamePairs, int]]
+) -> Any:
     """``inv (lap + (c - 1) H_multi) inv``: the multi-player games' information scaled by
     their design effect ``c``.
 
@@ -519,60 +550,30 @@ def _design_effect_covariance(
     taken together. ``c = tr(J_multi) / tr(H_multi)`` (at least 1: a game's pairs share
     their players, so they are never worth more than separate games). A full sandwich,
     ``J_multi`` in place of ``H_multi``, is as wide on average but can come out narrower
-    than the model in a short tournament whose outcomes hardly vary.
+    than the model in a short tournament whose outcomes hardly vary. Games with the same
+    pairs and points count once, times how many there were.
     """
+    import numpy as np
+
     k = len(theta)
-    h_multi = [[0.0] * k for _ in range(k)]
+    h_multi = np.zeros((k, k))
     spread = 0.0  # tr(J_multi)
-    for pairs in multi:
-        resid = [0.0] * k
+    for pairs, count in multi:
+        resid: dict[int, float] = {}
         for a, b, points in pairs:
             i, j = index[a], index[b]
             p = 1 / (1 + math.exp(theta[j] - theta[i]))
-            _add_pair(h_multi, i, j, p * (1 - p))
-            resid[i] += points - p
-            resid[j] -= points - p
-        spread += sum(r * r for r in resid)
-    expected = sum(h_multi[i][i] for i in range(k))  # tr(H_multi)
+            w = count * p * (1 - p)
+            h_multi[i, i] += w
+            h_multi[j, j] += w
+            h_multi[i, j] -= w
+            h_multi[j, i] -= w
+            resid[i] = resid.get(i, 0.0) + points - p
+            resid[j] = resid.get(j, 0.0) - (points - p)
+        spread += count * sum(r * r for r in resid.values())
+    expected = float(np.trace(h_multi))  # tr(H_multi)
     extra = max(0.0, spread / expected - 1.0) if expected > 0 else 0.0
-    middle = [[lap[i][j] + extra * h_multi[i][j] for j in range(k)] for i in range(k)]
-    left = [[sum(inv[i][m] * middle[m][j] for m in range(k)) for j in range(k)] for i in range(k)]
-    return [[sum(left[i][m] * inv[m][j] for m in range(k)) for j in range(k)] for i in range(k)]
-
-
-def _log1pexp(x: float) -> float:
-    return x + math.log1p(math.exp(-x)) if x > 0 else math.log1p(math.exp(x))
-
-
-def _add_pair(lap: list[list[float]], i: int, j: int, w: float) -> None:
-    """Add a pair's weight ``w`` to a Laplacian (information) matrix, in place."""
-    lap[i][i] += w
-    lap[j][j] += w
-    lap[i][j] -= w
-    lap[j][i] -= w
-
-
-def _pinv_laplacian(lap: list[list[float]]) -> list[list[float]]:
-    k = len(lap)
-    shifted = [[lap[i][j] + 1 / k for j in range(k)] for i in range(k)]
-    inv = _invert(shifted)
-    return [[inv[i][j] - 1 / k for j in range(k)] for i in range(k)]
-
-
-def _invert(matrix: list[list[float]]) -> list[list[float]]:
-    """Gauss-Jordan inverse with partial pivoting (small symmetric positive matrices)."""
-    k = len(matrix)
-    a = [row[:] + [1.0 if i == j else 0.0 for j in range(k)] for i, row in enumerate(matrix)]
-    for col in range(k):
-        pivot = max(range(col, k), key=lambda r: abs(a[r][col]))
-        a[col], a[pivot] = a[pivot], a[col]
-        div = a[col][col]
-        a[col] = [x / div for x in a[col]]
-        for r in range(k):
-            if r != col and a[r][col]:
-                factor = a[r][col]
-                a[r] = [x - factor * y for x, y in zip(a[r], a[col], strict=True)]
-    return [row[k:] for row in a]
+    return inv @ (lap + extra * h_multi) @ inv
 
 
 def information_order(
@@ -626,17 +627,50 @@ class ScoreInterval:
     high: float | None
 
 
-def score_interval(values: Sequence[float]) -> ScoreInterval:
+@dataclass
+class Moments:
+    """Count, mean, sum of squared deviations (Welford's running form), lowest and highest
+    of a stream of values: what :func:`score_interval` needs, kept without the values."""
+
+    n: int = 0
+    total: float = 0.0
+    m2: float = 0.0
+    low: float = math.inf
+    high: float = -math.inf
+
+    @property
+    def mean(self) -> float:
+        """The mean (0 for no values)."""
+        return self.total / self.n if self.n else 0.0
+
+    def add(self, value: float) -> None:
+        """Count one more value."""
+        before = self.mean
+        self.n += 1
+        self.total += value
+        self.m2 += (value - before) * (value - self.mean)
+        self.low = min(self.low, value)
+        self.high = max(self.high, value)
+
+    @staticmethod
+    def of(values: Iterable[float]) -> Moments:
+        """The moments of ``values``."""
+        m = Moments()
+        for v in values:
+            m.add(v)
+        return m
+
+
+def score_interval(values: Sequence[float] | Moments) -> ScoreInterval:
     """:class:`ScoreInterval` of ``values``: ``[0, 300, 1450, 0]`` has mean 437.5 and the
     normal interval -242.2 to 1117.2, clipped to 0 to 1117.2."""
-    if not values:
+    m = values if isinstance(values, Moments) else Moments.of(values)
+    if m.n == 0:
         return ScoreInterval(0, 0.0, None, None, None)
-    mean, half = mean_interval(values)
-    if len(values) < 2:
-        return ScoreInterval(1, mean, None, None, None)
-    return ScoreInterval(
-        len(values), mean, half, max(min(values), mean - half), min(max(values), mean + half)
-    )
+    if m.n < 2:
+        return ScoreInterval(1, m.mean, None, None, None)
+    half = 1.96 * math.sqrt(max(0.0, m.m2) / (m.n - 1) / m.n)
+    return ScoreInterval(m.n, m.mean, half, max(m.low, m.mean - half), min(m.high, m.mean + half))
 
 
 def mean_interval(values: Sequence[float]) -> tuple[float, float]:

@@ -24,14 +24,17 @@ import sys
 import time
 import urllib.parse
 from array import array
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from arena.errors import ArenaError, ConfigError, OutputError
 from arena.records import GameRecord, SeatRecord, StoredGame
+from arena.results.batching import Batch
 from arena.results.identity import canonical, identity_hash
+from arena.results.queries import GAME_COLUMNS, INDEXES, GameFilter, page_query
 from arena.text import safe_text
 
 DB_NAME = "arena.sqlite"
@@ -99,6 +102,13 @@ UPGRADES = {
 }
 """The statements that bring a schema to the next one."""
 
+TABLES = ("meta", "bots", "games", "current_games", "seats")
+"""The tables of every schema that resumes (:data:`IDENTITY_SCHEMA` on)."""
+
+SQLITE_IOERR, SQLITE_CORRUPT, SQLITE_FULL, SQLITE_FORMAT, SQLITE_NOTADB = 10, 11, 13, 24, 26
+"""SQLite's primary result codes (``sqlite3.Error.sqlite_errorcode & 0xff``) that tell a
+machine's fault from a file that is not, or no longer, a database."""
+
 
 def pack_times(values: Sequence[float]) -> bytes:
     """Per-turn times in ms as the store keeps them: little-endian 32-bit floats."""
@@ -122,6 +132,16 @@ def game_slug(key: str) -> str:
     """A folder name for a game key: readable prefix plus a short hash (unique, path-safe)."""
     safe = "".join(c if c.isalnum() or c in "-_" else "-" for c in key)[:60]
     return f"{safe}-{hashlib.sha1(key.encode()).hexdigest()[:8]}"
+
+
+@dataclass(frozen=True)
+class GamesPage:
+    """One page of a listing (:meth:`Store.games_page`): its games, how many games pass
+    the filter, and how many are listed without one (current or every stored game)."""
+
+    games: list[StoredGame]
+    matching: int
+    total: int
 
 
 @dataclass(frozen=True)
@@ -160,18 +180,28 @@ class Store:
     def __init__(self, output: Path, create: bool = True) -> None:
         self.output = output
         self.path = output / DB_NAME
+        self._batch: Batch | None = None
         if create:
             make_output_folder(output, str(output))
+            if self.path.exists():
+                # Every check reads only: a file refused is left byte for byte as it was.
+                self._check_untouched()
         try:
-            self.db = sqlite3.connect(self.path) if create else _read_only(self.path)
+            self.db = (
+                sqlite3.connect(self.path, check_same_thread=False)
+                if create
+                else _read_only(self.path)
+            )
         except sqlite3.Error as exc:
-            raise ConfigError(f"{self.path}: cannot open: {exc}") from None
+            raise self._refusal(exc) from None
         OPENED.append(self.path)
         try:
-            version = self._check_schema(create)
+            version = _check_schema(self.db, self.path, self.output, create)
             if create:
                 self.db.execute("PRAGMA journal_mode=WAL")
                 self.db.executescript(SCHEMA)
+                for statement in INDEXES:
+                    self.db.execute(statement)
                 with self.db:
                     for old in range(version or SCHEMA_VERSION, SCHEMA_VERSION):
                         for statement in UPGRADES[old]:
@@ -180,36 +210,85 @@ class Store:
             self.db.commit()
             columns = {row[1] for row in self.db.execute("PRAGMA table_info(seats)")}
             self._timed = "turn_ms" in columns
+            if not create:
+                _add_indexes(self.path, self.db)
         except sqlite3.DatabaseError as exc:
             self.db.close()
-            raise ConfigError(f"{self.path}: not an arena database ({exc})") from None
+            raise self._refusal(exc) from None
         except BaseException:
             self.db.close()
             raise
 
-    def _check_schema(self, create: bool) -> int:
-        """The schema version of the file (0 for a new one), if this arena reads it."""
-        version = int(self.db.execute("PRAGMA user_version").fetchone()[0])
-        tables = {r[0] for r in self.db.execute("SELECT name FROM sqlite_master")}
-        if "games" not in tables:
-            if create and not tables:
-                return 0
-            raise ConfigError(f"{self.path}: not an arena database (no games table)")
-        if version < IDENTITY_SCHEMA:
+    def _check_untouched(self) -> None:
+        """Before a writing connection opens an existing file: its schema and its pages
+        (``PRAGMA quick_check``), read through a read-only connection."""
+        try:
+            probe = _read_only(self.path)
+        except sqlite3.Error as exc:
+            raise self._refusal(exc) from None
+        try:
+            _check_schema(probe, self.path, self.output, create=True)
+            problem = str(probe.execute("PRAGMA quick_check(1)").fetchone()[0])
+        except sqlite3.DatabaseError as exc:
+            raise self._refusal(exc) from None
+        finally:
+            probe.close()
+        if problem != "ok":
+            problem = " ".join(problem.replace("*** in database main ***", "").split())
             raise ConfigError(
-                f"{self.path}: written by an older arena, without game identities: "
-                f"run the tournament again with --fresh to start over in {self.output}"
+                f"{self.path}: damaged arena database ({problem}); keep a copy, then run the "
+                "tournament with --fresh or another output folder"
             )
-        if version > SCHEMA_VERSION:
-            raise ConfigError(
-                f"{self.path}: written by a newer arena (schema {version}, this one reads "
-                f"{SCHEMA_VERSION}): upgrade arena"
+
+    def _refusal(self, exc: sqlite3.Error) -> ArenaError:
+        """One line for an SQLite error met while opening the file: a full disk or an I/O
+        error is the machine's (exit 1, the file may well be whole); only a file in which
+        SQLite finds no database, or a damaged one, is "not an arena database"."""
+        code = getattr(exc, "sqlite_errorcode", 0) & 0xFF
+        if code == SQLITE_FULL:
+            return OutputError(
+                f"{self.path}: the disk is full ({exc}): make room, then run the same command again"
             )
-        return version
+        if code == SQLITE_IOERR:
+            return OutputError(f"{self.path}: cannot read or write it ({exc})")
+        if code in (SQLITE_NOTADB, SQLITE_CORRUPT, SQLITE_FORMAT) or (
+            code == 0 and isinstance(exc, sqlite3.DatabaseError)
+        ):
+            return ConfigError(f"{self.path}: not an arena database ({exc})")
+        return ConfigError(f"{self.path}: cannot open: {exc}")
 
     def close(self) -> None:
-        """Close the database."""
-        self.db.close()
+        """Commit the games a batch holds (:meth:`batch`), then close the database."""
+        try:
+            if self._batch is not None:
+                self._batch.close()
+        finally:
+            self.db.close()
+
+    def batch(self, max_games: int = 200, max_delay_s: float = 0.25) -> None:
+        """From now on commit stored games in batches (:mod:`arena.results.batching`): once
+        ``max_games`` wait, or ``max_delay_s`` after the first of them, and on :meth:`close`
+        or :meth:`flush`. What ``arena run`` does: its games are then stored at the pace
+        they end, not at the disk's pace of one commit each."""
+        if self._batch is None:
+            self._batch = Batch(self.db, max_games, max_delay_s)
+
+    def flush(self) -> None:
+        """Commit the games a batch holds now (nothing without :meth:`batch`)."""
+        if self._batch is not None:
+            self._batch.commit()
+
+    def _writing(self) -> AbstractContextManager[Any]:
+        """A transaction of its own for a write other than a game's (the waiting games of a
+        batch are committed with it)."""
+        if self._batch is None:
+            return self.db
+        return _after_batch(self._batch, self.db)
+
+    def _game_rows(self) -> AbstractContextManager[Any]:
+        """Where one game's rows are written: a transaction of its own, or while batching
+        a savepoint in the batch's."""
+        return self.db if self._batch is None else self._batch.game()
 
     def game_dir(self, key: str) -> Path:
         """Where a game's replay and stderr files go."""
@@ -217,7 +296,7 @@ class Store:
 
     def set_meta(self, values: dict[str, Any]) -> None:
         """Record the tournament's description (name, game, settings...), as JSON values."""
-        with self.db:
+        with self._writing():
             self.db.executemany(
                 "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)",
                 [(k, json.dumps(v)) for k, v in values.items()],
@@ -229,7 +308,7 @@ class Store:
 
     def set_bots(self, bots: dict[str, str]) -> None:
         """Record each bot's command."""
-        with self.db:
+        with self._writing():
             self.db.executemany(
                 "INSERT OR REPLACE INTO bots(name, cmd) VALUES (?, ?)", list(bots.items())
             )
@@ -260,7 +339,7 @@ class Store:
     def remove_games(self, keys: Sequence[str]) -> None:
         """Delete stored games (database rows and game folders) so their keys can be played
         again: what ``arena run --update`` does to games a bot's edit made stale."""
-        with self.db:
+        with self._writing():
             for key in keys:
                 row = self.db.execute("SELECT id FROM games WHERE key = ?", (key,)).fetchone()
                 if row is None:
@@ -274,7 +353,7 @@ class Store:
     def set_current(self, games: list[CurrentGame]) -> None:
         """Record which stored games the tournament file now defines (replacing the list);
         :meth:`add_game` adds every game played after."""
-        with self.db:
+        with self._writing():
             self.db.execute("DELETE FROM current_games")
             self.db.executemany(
                 "INSERT INTO current_games(key, ord, round, grp, identity_hash)"
@@ -296,7 +375,7 @@ class Store:
         of the current tournament; return its id. ``folder`` holds its files (default
         :meth:`game_dir`)."""
         digest = identity_hash(identity)
-        with self.db:
+        with self._game_rows():
             self.db.execute(
                 "INSERT OR REPLACE INTO current_games(key, ord, round, grp, identity_hash)"
                 " VALUES (?, ?, ?, ?, ?)",
@@ -391,8 +470,132 @@ class Store:
         return out
 
     def game(self, game_id: int) -> StoredGame | None:
-        """One stored game by id."""
-        return next((g for g in self.games(current_only=False) if g.id == game_id), None)
+        """One stored game by id (current or not): one row by its key."""
+        columns = GAME_COLUMNS.format(places="g.ord, g.round, g.grp")
+        rows = self.db.execute(f"SELECT {columns} FROM games g WHERE g.id = ?", (game_id,))
+        games = self._with_seats(rows.fetchall())
+        return games[0] if games else None
+
+    def games_page(
+        self,
+        flt: GameFilter | None = None,
+        order: str = "schedule",
+        limit: int | None = None,
+        offset: int = 0,
+        current_only: bool = True,
+    ) -> GamesPage:
+        """The stored games passing ``flt`` (:class:`~arena.results.queries.GameFilter`),
+        sorted by ``order`` (:data:`~arena.results.queries.ORDERS`), ``limit`` of them
+        (``None``: all) from ``offset``, seats included, with the count of games passing and
+        of games listed (``current_only``: those the tournament file defines, as the
+        leaderboard; else every stored game).
+
+        Filters, order and page are one SQL query on indexes: a page costs the same in a
+        store of a thousand games and of a million (the counts walk an index).
+        """
+        flt = flt or GameFilter()
+        select, count, params = page_query(flt, order, current_only)
+        rows = self.db.execute(
+            select + " LIMIT ? OFFSET ?", [*params, -1 if limit is None else limit, offset]
+        ).fetchall()
+        _, every, _ = page_query(GameFilter(), order, current_only)
+        total = int(self.db.execute(every).fetchone()[0])
+        matching = (
+            int(self.db.execute(count, params).fetchone()[0]) if flt != GameFilter() else total
+        )
+        return GamesPage(self._with_seats(rows), matching, total)
+
+    def _with_seats(self, rows: list[Any]) -> list[StoredGame]:
+        """Stored games of the rows of a :data:`~arena.results.queries.GAME_COLUMNS` query,
+        their seats read by id."""
+        seats: dict[int, list[SeatRecord]] = {}
+        late = "late" if self._timed else "0"
+        columns = "game_id, bot, rank, score, forfeit, detail, raw, moves, total_ms, max_ms"
+        for start in range(0, len(rows), 500):  # within SQLite's limit of parameters
+            chunk = [row[0] for row in rows[start : start + 500]]
+            for row in self.db.execute(
+                f"SELECT {columns}, stderr, {late} FROM seats"
+                f" WHERE game_id IN ({', '.join('?' * len(chunk))}) ORDER BY game_id, seat",
+                chunk,
+            ):
+                seats.setdefault(row[0], []).append(SeatRecord(*row[1:]))
+        return [
+            StoredGame(
+                id=row[0], key=row[1], ord=row[2], round=row[3], group=row[4], game=row[5],
+                seed=row[6], reason=row[7], turns=row[8], duration_ms=row[9], dir=row[10],
+                seats=tuple(seats.get(row[0], [])), settings=json.loads(row[11]),
+            )
+            for row in rows
+        ]  # fmt: skip
+
+    def has_bot(self, bot: str) -> bool:
+        """Whether a bot played any stored game (an index lookup)."""
+        found = self.db.execute("SELECT 1 FROM seats WHERE bot = ? LIMIT 1", (bot,))
+        return found.fetchone() is not None
+
+    def stored_bots(self) -> list[str]:
+        """Every bot of the stored games, sorted (a walk of the bots' index)."""
+        return [row[0] for row in self.db.execute("SELECT DISTINCT bot FROM seats ORDER BY bot")]
+
+
+def _add_indexes(path: Path, db: sqlite3.Connection) -> None:
+    """Make the listings' :data:`~arena.results.queries.INDEXES` in a store an older arena
+    wrote (whose schema this one reads), once, through a short-lived writable connection;
+    a folder that cannot be written, or a store busy with a run, is read without them."""
+    names = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
+    wanted = [s for s in INDEXES if s.split(" EXISTS ")[1].split()[0] not in names]
+    if not wanted:
+        return
+    try:
+        writer = sqlite3.connect(path, timeout=0.1)
+    except sqlite3.Error:
+        return
+    try:
+        with writer:
+            for statement in wanted:
+                writer.execute(statement)
+    except sqlite3.Error:
+        pass  # read-only, or busy: the listings work without, only slower
+    finally:
+        writer.close()
+
+
+@contextmanager
+def _after_batch(batch: Batch, db: sqlite3.Connection) -> Iterator[None]:
+    """``with db:`` once the games ``batch`` holds are committed (a failure then undoes
+    only this transaction), holding its lock (its timer waits)."""
+    with batch.lock:
+        batch.commit()
+        with db:
+            yield
+
+
+def _check_schema(db: sqlite3.Connection, path: Path, output: Path, create: bool) -> int:
+    """The schema version of the file at ``path`` (0 for a new one), if this arena reads
+    it: every table of its schema there (a file missing one is refused, never repaired)."""
+    version = int(db.execute("PRAGMA user_version").fetchone()[0])
+    tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    if "games" not in tables:
+        if create and not tables:
+            return 0
+        raise ConfigError(f"{path}: not an arena database (no games table)")
+    if version < IDENTITY_SCHEMA:
+        raise ConfigError(
+            f"{path}: written by an older arena, without game identities: "
+            f"run the tournament again with --fresh to start over in {output}"
+        )
+    if version > SCHEMA_VERSION:
+        raise ConfigError(
+            f"{path}: written by a newer arena (schema {version}, this one reads "
+            f"{SCHEMA_VERSION}): upgrade arena"
+        )
+    missing = [name for name in TABLES if name not in tables]
+    if missing:
+        raise ConfigError(
+            f"{path}: damaged arena database (no {missing[0]} table); keep a copy, then "
+            "run the tournament with --fresh or another output folder"
+        )
+    return version
 
 
 OPENED: list[Path] = []

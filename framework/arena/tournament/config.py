@@ -6,6 +6,7 @@ the line, e.g. ``tournaments/stc.yaml: bots[1].cmd (line 14): command not found:
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 import os
@@ -22,7 +23,13 @@ from arena.botbuild.build import (
     make_recipe,
     merge_presets,
 )
-from arena.botproc.commands import default_name, named_files, resolve_command, resolve_path
+from arena.botproc.commands import (
+    bot_file,
+    default_names,
+    named_files,
+    resolve_command,
+    resolve_path,
+)
 from arena.errors import ConfigError, InvalidSetting, UnknownGame
 from arena.game import Game, GameInfo
 from arena.tournament.schedule import FORMATS, MAX_GAMES, schedule_size
@@ -72,6 +79,8 @@ KEYS = {
     "seed": "tournament seed: every game's seed derives from it",
     "seeds": "an explicit list of seeds, one round per seed (round-robin and gauntlet: "
     "instead of `games`; sprt and league: the rounds go through the list again and again)",
+    "rating": "the rating the leaderboard is sorted by: bt (default), elo, trueskill, "
+    "openskill (see docs/leaderboard.md)",
     "rating_interval": "print the compact leaderboard to stderr every N games (default 0: "
     "only at the end)",
     "concurrency": "games played at once (default: the cores divided by the seats of the "
@@ -167,6 +176,7 @@ class TournamentConfig:
     on_build_error: str = "stop"
     seeds: tuple[int, ...] | None = None  # one round per seed, instead of seeds from `seed`
     rating_interval: int = 0  # games between two leaderboards on stderr (0: none)
+    rating: str = "bt"  # the rating the leaderboard is sorted by
 
     @property
     def schedule_seed(self) -> int | tuple[int, ...]:
@@ -493,6 +503,7 @@ def load_tournament(path: Path, registry: Registry) -> TournamentConfig:
         read_only=_read_only(doc, data, path.parent),
         seeds=seeds,
         rating_interval=_rating_interval(doc, data),
+        rating=_rating(doc, data),
         **_build_options(doc, data),
     )
 
@@ -612,6 +623,15 @@ def _seeds(doc: _Located, data: dict[str, Any]) -> tuple[int, ...] | None:
         if isinstance(value, bool) or not isinstance(value, int):
             raise doc.error(f"seeds[{i}]", f"must be a whole number, not {value!r}")
     return tuple(raw)
+
+
+def _rating(doc: _Located, data: dict[str, Any]) -> str:
+    from arena.results import ratings  # the registry: only where a file names one
+
+    value = data.get("rating", ratings.DEFAULT)
+    if why := ratings.check_name(value):
+        raise doc.error("rating", why)
+    return str(value)
 
 
 def _rating_interval(doc: _Located, data: dict[str, Any]) -> int:
@@ -744,7 +764,7 @@ def _load_bots(
 ) -> list[BotEntry]:
     if not isinstance(raw, list) or not raw:
         raise doc.error("bots", "must be a non-empty list of {name, cmd}")
-    bots: list[BotEntry] = []
+    bots: list[BotEntry] = []  # named "" until every bot is read (see default_names)
     for i, item in enumerate(raw):
         where = f"bots[{i}]"
         if not isinstance(item, dict):
@@ -753,9 +773,7 @@ def _load_bots(
             if key not in BOT_KEYS:
                 raise doc.error(f"{where}.{key}", f"unknown key (known: {', '.join(BOT_KEYS)})")
         if "source" in item or "build" in item:
-            bot = _source_bot(doc, item, where, base, presets)
-            _check_name(doc, where, bot.name, bots)
-            bots.append(bot)
+            bots.append(_source_bot(doc, item, where, base, presets))
             continue
         for key in ("language", "flags"):
             if key in item:
@@ -768,10 +786,19 @@ def _load_bots(
         argv = resolve_command(cmd, base)
         if isinstance(argv, str):
             raise doc.error(f"{where}.cmd", argv)
-        name = str(item.get("name") or default_name(argv))
-        _check_name(doc, where, name, bots)
-        bots.append(BotEntry(name, cmd, argv, named_files(cmd, argv)))
+        bots.append(BotEntry(str(item.get("name") or ""), cmd, argv, named_files(cmd, argv)))
+    files = [bot_file(b.argv) if b.argv else _first_source(b) for b in bots]
+    names = default_names([b.name or None for b in bots], files)
+    for i, name in enumerate(names):
+        _check_name(doc, f"bots[{i}]", name, bots[:i])
+        bots[i] = dataclasses.replace(bots[i], name=name)
     return bots
+
+
+def _first_source(bot: BotEntry) -> str:
+    """The file a source bot's default name comes from: its first source."""
+    recipe = bot.recipe
+    return recipe.sources[0][1] if recipe is not None and recipe.sources else "bot"
 
 
 def _check_name(doc: _Located, where: str, name: str, bots: list[BotEntry]) -> None:
@@ -818,8 +845,7 @@ def _source_bot(
     except RecipeError as exc:
         key = exc.key if exc.key in item else ("source" if source is not None else "build")
         raise doc.error(f"{where}.{key}", exc.message) from None
-    first = recipe.sources[0][1] if recipe.sources else "bot"
-    name = str(item.get("name") or Path(first).stem)
+    name = str(item.get("name") or "")  # a default name is given once every bot is read
     return BotEntry(name, str(recipe.shown["cmd"]), (), recipe.sources, recipe)
 
 

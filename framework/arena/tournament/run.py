@@ -4,38 +4,40 @@ as they end; resumed, and rated at the end.
 The steps, in order: the seeds and the sandbox are checked and the bots built (before
 anything is written); the output folder is locked and opened; the stored games that still
 hold are kept (:mod:`arena.tournament.resume`); then the scheduler's games are played,
-each handled as it ends by :class:`_Games` (stored, failed, or stalled and played again:
-:mod:`arena.tournament.stalls`), the progress shown by
-:class:`~arena.tournament.progress.Progress`.
+each handled as it ends by :func:`~arena.tournament.play.play_plan` (stored by
+:class:`_Games`, failed, or stalled and played again: :mod:`arena.tournament.stalls`), every
+step published to the caller's observers (:mod:`arena.events`) and ``OUTPUT/status.json``
+(:mod:`arena.results.status`).
 """
 
 from __future__ import annotations
 
 import sqlite3
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, cast
 
 from arena.botproc import Sandbox, remove_leftovers
 from arena.botproc.sandboxes.base import SandboxKind
 from arena.errors import ConfigError, OutputError
+from arena.events import Observers, RunObserver
 from arena.execute.executor import Executor, LocalExecutor
 from arena.execute.jobs import Job, announce_sandbox, choose_sandbox, worker_registry
-from arena.execute.pool import Failure
-from arena.execute.stopping import Interrupted
+from arena.execute.stopping import first_stop
 from arena.records import BotSpec, Clock, GameRecord, GameSpec
 from arena.results.identity import FileWatch
 from arena.results.leaderboard import Leaderboard, leaderboard_from_store
 from arena.results.lock import OutputLock, lock_output
+from arena.results.status import StatusWriter
 from arena.results.store import Store, clear_output, make_output_folder
 from arena.text import shown_line
 from arena.tournament.builds import build_bots
 from arena.tournament.config import TournamentConfig, where
+from arena.tournament.control import wait_while_paused
 from arena.tournament.formats import Scheduler, fixed_plan, make_scheduler
-from arena.tournament.progress import Progress
+from arena.tournament.play import GamePlan, PlayResult, play_plan
 from arena.tournament.resume import BotIdentities, bot_identities, current_games
-from arena.tournament.stalls import StallBook, with_retries
 
 DISK_FULL = ("No space left on device", "Disk quota exceeded", "database or disk is full")
 """How a full disk shows in a failed game's reason (the worker's ``OSError``)."""
@@ -62,11 +64,10 @@ class RunSummary:
 
 def run_tournament(
     config: TournamentConfig,
-    progress: bool = True,
     log: Callable[[str], None] | None = None,
     fresh: bool = False,
     update: bool = False,
-    report: bool = False,
+    observers: Sequence[RunObserver] = (),
 ) -> RunSummary:
     """Play the games ``config.format`` schedules that are not yet stored in
     ``config.output``, then rate the stored games the file now defines.
@@ -77,9 +78,9 @@ def run_tournament(
     deleted (:func:`arena.results.store.clear_output`) and every game is played again; or
     unless ``update``: then only the stale games are deleted and played again.
 
-    While games are played, ``config.rating_interval`` prints the compact leaderboard
-    every that many games, and (``report``) ``report.html`` in the output folder is
-    rewritten as games end, at most every few seconds, reloading itself in a browser.
+    Each step of the run is published to ``observers`` (:mod:`arena.events`: the CLI's
+    progress bar, periodic table and live report are observers) and to the
+    :class:`~arena.results.status.StatusWriter` of ``OUTPUT/status.json``.
     """
     say = log or (lambda msg: print(msg, file=sys.stderr))
     plan = fixed_plan(config)
@@ -110,25 +111,27 @@ def run_tournament(
             remove_leftovers()
         else:
             announce_sandbox(config.sandbox, sandbox, say)
+        store.batch()  # games that end close together share a commit (closing commits)
         games = _Games(config, store, scheduler, bots, sandbox, say)
-        games.progress = Progress(config, scheduler, progress, report, say)
         if _at_most_one_left(scheduler) and dask is None:
             executor = LocalExecutor(1)
-        stop_signal = games.play(executor)
-        games.stalls.record(store)
+        # The status file is always kept, whoever else watches the run.
+        watching = Observers([StatusWriter(config.output), *observers], say)
+        result = games.play(executor, watching)
+        result.stalls.record(store)
         return RunSummary(
-            played=games.played,
+            played=result.played,
             resumed=scheduler.stored,
-            failed=len(games.failures),
-            interrupted=stop_signal is not None,
+            failed=len(result.failures),
+            interrupted=result.stop_signal is not None,
             leaderboard=leaderboard_from_store(store),
-            stop_signal=stop_signal,
+            stop_signal=result.stop_signal,
             changed=games.changed[0] if games.changed else None,
-            replayed=games.stalls.replayed,
-            stalled=games.stalls.why,
-            abandoned=len(games.stalls.given_up),
-            given_up=games.stalls.given_up,
-            failures=games.failures,
+            replayed=result.stalls.replayed,
+            stalled=result.stalls.why,
+            abandoned=len(result.stalls.given_up),
+            given_up=result.stalls.given_up,
+            failures=result.failures,
         )
     finally:
         store.close()
@@ -138,10 +141,8 @@ def run_tournament(
 
 
 class _Games:
-    """The games of one run as they are played: each made a job, and each result handled
-    as it ends (in this process): stored, counted as failed, or a stall to play again."""
-
-    progress: Progress
+    """The games of one run: each scheduled game made a job, and each played one stored
+    (:func:`~arena.tournament.play.play_plan` plays them and handles stalls)."""
 
     def __init__(
         self,
@@ -161,10 +162,7 @@ class _Games:
         self.variants = config.variants or [config.settings]
         self.argv = {b.name: b.argv for b in config.bots}
         self.clock = Clock(config.clock_scale, config.time_margin_ms, config.clock)
-        self.played = 0
-        self.failures: list[str] = []
         self.changed: list[str] = []  # why no more games were started (a bot's file changed)
-        self.stalls = StallBook(say)
 
     def job(self, spec: GameSpec) -> Job:
         """The job a worker plays for ``spec``."""
@@ -174,59 +172,60 @@ class _Games:
         config = self.config
         return Job(config.game, spec.seed, variant, bots, game_dir, self.sandbox, clock=self.clock)
 
-    def play(self, executor: Executor) -> int | None:
+    def total(self) -> int | None:
+        """The games the run is now expected to hold (an SPRT's follows its LLR)."""
+        expected = self.scheduler.expected_total()
+        return self.scheduler.planned if expected is None else expected
+
+    def play(self, executor: Executor, observers: Observers) -> PlayResult:
         """Play the scheduled games (and the replays of stalled ones) until done, a bot's
-        file changes, or a stop signal: then that signal's number."""
+        file changes, or a stop signal."""
         # Lazy: a worker asks for the next game when it is free. No game starts once a
         # bot's file has changed: the games stored so far all ran the files as they were.
         specs = _while_unchanged(self.scheduler.specs(), self.bots.watch, self.config, self.changed)
-        todo = with_retries(specs, self.stalls.retry, self.say)
-        try:
-            while True:
-                executor.run(todo, self.job, self.finished)
-                if not self.stalls.retry or self.changed:
-                    return None
-                todo = with_retries(iter(()), self.stalls.retry, self.say)  # the last stalls
-        except Interrupted as stop:
-            stored = f"{self.played} games stored; run the same command to resume"
-            self.say(f"\ninterrupted ({stop}): {stored}")
-            return stop.signum
-        finally:
-            self.progress.close()
+        plan = GamePlan(
+            self.config.name,
+            self.config.output,
+            specs,
+            self.job,
+            total=self.total,
+            status=self.scheduler.status,
+            stored=self.scheduler.stored,
+        )
+        changed = self.changed
+        result = play_plan(
+            plan,
+            executor,
+            self.store_game,
+            self.failed,
+            observers,
+            self.say,
+            stop_early=lambda: changed[0] if changed else None,
+        )
+        if result.stop is not None:
+            stored = f"{result.played} games stored; run the same command to resume"
+            self.say(f"\ninterrupted ({result.stop}): {stored}")
+        return result
 
-    def finished(self, spec: GameSpec, result: dict[str, Any] | Failure) -> None:
-        """A game ended: its record (a dict) or why it failed in the referee."""
-        if not isinstance(result, Failure) and result.get("reason") == "stall":
-            # Not the bots' doing: not stored, played again (a bounded number of times).
-            if self.stalls.stalled(spec, result):
-                self.progress.advance()  # given up: done, for the progress
-            return
-        if isinstance(result, Failure):
-            self._failed(spec, result)
-        else:
-            self._store(spec, GameRecord.from_dict(result))
-        self.progress.advance()
-
-    def _failed(self, spec: GameSpec, failure: Failure) -> None:
-        if any(full in failure.reason for full in DISK_FULL):
+    def failed(self, spec: GameSpec, reason: str) -> None:
+        """A game failed in the referee: said; a full disk stops the run."""
+        if any(full in reason for full in DISK_FULL):
             # Every next game would fail the same way: stop, nothing is lost.
             raise OutputError(
                 f"{self.config.output}: game {spec.key} could not be written: "
-                f"{shown_line(failure.reason)}{RESUME}"
+                f"{shown_line(reason)}{RESUME}"
             )
-        self.failures.append(f"game {spec.key}: {failure.reason}")
-        self.say(f"game {spec.key} failed in the referee: {shown_line(failure.reason)}")
+        self.say(f"game {spec.key} failed in the referee: {shown_line(reason)}")
 
-    def _store(self, spec: GameSpec, record: GameRecord) -> None:
+    def store_game(self, spec: GameSpec, record: GameRecord) -> None:
+        """Store a played game (whole or not at all)."""
         identity = self.bots.ids.of(spec.seed, spec.variant, spec.seats)
-        try:  # one transaction: a game is stored whole or not at all
+        try:  # a game is stored whole or not at all (its own savepoint)
             self.store.add_game(spec.key, spec.order, spec.round, spec.group, record, identity)
         except (sqlite3.OperationalError, OSError) as exc:
             message = f"cannot store game {spec.key}: {exc}{RESUME}"
             raise OutputError(f"{self.store.path}: {message}") from None
         self.scheduler.record(spec, record.seats, record.settings)
-        self.played += 1
-        self.progress.stored(record, self.store, self.played)
 
 
 def _sandbox(config: TournamentConfig, remote: bool, say: Callable[[str], None]) -> Sandbox:
@@ -295,6 +294,7 @@ def _write_meta(store: Store, config: TournamentConfig, clock_options: dict[str,
             "bots": [b.name for b in config.bots],
             "champion": config.champion,
             "sprt": None if config.sprt is None else asdict(config.sprt),
+            "rating": config.rating,
             **clock_options,
         }
     )
@@ -352,6 +352,8 @@ def _while_unchanged(
                 "resume"
             )
             return
+        if not wait_while_paused(config.output, lambda: first_stop() is not None):
+            return  # stopped while paused (arena serve's control file)
         yield spec
 
 

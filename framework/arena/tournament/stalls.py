@@ -12,10 +12,12 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from arena.records import GameSpec
-from arena.results.store import Store
+
+if TYPE_CHECKING:  # the store (sqlite3) is imported only where games are stored
+    from arena.results.store import Store
 
 MAX_STALL_REPLAYS = 3
 """A game broken off as a ``stall`` (the machine, not a bot, put a turn over its budget)
@@ -61,23 +63,26 @@ class StallBook:
     """The stalls of one run: how often each game stalled, why, which wait to be played
     again (with when they stalled) and which were given up."""
 
-    def __init__(self, say: Callable[[str], None]) -> None:
+    def __init__(self, say: Callable[[str], None], max_replays: int = MAX_STALL_REPLAYS) -> None:
         self.say = say
+        self.max_replays = max_replays
         self.counts: dict[str, int] = {}
         self.why: list[str] = []
         self.retry: deque[tuple[GameSpec, float]] = deque()
         self.given_up: list[str] = []
 
-    def stalled(self, spec: GameSpec, result: dict[str, Any]) -> bool:
-        """Note a stalled game: to be played again (False), or given up (True: it stalled
-        more than :data:`MAX_STALL_REPLAYS` times; it counts as done for the progress)."""
-        detail = result.get("stall", "")
+    def stalled(self, spec: GameSpec, detail: str) -> bool:
+        """Note a stalled game (``detail``: why): to be played again (False), or given up
+        (True: it stalled more than ``max_replays`` times, by default
+        :data:`MAX_STALL_REPLAYS`; it counts as done for the progress)."""
         count = self.counts[spec.key] = self.counts.get(spec.key, 0) + 1
         self.why.append(f"{spec.key}: {detail}")
-        if count <= MAX_STALL_REPLAYS:
+        if count <= self.max_replays:
             self.retry.append((spec, time.monotonic()))
             return False
         self.given_up.append(f"game {spec.key}: {detail}")
+        if self.max_replays == 0:
+            return True  # never played again: the caller says so in its own words
         self.say(
             f"game {spec.key} given up: it stalled {count} times (the machine kept a"
             f" bot waiting: {detail}); not stored: run the same command again to play it,"

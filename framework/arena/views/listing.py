@@ -6,40 +6,24 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from arena.errors import ConfigError
 from arena.game import Game
-from arena.records import Replay, ReplayStep, SeatRecord, first_places, result_of
+from arena.records import Replay, ReplayStep, SeatRecord, first_places, result_of, split_detail
 from arena.results.columns import Column, fit_table
+from arena.results.queries import GameFilter
 from arena.results.rating import variant_label
-from arena.results.store import StoredGame, open_existing
-from arena.text import shown_line, split_detail
+from arena.results.store import open_existing
+from arena.text import shown_line
 from arena.views.replay import step_views, text_pictures
 
 
 def seat_result(seats: Sequence[SeatRecord], seat: int) -> str:
     """``win``, ``draw``, ``loss`` or ``-`` of one seat (:func:`arena.records.result_of`)."""
     return result_of([s.rank for s in seats], seat)
-
-
-def game_matches(game: StoredGame, bot: str | None, result: str | None) -> bool:
-    """Whether a stored game passes the ``--bot`` and ``--result`` filters.
-
-    With a bot, the result is that bot's (in any of its seats); without one, ``win`` and
-    ``loss`` mean a game someone won, ``draw`` a shared first place, ``forfeit`` any forfeit.
-    """
-    seats = [i for i, s in enumerate(game.seats) if bot is None or s.bot == bot]
-    if not seats:
-        return False
-    if result is None:
-        return True
-    if result == "forfeit":
-        return any(game.seats[i].forfeit for i in seats)
-    if bot is None and result in ("win", "loss"):
-        return any(seat_result(game.seats, i) == "win" for i in range(len(game.seats)))
-    return any(seat_result(game.seats, i) == result for i in seats)
 
 
 def result_text(seats: Sequence[SeatRecord]) -> str:
@@ -50,26 +34,45 @@ def result_text(seats: Sequence[SeatRecord]) -> str:
     return f"{first[0]} wins" if len(first) == 1 else "draw: " + ", ".join(first)
 
 
-def list_games(
-    output: Path, bot: str | None = None, result: str | None = None, width: int | None = None
-) -> str:
-    """The table of ``arena list``: stored games passing the filters, in schedule order,
+PAGE_SIZE = 100
+"""Games ``arena list`` shows at once, unless ``--limit`` says otherwise."""
+
+
+@dataclass(frozen=True)
+class Listing:
+    """What ``arena list`` asks: the filter, the order and the page (1 is the first;
+    ``limit`` 0 shows every game passing)."""
+
+    filter: GameFilter = field(default_factory=GameFilter)
+    order: str = "schedule"
+    page: int = 1
+    limit: int = PAGE_SIZE
+
+
+def list_games(output: Path, listing: Listing | None = None, width: int | None = None) -> str:
+    """The table of ``arena list``: one page of the stored games passing the filter,
     within ``width`` columns (``None``: unlimited): the seed and the round are left out
-    first, then the long cells (seats, result, reason, forfeits) wrap."""
+    first, then the long cells (seats, result, reason, forfeits) wrap. Filters, order and
+    page are the store's query (:meth:`~arena.results.store.Store.games_page`)."""
+    listing = listing or Listing()
+    flt = listing.filter
+    limit = listing.limit or None
     store = open_existing(output)
     try:
-        games = store.games()
         meta = store.meta()
-        known = sorted(set(meta.get("bots", [])) | {s.bot for g in games for s in g.seats})
+        for option, bot in (("--bot", flt.bot), ("--opponent", flt.opponent)):
+            if bot is not None and bot not in meta.get("bots", []) and not store.has_bot(bot):
+                known = sorted(set(meta.get("bots", [])) | set(store.stored_bots()))
+                raise ConfigError(
+                    f"{option} {bot!r}: no such bot in {output} (bots: {', '.join(known)})"
+                )
+        offset = (listing.page - 1) * (limit or 0)
+        page = store.games_page(flt, listing.order, limit, offset)
         variant_keys = list(meta.get("variant_keys", []))
     finally:
         store.close()
-    if bot is not None and bot not in known:
-        raise ConfigError(f"--bot {bot!r}: no such bot in {output} (bots: {', '.join(known)})")
     rows = []
-    for g in games:
-        if not game_matches(g, bot, result):
-            continue
+    for g in page.games:
         forfeits = ", ".join(f"{s.bot} {s.forfeit}" for s in g.seats if s.forfeit)
         variant = [variant_label(g.settings, variant_keys)] if variant_keys else []
         rows.append(
@@ -88,7 +91,12 @@ def list_games(
         )
     headers = ["game", "round", "seed", *(["settings"] if variant_keys else [])]
     headers += ["seats", "result", "scores", "reason", "turns", "forfeit"]
-    shown = f"{len(rows)} of {len(games)} games"
+    shown = f"{page.matching} of {page.total} games"
+    if len(rows) < page.matching:
+        first = offset + 1 if rows else 0
+        shown += f", {first}-{offset + len(rows)} shown"
+        if offset + len(rows) < page.matching:
+            shown += f" (--page {listing.page + 1} for the next {limit}, --limit 0 for all)"
     drops = {"seed": 3, "round": 2}
     # Wrapped down to these widths (seats: a 20-character name and "vs" on a line).
     narrowest = {"settings": 10, "seats": 23, "result": 10, "scores": 10, "reason": 12}

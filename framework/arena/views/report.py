@@ -23,12 +23,11 @@ from typing import Any
 
 from arena.errors import ArenaError
 from arena.plugins.registry import Registry, load_registry
-from arena.records import Replay
-from arena.results import rating
+from arena.records import Replay, split_detail
+from arena.results import rating, ratings
 from arena.results.leaderboard import Leaderboard, leaderboard_from_store
 from arena.results.stats import percentile
 from arena.results.store import StoredGame, open_existing
-from arena.text import split_detail
 from arena.views.listing import result_text, seat_result
 from arena.views.replay import load_replay
 from arena.views.viewer import VIEWER_NAME, static_text, viewer_html, viewer_stamp
@@ -82,20 +81,19 @@ def rating_history(
     bots: Sequence[str], games: Sequence[StoredGame], variant_keys: Sequence[str]
 ) -> dict[str, list[tuple[int, float]]]:
     """Each bot's TrueSkill mu after every rating event it took part in, in schedule order."""
-    env = rating.new_env()
-    ratings = {b: env.create_rating() for b in bots}
-    history: dict[str, list[tuple[int, float]]] = {b: [(0, ratings[b].mu)] for b in bots}
-    for i, event in enumerate(rating.events(games, variant_keys), start=1):
+    trueskill = ratings.get("trueskill")
+    assert isinstance(trueskill, ratings.IncrementalRating)
+    state = trueskill.start()
+    history = {b: [(0, trueskill.centre(state, b))] for b in bots}
+    evs = rating.events(games, variant_keys)
+    for e in (e for event in evs for e in event):
+        history.setdefault(e.bot, [(0, trueskill.centre(state, e.bot))])
+
+    def record(i: int, event: Sequence[rating.Entry], state: dict[str, Any]) -> None:
         for e in event:
-            if e.bot not in ratings:
-                ratings[e.bot] = env.create_rating()
-                history[e.bot] = [(0, ratings[e.bot].mu)]
-        if len(event) < 2:
-            continue
-        new = env.rate([(ratings[e.bot],) for e in event], ranks=[e.rank for e in event])
-        for e, (r,) in zip(event, new, strict=True):
-            ratings[e.bot] = r
-            history[e.bot].append((i, r.mu))
+            history[e.bot].append((i, trueskill.centre(state, e.bot)))
+
+    ratings.rate_events(trueskill, evs, state, record)
     return history
 
 
@@ -116,6 +114,7 @@ def write_report(
     registry: Registry | None = None,
     log: Callable[[str], None] | None = None,
     live: bool = False,
+    rating: str | None = None,
 ) -> ReportResult:
     """Write the report of ``output`` (default ``output/report.html``) and every game's
     viewer that is missing or stale. A game whose replay cannot be read keeps its row in
@@ -123,11 +122,11 @@ def write_report(
 
     The file is replaced atomically (written aside, then renamed), so a browser never
     reads half of it; ``live`` (while a run goes on) makes the page reload itself every
-    few seconds."""
+    few seconds; ``rating`` sorts the leaderboard (default: the tournament's)."""
     target = out or output / REPORT_NAME
     store = open_existing(output)
     try:
-        board = leaderboard_from_store(store)
+        board = leaderboard_from_store(store, rating)
         meta = store.meta()
         games = store.games()
     finally:
@@ -184,7 +183,6 @@ def write_report(
     if live:
         refresh = f'<meta http-equiv="refresh" content="{LIVE_REFRESH_S}">'
         page = page.replace("<head>", f"<head>\n{refresh}", 1)
-    target.parent.mkdir(parents=True, exist_ok=True)
     aside = target.with_name(f".{target.name}.{os.getpid()}.tmp")
     aside.write_text(page, encoding="utf-8")
     os.replace(aside, target)

@@ -31,9 +31,7 @@ FIRST_SHAPES_3P = ALWAYS  # players 0 and 1 of a 3-player game open with one of 
 
 FULL = (1 << (SIZE * SIZE)) - 1
 COL_FIRST = sum(1 << (y * SIZE) for y in range(SIZE))
-COL_LAST = COL_FIRST << (SIZE - 1)
 NOT_FIRST = FULL & ~COL_FIRST
-NOT_LAST = FULL & ~COL_LAST
 
 
 def bit(x: int, y: int) -> int:
@@ -231,10 +229,6 @@ def check_move(
         cx, cy = CORNERS[seat]
         return f"the first shape must cover the corner {cx} {cy}"
     return Action(x, y, letter, code, square, listed_form(letter, cells, mask))
-
-
-def _active(state: State, seat: int) -> bool:
-    return not state.out[seat] and not state.forfeited[seat]
 
 
 def _advance(state: State, after: int) -> State:

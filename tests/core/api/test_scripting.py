@@ -146,8 +146,9 @@ def test_match_plays_the_seed_given_first_and_the_next_seeds_after(tmp_path):
     assert [line.split(",")[0] for line in result.stdout.splitlines()[:3]] == [
         "game 1 seed 7", "game 2 seed 7", "game 3 seed 8",
     ]  # fmt: skip
-    replay = json.loads((out / "game-0001" / "replay.json").read_text())
-    assert replay["seed"] == 7 and replay["version"] == 1
+    replays = [json.loads(p.read_text()) for p in out.glob("games/*/replay.json")]
+    assert sorted(r["seed"] for r in replays) == [7, 7, 8]
+    assert {r["version"] for r in replays} == {1}
 
 
 def test_match_names_are_given_or_the_bot_files_stem(tmp_path):

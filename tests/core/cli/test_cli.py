@@ -36,7 +36,7 @@ def test_match_plays_one_game_and_logs_answers_timings_and_stderr(tmp_path):
     assert "  seat 0 greedy: " in out and " ms > " in out
     assert "    stderr: " in out  # the bots log their reasoning
     assert "game 1 seed 4, 6 turns" in out
-    assert (tmp_path / "m" / "game-0001" / "replay.json").is_file()
+    assert len(list((tmp_path / "m" / "games").glob("*/replay.json"))) == 1
 
 
 def test_match_rejects_unknown_settings_and_wrong_player_counts():

@@ -92,7 +92,7 @@ def test_the_leaderboard_fits_the_terminal_for_every_board(outputs, game, column
     assert widest(result.stdout) <= columns, result.stdout
     lines = result.stdout.splitlines()
     header = next(line for line in lines if line.startswith("#"))
-    assert "bot" in header and "rating ±95%" in header and "W/D/L" in header
+    assert "bot" in header and "BT ±95%" in header and "W/D/L" in header
     assert sum(1 for name in NAMES if any(line.split()[1:2] == [name] for line in lines)) == 10
     if columns == 100:
         assert "win % [95%]" in header and "forfeits" in header and "p99 ms" in header

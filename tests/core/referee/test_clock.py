@@ -297,7 +297,7 @@ def test_verbose_show_and_the_replay_file_a_log_after_the_answer_under_its_turn(
     assert result.returncode == 0, result.stderr
     expected = [[f"after {k}", f"thinking {k}"] for k in range(4)]
     assert _stderr_by_step(result.stdout, "    ") == expected
-    replay = out / "game-0001" / "replay.json"
+    replay = next((out / "games").iterdir()) / "replay.json"
     steps = json.loads(replay.read_text())["steps"]
     assert [[io["stderr"] for io in s["io"].values()] for s in steps] == [
         [f"after {k}\n", f"thinking {k}\n"] for k in range(4)

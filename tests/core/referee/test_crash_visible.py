@@ -76,7 +76,7 @@ def test_verbose_show_and_report_show_the_traceback(tmp_path: Path, crasher: Pat
         "--output", str(out),
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
-    for text in (result.stdout, run_arena("show", str(out / "game-0001")).stdout):
+    for text in (result.stdout, run_arena("show", str(next((out / "games").iterdir()))).stdout):
         lines = text.splitlines()
         at = lines.index("  seat 0 crasher FORFEITS: crash: exited with code 1 without answering")
         assert lines[at + 1] == "    its stderr ends:"

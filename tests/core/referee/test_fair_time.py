@@ -218,7 +218,7 @@ def test_a_tournament_replays_a_stalled_game_and_says_so(tmp_path):
     tournament = stc_tournament(tmp_path, {"loaded": loaded, "plain": plain}, games=2)
     with spinning(sorted(os.sched_getaffinity(0)), source=spin):
         config = load_tournament(tournament, load_registry())
-        summary = run_tournament(config, progress=False, log=lambda _: None)
+        summary = run_tournament(config, log=lambda _: None)
     assert summary.replayed >= 1 and summary.abandoned == 0, summary.stalled
     assert summary.played == 2
     rows = summary.leaderboard.rows()

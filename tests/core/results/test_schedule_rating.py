@@ -76,12 +76,15 @@ def test_ratings_are_trueskill_updates_in_schedule_order_with_draws():
     (b,), (a,) = env.rate([(b,), (a,)], ranks=[0, 0])
     (a,), (b,) = env.rate([(a,), (b,)], ranks=[1, 0])
     by_name = {s.name: s for s in stats}
-    assert abs(by_name["a"].mu - a.mu) < 1e-9 and abs(by_name["a"].sigma - a.sigma) < 1e-9
-    assert abs(by_name["b"].mu - b.mu) < 1e-9
+    assert (
+        abs(by_name["a"].ratings["trueskill"].raw["mu"] - a.mu) < 1e-9
+        and abs(by_name["a"].ratings["trueskill"].raw["sigma"] - a.sigma) < 1e-9
+    )
+    assert abs(by_name["b"].ratings["trueskill"].raw["mu"] - b.mu) < 1e-9
     assert (by_name["a"].wins, by_name["a"].draws, by_name["a"].losses) == (1, 1, 1)
     assert by_name["a"].forfeits["timeout"] == 1
     assert (pairs[("a", "b")].wins, pairs[("a", "b")].draws, pairs[("a", "b")].losses) == (1, 1, 1)
-    assert stats[0].conservative >= stats[1].conservative
+    assert stats[0].value("trueskill") >= stats[1].value("trueskill")
 
 
 def test_one_player_rounds_are_ranked_by_score_as_a_free_for_all():
@@ -141,7 +144,8 @@ def test_scores_are_kept_per_variant():
 
     games = [solo(0, "r0v0", "a", 10, 1), solo(1, "r0v1", "a", 30, 2), solo(2, "r1v0", "a", 20, 1)]
     stats, _ = compute(["a"], games, ["layout"])
-    assert stats[0].variant_scores == {"layout=1": [10, 20], "layout=2": [30]}
+    kept = {k: (m.n, m.mean, m.low, m.high) for k, m in stats[0].variant_scores.items()}
+    assert kept == {"layout=1": (2, 15, 10, 20), "layout=2": (1, 30, 30, 30)}
 
 
 def test_bradley_terry_errors_of_four_player_games_count_each_game_once():
@@ -160,8 +164,8 @@ def test_bradley_terry_errors_of_four_player_games_count_each_game_once():
         Encounter(a, b, pw.wins + 0.5 * pw.draws, pw.n) for (a, b), pw in pairs.items() if a < b
     ]
     naive = bradley_terry("abcd", encounters)
-    robust = {s.name: s.bt_error for s in stats}
-    assert {s.name: s.bt for s in stats} == pytest.approx(naive.ratings)
+    robust = {s.name: s.ratings["bt"].raw["error"] for s in stats}
+    assert {s.name: s.ratings["bt"].raw["rating"] for s in stats} == pytest.approx(naive.ratings)
     for name in "abcd":
         assert robust[name] > naive.errors[name] * 1.05
 
@@ -180,4 +184,4 @@ def test_bradley_terry_errors_of_a_short_predictable_four_player_tournament_stay
         Encounter(a, b, pw.wins + 0.5 * pw.draws, pw.n) for (a, b), pw in pairs.items() if a < b
     ]
     naive = bradley_terry("abcd", encounters)
-    assert {s.name: s.bt_error for s in stats} == pytest.approx(naive.errors)
+    assert {s.name: s.ratings["bt"].raw["error"] for s in stats} == pytest.approx(naive.errors)

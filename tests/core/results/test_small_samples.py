@@ -63,7 +63,9 @@ def test_a_bot_without_games_ranks_last():
     stats, _ = compute(["a", "b", "c"], games)
     assert [s.name for s in stats] == ["a", "b", "c"]
     by_name = {s.name: s for s in stats}
-    assert by_name["c"].conservative > by_name["b"].conservative  # what used to rank it 2nd
+    assert by_name["c"].value("trueskill") > by_name["b"].value(
+        "trueskill"
+    )  # what used to rank it 2nd
 
 
 def test_score_intervals_stay_inside_the_scores_range():

@@ -85,7 +85,7 @@ def test_the_leaderboard_every_n_games_and_the_report_as_games_end(tmp_path):
     for n in (2, 4, 6):
         assert f"--- live: {n} games stored" in result.stderr
     block = result.stderr.split("--- live: 2 games stored\n")[1]
-    assert block.splitlines()[0].split()[:3] == ["#", "bot", "rating"]
+    assert block.splitlines()[0].split()[:4] == ["#", "bot", "BT", "±95%"]
     report = (tmp_path / "out" / "report.html").read_text()
     assert 'http-equiv="refresh"' not in report  # the last write, after the run, is final
     assert not list((tmp_path / "out").glob(".report.html.*"))  # written aside, renamed

@@ -60,7 +60,7 @@ def test_the_leaderboard_has_the_tables_column_names(page, output):
     names = [cell.strip() for cell in head.strip("|").split("|")]
     shown = page.locator("#leaderboard th").all_inner_texts()
     assert shown == names
-    assert {"rating ±95%", "Elo ±95%", "W/D/L", "win % [95%]", "ms p50/p99/max"} <= set(shown)
+    assert {"BT ±95%", "Elo ±95%", "W/D/L", "win % [95%]", "ms p50/p99/max"} <= set(shown)
     assert not {"bt_ci", "elo_bound", "win%_low", "mu-3sigma"} & set(shown)
     # Each row as the table prints it.
     first = [

@@ -37,7 +37,9 @@ def test_the_viewer_shows_a_crashed_bots_last_stderr_lines(browser: Any, tmp_pat
     )
     assert played.returncode == 0, played.stderr
     page_file = tmp_path / "viewer.html"
-    viewed = run_arena("view", str(out / "game-0001" / "replay.json"), "-o", str(page_file))
+    viewed = run_arena(
+        "view", str(next((out / "games").iterdir()) / "replay.json"), "-o", str(page_file)
+    )
     assert viewed.returncode == 0, viewed.stderr
     errors: list[str] = []
     page = browser.new_page(viewport={"width": 1300, "height": 900})

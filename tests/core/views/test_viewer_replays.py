@@ -208,10 +208,10 @@ def test_report_links_every_game_to_its_viewer_and_rewrites_only_stale_ones(tour
     links = re.findall(r'href="(games/[^"#]+/viewer\.html)', page)
     assert len(set(links)) == 6
     assert all((tournament / link).is_file() for link in links)
-    for column in ("mu-3σ", "win % [95%]", "W/D/L", "rating ±95%"):  # the printed names
+    for column in ("mu-3σ", "win % [95%]", "W/D/L", "BT ±95%"):  # the printed names
         assert f">{column}</th>" in page
     again = run_arena("report", str(tournament))
-    assert again.stdout.strip() == f"report: {tournament / 'report.html'} (0 viewers written)"
+    assert again.stdout.strip() == f"report: {tournament / 'report.html'} (every viewer up to date)"
 
 
 def _assert_self_contained(page: str) -> None:

@@ -1,0 +1,234 @@
+"""The cost of commands as stores grow (issue 45): stores of 1k to 1M games between 10 to
+1,000 bots, built through arena's own storage API, and the commands that read them, timed
+beside the old code's (another checkout) on the same stores in the same run.
+
+    python3 bench/scale.py [--games 1000 10000 100000 1000000] [--bots 10]
+                           [--old /tmp/arena-old] [--cache /tmp/arena-scale]
+
+``--old`` is a checkout of the code to compare with (made by ``git archive d0ef0b7 | tar
+-x -C /tmp/arena-old`` when missing); each checkout runs its own ``framework`` and
+``games`` folders first on ``PYTHONPATH``. Stores are cached under ``--cache`` (a store
+is built once, by ``Store.add_game`` with batched commits, 2-player games of random
+results, some forfeits). Per command and size: CPU seconds (user + system of the
+command's process), peak memory (its max RSS) and, over the sizes, the fitted growth
+exponent (the slope of log CPU over log games). Also printed: storing's pace (games a
+second, one commit per game as before and batched), the start-up of a tournament of
+1,000 bots in one folder (``resume.bot_identities``), and the load (``os.getloadavg``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "framework"))
+
+from arena.records import GameRecord, SeatRecord  # noqa: E402
+from arena.results.store import Store  # noqa: E402
+
+OLD_COMMIT = "d0ef0b7"
+FORFEITS = ("timeout", "crash", "invalid")
+
+
+def bot_names(bots: int) -> list[str]:
+    return [f"bot{i:04d}" for i in range(bots)]
+
+
+def game_record(rng: random.Random, a: str, b: str, seed: int) -> GameRecord:
+    """A 2-player game: a win either way or a draw, sometimes a forfeit."""
+    first = rng.random()
+    ranks = (0, 1) if first < 0.45 else (1, 0) if first < 0.9 else (0, 0)
+    forfeit = rng.choice(FORFEITS) if rng.random() < 0.05 else None
+    seats = [
+        SeatRecord(bot=a, rank=ranks[0], score=float(1 - ranks[0]), moves=40, total_ms=80.0,
+                   max_ms=5.0, forfeit=forfeit if ranks[0] else None, turn_ms=[2.0] * 40),
+        SeatRecord(bot=b, rank=ranks[1], score=float(1 - ranks[1]), moves=40, total_ms=80.0,
+                   max_ms=5.0, forfeit=forfeit if ranks[1] else None, turn_ms=[2.0] * 40),
+    ]  # fmt: skip
+    return GameRecord("stc", seed, {"max_turns": 200}, seats, "done", 40, 40, 120.0)
+
+
+def add_games(store: Store, games: int, bots: int, start: int = 0) -> None:
+    names = bot_names(bots)
+    rng = random.Random(games * 1000 + bots)
+    for n in range(start, start + games):
+        a, b = rng.sample(names, 2)
+        seed = n // 2
+        identity = {"seed": seed, "bots": [{"name": a}, {"name": b}]}
+        store.add_game(f"g{n}", n, n // 1000, "", game_record(rng, a, b, seed), identity)
+
+
+def build(cache: Path, games: int, bots: int) -> Path:
+    """The cached store of ``games`` games between ``bots`` bots (built when missing)."""
+    out = cache / f"games{games}-bots{bots}"
+    if (out / "built").is_file():
+        return out
+    if out.exists():
+        import shutil
+
+        shutil.rmtree(out)
+    started = time.process_time()
+    store = Store(out)
+    store.set_meta({"name": out.name, "game": "stc", "format": "round-robin",
+                    "bots": bot_names(bots), "variant_keys": [], "seed": 1})  # fmt: skip
+    store.set_bots({name: f"python3 {name}.py" for name in bot_names(bots)})
+    store.batch(max_games=5000, max_delay_s=3600)
+    add_games(store, games, bots)
+    store.close()
+    # One replay, for `arena view` of one game.
+    replay = {"game": "stc", "seed": 0, "players": bot_names(2), "steps": [], "format": 2}
+    (out / "games" / "g0").mkdir(parents=True, exist_ok=True)
+    db = __import__("sqlite3").connect(out / "arena.sqlite")
+    with db:
+        db.execute("UPDATE games SET dir = 'games/g0' WHERE id = 1")
+    db.close()
+    (out / "games" / "g0" / "replay.json").write_text(json.dumps(replay))
+    (out / "built").write_text(f"{time.process_time() - started:.1f} s of CPU to build\n")
+    return out
+
+
+def run(checkout: Path, args: list[str]) -> tuple[float, float, int]:
+    """(CPU seconds, peak MB, exit code) of ``python -m arena ARGS`` with ``checkout``'s code."""
+    env = dict(os.environ, COLUMNS="120")
+    env["PYTHONPATH"] = os.pathsep.join([str(checkout / "framework"), str(checkout / "games")])
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "arena", *args], env=env, cwd=tempfile.gettempdir(),
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, proc.returncode
+
+
+def exponent(points: list[tuple[int, float]]) -> float | None:
+    """The least-squares slope of log CPU over log size."""
+    pts = [(math.log(n), math.log(max(c, 1e-3))) for n, c in points]
+    if len(pts) < 2:
+        return None
+    mx = sum(x for x, _ in pts) / len(pts)
+    my = sum(y for _, y in pts) / len(pts)
+    den = sum((x - mx) ** 2 for x, _ in pts)
+    return sum((x - mx) * (y - my) for x, y in pts) / den if den else None
+
+
+COMMANDS = {
+    "list --bot X": lambda out: ["list", str(out), "--bot", "bot0001"],
+    "list --bot X --result loss": lambda out: ["list", str(out), "--bot", "bot0001",
+                                               "--result", "loss"],
+    "view ID (one game)": lambda out: ["view", "1", "--from", str(out), "-o",
+                                       str(Path(tempfile.gettempdir()) / "scale-view.html")],
+}  # fmt: skip
+
+
+def storing_pace(games: int = 3000) -> dict[str, tuple[float, float]]:
+    """Games stored a second through ``Store.add_game`` (by the wall clock, by this
+    process's CPU): one commit each, and batched."""
+    pace = {}
+    for label, batched in (("one commit a game", False), ("batched", True)):
+        with tempfile.TemporaryDirectory() as tmp:
+            store = Store(Path(tmp))
+            if batched:
+                store.batch()
+            start, cpu = time.perf_counter(), time.process_time()
+            add_games(store, games, 10)
+            store.close()
+            wall, cpu = time.perf_counter() - start, time.process_time() - cpu
+            pace[label] = (games / wall, games / cpu)
+    return pace
+
+
+STARTUP = """
+import sys, time
+from pathlib import Path
+from arena.cli.common import installed_games
+from arena.tournament.config import load_tournament
+from arena.tournament.resume import bot_identities
+config = load_tournament(Path(sys.argv[1]), installed_games())
+bot_identities(config)
+"""
+
+
+def startup(checkout: Path, cache: Path, bots: int = 1000) -> tuple[float, float]:
+    """CPU and peak MB of loading a tournament of ``bots`` bots in one folder and making
+    their identities (what `arena run` does before its first game)."""
+    folder = cache / f"bots{bots}"
+    folder.mkdir(parents=True, exist_ok=True)
+    lines = ["name: many", "game: stc", "format: gauntlet", "champion: bot0000", "games: 2",
+             "seed: 1",
+             f"output: {cache / 'many-out'}", "bots:"]  # fmt: skip
+    for name in bot_names(bots):
+        (folder / f"{name}.py").write_text("print(0)\n")
+        lines.append(f"  - {{name: {name}, cmd: python3 {folder / name}.py}}")
+    yaml = cache / f"bots{bots}.yaml"
+    yaml.write_text("\n".join(lines) + "\n")
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(checkout / "framework"), str(checkout / "games")])
+    proc = subprocess.Popen([sys.executable, "-c", STARTUP, str(yaml)], env=env)
+    _, status, usage = os.wait4(proc.pid, 0)
+    if os.waitstatus_to_exitcode(status) != 0:
+        return float("nan"), float("nan")
+    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+
+
+def old_checkout(path: Path) -> Path:
+    if not (path / "framework").is_dir():
+        path.mkdir(parents=True, exist_ok=True)
+        archive = subprocess.run(["git", "-C", str(REPO), "archive", OLD_COMMIT],
+                                 check=True, capture_output=True).stdout  # fmt: skip
+        subprocess.run(["tar", "-x", "-C", str(path)], input=archive, check=True)
+    return path
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, nargs="+", default=[1000, 10000, 100000, 1000000])
+    parser.add_argument("--bots", type=int, nargs="+", default=[10])
+    parser.add_argument("--old", type=Path, default=Path("/tmp/arena-old"))
+    parser.add_argument("--cache", type=Path, default=Path("/tmp/arena-scale"))
+    parser.add_argument(
+        "--old-up-to",
+        type=int,
+        default=1000000,
+        help="time the old code only on stores up to this many games",
+    )
+    args = parser.parse_args()
+    old = old_checkout(args.old)
+    print(f"load before: {os.getloadavg()}")
+    for label, (wall, cpu) in storing_pace().items():
+        print(f"storing, {label}: {wall:,.0f} games/s (wall), {cpu:,.0f} games/s of CPU")
+    for name, checkout in (("new", REPO), ("old", old)):
+        cpu, mb = startup(checkout, args.cache)
+        print(f"start-up of 1,000 bots in one folder ({name}): {cpu:.2f} s CPU, {mb:.0f} MB")
+    for bots in args.bots:
+        figures: dict[tuple[str, str], list[tuple[int, float]]] = {}
+        for games in args.games:
+            out = build(args.cache, games, bots)
+            for command, argv in COMMANDS.items():
+                for name, checkout in (("new", REPO), ("old", old)):
+                    if name == "old" and games > args.old_up_to:
+                        continue
+                    cpu, mb, code = run(checkout, argv(out))
+                    figures.setdefault((command, name), []).append((games, cpu))
+                    print(f"{bots:>5} bots {games:>8} games  {command:<28} {name}: "
+                          f"{cpu:7.2f} s CPU {mb:7.0f} MB  exit {code}  "
+                          f"load {os.getloadavg()[0]:.1f}", flush=True)  # fmt: skip
+        for (command, name), points in figures.items():
+            slope = exponent(points)
+            shown = "-" if slope is None else f"{slope:.2f}"
+            print(f"{bots:>5} bots  {command:<28} {name}: growth exponent {shown}")
+    print(f"load after: {os.getloadavg()}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,80 @@
+"""TrueSkill (the ``trueskill`` package, its defaults: mu 25, sigma 25/3), rated event by
+event in schedule order; sorted by the conservative ``mu - 3 sigma``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from arena.results.ratings.base import IncrementalRating, Rated, RatingColumn
+
+if TYPE_CHECKING:
+    from arena.results.rating import Entry
+
+Z95 = 1.959963984540054
+
+
+def mu_text(mu: float, sigma: float) -> str:
+    """``27.1 ±9.8``: a Gaussian rating and its 95% interval's half-width."""
+    return f"{mu:.1f} ±{Z95 * sigma:.1f}"
+
+
+class TrueSkill(IncrementalRating):
+    """Microsoft's TrueSkill: every bot a Gaussian belief N(mu, sigma^2) about its skill."""
+
+    name: ClassVar[str] = "trueskill"
+    title: ClassVar[str] = "TrueSkill"
+    short: ClassVar[str] = "TS"
+    headline: ClassVar[str] = "ts"
+    columns: ClassVar[tuple[RatingColumn, ...]] = (
+        RatingColumn("ts", "TS mu ±95%"),
+        RatingColumn("mu", "mu"),
+        RatingColumn("sigma", "sigma"),
+        RatingColumn("mu-3sigma", "mu-3σ"),
+    )
+    wide: ClassVar[tuple[str, ...]] = ("mu", "sigma", "mu-3sigma")
+    interval: ClassVar[str] = "mu ± 1.96 sigma (the Gaussian belief's 95%); sorted by mu - 3 sigma"
+
+    def __init__(self) -> None:
+        self._env: Any = None
+
+    def env(self) -> Any:
+        """The TrueSkill environment (package defaults, no scipy backend)."""
+        if self._env is None:
+            import trueskill
+
+            self._env = trueskill.TrueSkill(backend=None)
+        return self._env
+
+    def number_keys(self) -> tuple[str, ...]:
+        """The JSON/CSV fields, in order."""
+        return ("mu", "sigma", "mu-3sigma")
+
+    def update(self, state: dict[str, Any], event: Sequence[Entry]) -> None:
+        """Rate one event in ``state``, in place."""
+        env = self.env()
+        before = [env.create_rating(*state.get(e.bot, (env.mu, env.sigma))) for e in event]
+        new = env.rate([(r,) for r in before], ranks=[e.rank for e in event])
+        for e, (r,) in zip(event, new, strict=True):
+            state[e.bot] = [r.mu, r.sigma]
+
+    def centre(self, state: Mapping[str, Any], bot: str) -> float:
+        """``bot``'s mu in ``state``."""
+        return float(state[bot][0]) if bot in state else float(self.env().mu)
+
+    def rated(self, state: Mapping[str, Any], bot: str) -> Rated:
+        """``bot``'s rating in ``state``."""
+        env = self.env()
+        mu, sigma = state.get(bot, (env.mu, env.sigma))
+        low = mu - 3 * sigma
+        return Rated(
+            low,
+            {"mu": round(mu, 2), "sigma": round(sigma, 2), "mu-3sigma": round(low, 2)},
+            {
+                "ts": mu_text(mu, sigma),
+                "mu": f"{round(mu, 2):.2f}",
+                "sigma": f"{round(sigma, 2):.2f}",
+                "mu-3sigma": f"{round(low, 2) + 0.0:.2f}",
+            },
+            {"mu": mu, "sigma": sigma},
+        )

@@ -1,0 +1,161 @@
+"""The output folder as the web app reads it: a read-only store per thread, the store's
+version (what tells a page it changed), and the run's state.
+
+The database is opened ``mode=ro`` (:class:`arena.results.store.Store` with
+``create=False``): in WAL mode a reader never blocks the run writing it, and the run's
+lock (``.arena.lock``, an ``flock``) is never taken here, so nothing here blocks the run.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from arena.results.store import DB_NAME, Store
+from arena.tournament.control import read_control
+
+STATUS_NAME = "status.json"
+"""Written by ``arena run`` in the output folder: the run's state, counts and ETA."""
+STATES = ("running", "stopped", "done")
+
+
+@dataclass(frozen=True)
+class Version:
+    """What changes when a game is stored: the highest game id and the number of games."""
+
+    last_id: int = 0
+    games: int = 0
+
+
+@dataclass(frozen=True)
+class RunState:
+    """The run's state as a page shows it (``unknown`` without a status file)."""
+
+    state: str
+    games_done: int
+    games_total: int | None
+    eta_s: float | None
+    stalls_replayed: int = 0
+    given_up: int = 0
+    failed: int = 0
+    paused: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON the event stream sends."""
+        return {
+            "state": self.state,
+            "games_done": self.games_done,
+            "games_total": self.games_total,
+            "eta_s": self.eta_s,
+            "stalls_replayed": self.stalls_replayed,
+            "given_up": self.given_up,
+            "failed": self.failed,
+            "paused": self.paused,
+        }
+
+
+class Folder:
+    """One output folder, read by many threads (each with its own read-only connection)."""
+
+    def __init__(self, output: Path) -> None:
+        self.output = output
+        self._local = threading.local()
+
+    @property
+    def has_store(self) -> bool:
+        """Whether the run has created its database yet."""
+        return (self.output / DB_NAME).is_file()
+
+    def store(self) -> Store | None:
+        """This thread's read-only store (``None`` before the run made one)."""
+        store: Store | None = getattr(self._local, "store", None)
+        if store is None:
+            if not self.has_store:
+                return None
+            store = Store(self.output, create=False)
+            self._local.store = store
+        return store
+
+    def db(self) -> sqlite3.Connection | None:
+        """This thread's read-only connection."""
+        store = self.store()
+        return None if store is None else store.db
+
+    def version(self) -> Version:
+        """The store's version: two index lookups, cheap enough to poll."""
+        db = self.db()
+        if db is None:
+            return Version()
+        (last,) = db.execute("SELECT COALESCE(MAX(id), 0) FROM games").fetchone()
+        (count,) = db.execute("SELECT COUNT(*) FROM current_games").fetchone()
+        return Version(int(last), int(count))
+
+    def status_text(self) -> str:
+        """The raw status and control files (what the watcher compares between polls)."""
+        parts = []
+        for name in (STATUS_NAME, "control.json"):
+            try:
+                parts.append((self.output / name).read_text("utf-8", errors="replace"))
+            except OSError:
+                parts.append("")
+        return "\0".join(parts)
+
+    def run_state(self, games: int, child: str | None = None) -> RunState:
+        """The run's state from ``status.json``; a "running" whose process is gone reads
+        as stopped. Without the file: the state of the run this server started
+        (``child``), else ``unknown``, with the store's count of games."""
+        paused = read_control(self.output).paused
+        status = _read_status(self.output / STATUS_NAME)
+        if status is None:
+            state = child or "unknown"
+            return RunState(state, games, None, None, paused=paused)
+        state = str(status.get("state"))
+        if state not in STATES:
+            state = "unknown"
+        if state == "running" and not _alive(status.get("pid")):
+            state = "stopped"
+        return RunState(
+            state,
+            _int(status.get("games_done"), games) or 0,
+            _int(status.get("games_total"), None),
+            _float(status.get("eta_s")),
+            _int(status.get("stalls_replayed"), 0) or 0,
+            _int(status.get("given_up"), 0) or 0,
+            _int(status.get("failed"), 0) or 0,
+            paused,
+        )
+
+
+def _read_status(path: Path) -> dict[str, Any] | None:
+    try:
+        data = json.loads(path.read_text("utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _alive(pid: Any) -> bool:
+    if not isinstance(pid, int) or pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process: alive
+        return True
+    return True
+
+
+def _int(value: Any, default: int | None) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else default
+
+
+def _float(value: Any) -> float | None:
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return float(value)
+    return None

@@ -1,0 +1,122 @@
+"""The leaderboard and each bot's rating over time, recomputed only when games were stored.
+
+Ratings are computed from every stored game (:func:`leaderboard_from_store`), which takes
+seconds on a million games; pages must not wait for that while a run adds games. So the
+latest snapshot is kept, and when the store's version moves on one thread computes the
+next while pages go on showing the last one (it says which game count it is of).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from arena.records import StoredGame
+from arena.results import rating
+from arena.results.leaderboard import Leaderboard, leaderboard_from_store
+from arena.web.folder import Folder, Version
+
+MAX_POINTS = 300
+"""Points per bot in the rating chart (long tournaments are sampled evenly)."""
+
+
+@dataclass(frozen=True)
+class Point:
+    """A bot's TrueSkill rating after one rating event: its mean and its deviation."""
+
+    event: int
+    mu: float
+    sigma: float
+
+
+@dataclass
+class Snapshot:
+    """The leaderboard of one version of the store, each bot's rating history with it."""
+
+    version: Version
+    board: Leaderboard | None
+    history: dict[str, list[Point]] = field(default_factory=dict)
+    events: int = 0
+    seconds: float = 0.0
+
+
+def rating_history(
+    bots: Sequence[str], games: Sequence[StoredGame], variant_keys: Sequence[str]
+) -> tuple[dict[str, list[Point]], int]:
+    """Each bot's TrueSkill mu and sigma after the rating events it took part in, in
+    schedule order (sampled to about :data:`MAX_POINTS` each), and the number of events."""
+    env = rating.new_env()
+    ratings = {b: env.create_rating() for b in bots}
+    full: dict[str, list[Point]] = {b: [Point(0, ratings[b].mu, ratings[b].sigma)] for b in bots}
+    events = rating.events(games, variant_keys)
+    for i, event in enumerate(events, start=1):
+        for e in event:
+            if e.bot not in ratings:
+                ratings[e.bot] = env.create_rating()
+                full[e.bot] = [Point(0, ratings[e.bot].mu, ratings[e.bot].sigma)]
+        if len(event) < 2:
+            continue
+        new = env.rate([(ratings[e.bot],) for e in event], ranks=[e.rank for e in event])
+        for e, (r,) in zip(event, new, strict=True):
+            ratings[e.bot] = r
+            full[e.bot].append(Point(i, r.mu, r.sigma))
+    return {bot: _sample(points) for bot, points in full.items()}, len(events)
+
+
+def _sample(points: list[Point]) -> list[Point]:
+    if len(points) <= MAX_POINTS:
+        return points
+    step = (len(points) - 1) / (MAX_POINTS - 1)
+    return [points[round(i * step)] for i in range(MAX_POINTS)]
+
+
+def compute(folder: Folder) -> Snapshot:
+    """The snapshot of the store as it is now (in this thread)."""
+    started = time.perf_counter()
+    store = folder.store()
+    if store is None:
+        return Snapshot(Version(), None)
+    version = folder.version()
+    board = leaderboard_from_store(store)
+    meta = store.meta()
+    history, events = rating_history(
+        list(meta.get("bots", [])), store.games(), list(meta.get("variant_keys", []))
+    )
+    return Snapshot(version, board, history, events, time.perf_counter() - started)
+
+
+class Snapshots:
+    """The latest snapshot of a folder, brought up to date by one thread at a time."""
+
+    def __init__(self, folder: Folder) -> None:
+        self.folder = folder
+        self._latest: Snapshot | None = None
+        self._lock = threading.Lock()
+        self._busy: threading.Thread | None = None
+
+    def get(self, version: Version) -> Snapshot:
+        """The snapshot of ``version`` if made, else the latest one while the next is
+        computed in the background (the first one is waited for)."""
+        with self._lock:
+            latest = self._latest
+            if latest is not None and latest.version == version:
+                return latest
+            if self._busy is None or not self._busy.is_alive():
+                self._busy = threading.Thread(target=self._refresh, daemon=True)
+                self._busy.start()
+            busy = self._busy
+        if latest is None:
+            busy.join()
+            with self._lock:
+                return self._latest or Snapshot(version, None)
+        return latest
+
+    def _refresh(self) -> None:
+        try:
+            snapshot = compute(self.folder)
+        except Exception:  # a store changing underneath: the next poll tries again
+            return
+        with self._lock:
+            self._latest = snapshot
