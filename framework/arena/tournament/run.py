@@ -16,9 +16,10 @@ import sqlite3
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any
+from typing import Any, cast
 
 from arena.botproc import Sandbox, remove_leftovers
+from arena.botproc.sandboxes.base import SandboxKind
 from arena.errors import ConfigError, OutputError
 from arena.events import Observers, RunObserver
 from arena.execute.executor import Executor, LocalExecutor
@@ -238,7 +239,8 @@ def _sandbox(
     line = config.lines.get("sandbox")
     key = f"{config.path}: sandbox" + (f" (line {line})" if line else "")
     sandbox = (
-        Sandbox(config.sandbox)
+        # Only the request (`auto` too): each Dask worker resolves it for its machine.
+        Sandbox(cast(SandboxKind, config.sandbox))
         if remote
         else choose_sandbox(
             config.sandbox,
