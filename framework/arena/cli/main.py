@@ -21,7 +21,8 @@ from collections.abc import Sequence
 from types import FrameType
 
 from arena import __version__
-from arena.cli import games, match, serve, stored, tournament
+from arena.cli import check, games, match, serve, stored, tournament
+from arena.cli.common import ArenaParser
 from arena.errors import EXIT_BUG, EXIT_PIPE, EXIT_USAGE, exit_code
 from arena.execute.stopping import first_stop, note_stop
 from arena.text import shown
@@ -123,11 +124,11 @@ def _ignore_late_signals() -> None:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = ArenaParser(
         prog="arena", description="Bot tournaments for many games: play, rate, replay."
     )
     parser.add_argument("--version", action="version", version=f"arena {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
-    for commands in (games, match, tournament, stored, serve):
+    for commands in (games, match, tournament, check, stored, serve):
         commands.add_parsers(sub)
     return parser

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from arena.errors import ConfigError
+from arena.limits import DEFAULT_FORMAT
 from arena.results import rating, ratings
 from arena.results.columns import Column, fit_table, terminal_width
 from arena.results.rating import REASONS, BotStats, Pairwise
@@ -607,7 +608,7 @@ def leaderboard_from_store(store: Store, rating_name: str | None = None) -> Lead
     bots = list(meta.get("bots", []))
     stats, pairs = rating.compute(bots, games, meta.get("variant_keys", []), sort_by)
     fmt = meta.get("format", "round-robin")
-    shown = "" if fmt == "round-robin" else f"{fmt}, "
+    shown = "" if fmt == DEFAULT_FORMAT else f"{fmt}, "
     title = f"{meta.get('name', store.output.name)} ({meta.get('game', '?')}, {shown}"
     title += f"{len(games)} games)"
     sprt = None

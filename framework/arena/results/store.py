@@ -16,6 +16,7 @@ tournament; the others stay stored.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import shutil
@@ -639,7 +640,19 @@ def make_output_folder(output: Path, where: str) -> None:
         output.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         why = exc.strerror or str(exc)
+        base = _nearest_existing(output)
+        if exc.errno == errno.ENOENT and base is not None and base.is_dir():
+            # Every missing folder was to be made, so the one that exists refused it.
+            why = f"{base} does not take new folders (a special file system, not one for files)"
         raise ConfigError(f"{where}: cannot create the folder {str(output)!r}: {why}") from None
+
+
+def _nearest_existing(path: Path) -> Path | None:
+    """The deepest folder of ``path``'s own and its parents that exists (None: none)."""
+    for folder in (path.absolute(), *path.absolute().parents):
+        if folder.exists():
+            return folder
+    return None
 
 
 def clear_output(output: Path) -> None:

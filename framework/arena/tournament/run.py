@@ -16,7 +16,7 @@ import sqlite3
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arena.botproc import Sandbox, remove_leftovers
 from arena.errors import ConfigError, OutputError
@@ -34,9 +34,12 @@ from arena.text import shown_line
 from arena.tournament.builds import build_bots
 from arena.tournament.config import TournamentConfig, where
 from arena.tournament.control import wait_while_paused
-from arena.tournament.formats import Scheduler, fixed_plan, make_scheduler
+from arena.tournament.formats import CandidateScheduler, Scheduler, fixed_plan, make_scheduler
 from arena.tournament.play import GamePlan, PlayResult, play_plan
 from arena.tournament.resume import BotIdentities, bot_identities, current_games
+
+if TYPE_CHECKING:
+    from arena.results.verdict import CandidateVerdict
 
 DISK_FULL = ("No space left on device", "Disk quota exceeded", "database or disk is full")
 """How a full disk shows in a failed game's reason (the worker's ``OSError``)."""
@@ -59,6 +62,7 @@ class RunSummary:
     abandoned: int = 0  # games given up: stalled more than MAX_STALL_REPLAYS times, not stored
     given_up: list[str] = field(default_factory=list)  # "game <key>: why", each given up
     failures: list[str] = field(default_factory=list)  # "game <key>: why", each failed game
+    verdict: CandidateVerdict | None = None  # format candidate: the candidate's verdict
 
 
 def run_tournament(
@@ -86,7 +90,7 @@ def run_tournament(
     _check_round_seeds(config, plan)
     # On a remote Dask cluster each worker decides the sandbox (`auto`) for itself.
     remote = config.executor == "dask" and config.dask is not None
-    sandbox = _sandbox(config, remote, say)
+    config, sandbox = _sandbox(config, remote, say)
     # A Dask cluster is reached before anything is written (an unreachable one is a
     # configuration mistake); dask is imported only when used (it is slow to import).
     dask = _open_dask(config, say) if config.executor == "dask" else None
@@ -131,6 +135,7 @@ def run_tournament(
             abandoned=len(result.stalls.given_up),
             given_up=result.stalls.given_up,
             failures=result.failures,
+            verdict=scheduler.verdict if isinstance(scheduler, CandidateScheduler) else None,
         )
     finally:
         store.close()
@@ -227,10 +232,12 @@ class _Games:
         self.scheduler.record(spec, record.seats, record.settings)
 
 
-def _sandbox(config: TournamentConfig, remote: bool, say: Callable[[str], None]) -> Sandbox:
+def _sandbox(
+    config: TournamentConfig, remote: bool, say: Callable[[str], None]
+) -> tuple[TournamentConfig, Sandbox]:
     """The sandbox of the file's games, checked before anything is written; bots from
-    source are built (or found built) with it first: one that does not build is a mistake
-    in the file, reported before any game."""
+    source are built (or found built) with it first, the config returned with their
+    commands: one that does not build is a mistake in the file, reported before any game."""
     line = config.lines.get("sandbox")
     key = f"{config.path}: sandbox" + (f" (line {line})" if line else "")
     sandbox = (
@@ -252,8 +259,8 @@ def _sandbox(config: TournamentConfig, remote: bool, say: Callable[[str], None])
             builder = choose_sandbox(
                 config.sandbox, None, [config.output], config.max_processes, key
             )
-        build_bots(config, builder, say)
-    return sandbox
+        config = build_bots(config, builder, say)
+    return config, sandbox
 
 
 def _open_output(
