@@ -137,11 +137,8 @@ def run_tournament(
             abandoned=len(result.stalls.given_up),
             given_up=result.stalls.given_up,
             failures=result.failures,
-<<<<<<< HEAD
             left_out=store.left_out(),
-=======
             verdict=scheduler.verdict if isinstance(scheduler, CandidateScheduler) else None,
->>>>>>> verdict
         )
     finally:
         store.close()
