@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from arena.botproc.build import Recipe, RecipeError, check_preset, make_recipe, merge_presets
+from arena.botbuild.build import Recipe, RecipeError, check_preset, make_recipe, merge_presets
 from arena.botproc.commands import (
     bot_file,
     default_names,

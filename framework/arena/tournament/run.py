@@ -16,9 +16,10 @@ import sqlite3
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any
+from typing import Any, cast
 
 from arena.botproc import Sandbox, remove_leftovers
+from arena.botproc.sandboxes.base import SandboxKind
 from arena.errors import ConfigError, OutputError
 from arena.events import Observers, RunObserver
 from arena.execute.executor import Executor, LocalExecutor
@@ -59,6 +60,7 @@ class RunSummary:
     abandoned: int = 0  # games given up: stalled more than MAX_STALL_REPLAYS times, not stored
     given_up: list[str] = field(default_factory=list)  # "game <key>: why", each given up
     failures: list[str] = field(default_factory=list)  # "game <key>: why", each failed game
+    left_out: int = 0  # stored games the file no longer defines: not on the leaderboard
 
 
 def run_tournament(
@@ -131,6 +133,7 @@ def run_tournament(
             abandoned=len(result.stalls.given_up),
             given_up=result.stalls.given_up,
             failures=result.failures,
+            left_out=store.left_out(),
         )
     finally:
         store.close()
@@ -236,7 +239,8 @@ def _sandbox(
     line = config.lines.get("sandbox")
     key = f"{config.path}: sandbox" + (f" (line {line})" if line else "")
     sandbox = (
-        Sandbox(config.sandbox)
+        # Only the request (`auto` too): each Dask worker resolves it for its machine.
+        Sandbox(cast(SandboxKind, config.sandbox))
         if remote
         else choose_sandbox(
             config.sandbox,
