@@ -341,6 +341,7 @@ def _write_match_meta(store: Store, request: MatchRequest, bots: list[BotSpec]) 
             "bots": names,
             "champion": None,
             "sprt": None,
+            "rating": None,  # the default rating
             **clock_options,
         }
     )
