@@ -568,7 +568,7 @@ def _run_steps(
     for step in recipe.steps:
         argv = list(_fill_out(step, out))
         argv[0] = find_program(argv[0], box.kind)
-        command = shlex.join([step[0], *argv[1:]]).replace(str(out), "{out}")
+        command = shlex.join([step[0], *argv[1:]])  # the real paths, as it ran
         with open(log_path, "ab") as log:
             proc = spawn(
                 argv, out, box, subprocess.DEVNULL, log.fileno(), log.fileno(), FILE_SIZE_CAP_BYTES

@@ -59,6 +59,7 @@ class RunSummary:
     abandoned: int = 0  # games given up: stalled more than MAX_STALL_REPLAYS times, not stored
     given_up: list[str] = field(default_factory=list)  # "game <key>: why", each given up
     failures: list[str] = field(default_factory=list)  # "game <key>: why", each failed game
+    left_out: int = 0  # stored games the file no longer defines: not on the leaderboard
 
 
 def run_tournament(
@@ -131,6 +132,7 @@ def run_tournament(
             abandoned=len(result.stalls.given_up),
             given_up=result.stalls.given_up,
             failures=result.failures,
+            left_out=store.left_out(),
         )
     finally:
         store.close()
