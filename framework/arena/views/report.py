@@ -22,10 +22,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arena.botproc.lines import split_detail
 from arena.errors import ArenaError
 from arena.plugins.registry import Registry, load_registry
-from arena.records import Replay
+from arena.records import Replay, split_detail
 from arena.results import rating, ratings
 from arena.results.leaderboard import Leaderboard, leaderboard_from_store
 from arena.results.queries import GameFilter
