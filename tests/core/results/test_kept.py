@@ -193,3 +193,26 @@ def test_the_kept_tables_are_built_in_the_storing_transaction(tmp_path):
     assert games == stored == 24
     db.close()
     store.close()
+
+
+def test_arena_leaderboard_sorts_by_the_rating_asked_for(tmp_path):
+    import subprocess
+    import sys
+
+    fill(tmp_path, "round-robin", shuffle=0).close()
+
+    def arena(*args: str) -> subprocess.CompletedProcess[str]:
+        command = [sys.executable, "-m", "arena", "leaderboard", str(tmp_path), *args]
+        return subprocess.run(command, capture_output=True, text=True, timeout=300)
+
+    bad = arena("--rating", "glicko")
+    assert bad.returncode == 2 and bad.stdout == ""
+    assert bad.stderr == (
+        "arena: --rating: unknown rating 'glicko' (known: bt, elo, trueskill, openskill)\n"
+    )
+    for name, key in (("trueskill", "mu-3sigma"), ("openskill", "os_mu-3sigma"), ("bt", "bt")):
+        done = arena("--rating", name, "--format", "json")
+        data = json.loads(done.stdout)
+        assert data["rating"] == name
+        values = [row[key] for row in data["leaderboard"]]
+        assert values == sorted(values, reverse=True)
