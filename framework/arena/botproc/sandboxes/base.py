@@ -80,6 +80,9 @@ class Sandbox:
     command names, or ``named``, those files alone."""
     read_only: tuple[str, ...] = ()
     """More host files and folders (absolute paths) every bot sees, read-only."""
+    build: bool = False
+    """A build's sandbox: no other bot runs beside it, so it may lock files (compilers'
+    caches do), which bots may not (:mod:`arena.botproc.seccomp`)."""
     mounts: tuple[tuple[str, str], ...] = ()
     """(copy on this machine, path the bot sees it at), read-only: a Dask worker's copies
     of the ``read_only`` paths, shown where the tournament named them (only by a backend

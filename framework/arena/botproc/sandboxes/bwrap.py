@@ -255,7 +255,7 @@ class BwrapBackend:
         """:meth:`~arena.botproc.sandboxes.base.SandboxBackend.command`."""
         join = cgroup.join_files if cgroup is not None else ()
         limits = sandbox.rlimits(cgroup, file_cap)
-        fd9 = seccomp.program_path()
+        fd9 = seccomp.program_path(locks=not sandbox.build)
         bwrap = _bwrap_args(sandbox, argv, workdir, bwrap_host(), fd9 is not None, scratch)
         return shell_launch(join, limits, bwrap, fd9), None
 
