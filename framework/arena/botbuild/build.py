@@ -38,13 +38,10 @@ from arena.botproc.sandboxes.base import FILE_SIZE_CAP_BYTES, SYSTEM_DIRS, Sandb
 from arena.botproc.sandboxes.registry import backend_of
 from arena.botproc.spawn import spawn
 from arena.errors import ConfigError
+from arena.limits import BUILD_MEMORY_MB, BUILD_TIMEOUT_S
 
 CACHE_ENV = "ARENA_BUILD_CACHE"
 """Environment variable naming the build cache (default: ``$XDG_CACHE_HOME/arena/builds``)."""
-BUILD_TIMEOUT_S = 120.0
-"""Default time cap of one bot's build (all its steps), in seconds."""
-BUILD_MEMORY_MB = 4096
-"""Default memory cap of a build (enforced where a memory cgroup is available)."""
 BUILD_MAX_PROCESSES = 1024
 """Processes and threads a build may run at once (compilers start many)."""
 FIRST_LINES = 12
@@ -575,7 +572,7 @@ def _run_steps(
     for step in recipe.steps:
         argv = list(_fill_out(step, out))
         argv[0] = find_program(argv[0], backend.system_programs_first)
-        command = shlex.join([step[0], *argv[1:]]).replace(str(out), "{out}")
+        command = shlex.join([step[0], *argv[1:]])  # the real paths, as it ran
         with open(log_path, "ab") as log:
             proc = spawn(
                 argv, out, box, subprocess.DEVNULL, log.fileno(), log.fileno(), FILE_SIZE_CAP_BYTES

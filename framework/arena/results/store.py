@@ -16,6 +16,7 @@ tournament; the others stay stored.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import shutil
@@ -25,7 +26,7 @@ import time
 import urllib.parse
 from array import array
 from collections.abc import Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -35,6 +36,7 @@ from arena.records import GameRecord, SeatRecord, StoredGame
 from arena.results.batching import Batch
 from arena.results.identity import canonical, identity_hash
 from arena.results.queries import GAME_COLUMNS, INDEXES, GameFilter, page_query
+from arena.results.ratings import kept
 from arena.text import safe_text
 
 DB_NAME = "arena.sqlite"
@@ -180,7 +182,9 @@ class Store:
     def __init__(self, output: Path, create: bool = True) -> None:
         self.output = output
         self.path = output / DB_NAME
+        self._writes = create
         self._batch: Batch | None = None
+        self._writer = create
         if create:
             make_output_folder(output, str(output))
             if self.path.exists():
@@ -202,10 +206,12 @@ class Store:
                 self.db.executescript(SCHEMA)
                 for statement in INDEXES:
                     self.db.execute(statement)
+                kept.ensure(self.db)
                 with self.db:
                     for old in range(version or SCHEMA_VERSION, SCHEMA_VERSION):
                         for statement in UPGRADES[old]:
                             self.db.execute(statement)
+                        kept.invalidate(self.db)  # built again under the new schema
                     self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             self.db.commit()
             columns = {row[1] for row in self.db.execute("PRAGMA table_info(seats)")}
@@ -258,10 +264,20 @@ class Store:
         return ConfigError(f"{self.path}: cannot open: {exc}")
 
     def close(self) -> None:
-        """Commit the games a batch holds (:meth:`batch`), then close the database."""
+        """Commit the games a batch holds (:meth:`batch`), then close the database. A
+        writer first leaves WAL mode: the WAL is written back and ``arena.sqlite-wal`` and
+        ``-shm`` are deleted, so that an output folder holds one file that later readers
+        (read-only, which cannot delete them) use as it is. Where a reader still has the
+        file open the switch waits for the next close."""
         try:
             if self._batch is not None:
                 self._batch.close()
+            if self._writes:
+                try:
+                    self.db.execute("PRAGMA busy_timeout = 200")  # a reader: do not wait long
+                    self.db.execute("PRAGMA journal_mode=DELETE").fetchone()
+                except sqlite3.Error:  # busy (a reader), or the disk is full: WAL stays
+                    pass
         finally:
             self.db.close()
 
@@ -331,6 +347,15 @@ class Store:
         """How many games are stored (current or not)."""
         return int(self.db.execute("SELECT COUNT(*) FROM games").fetchone()[0])
 
+    def left_out(self) -> int:
+        """How many stored games the tournament file did not define at its last run: what
+        the leaderboard, ``arena list`` and the report leave out unless ``--all``."""
+        current = self.db.execute(
+            "SELECT COUNT(*) FROM games g JOIN current_games s"
+            " ON s.key = g.key AND s.identity_hash = g.identity_hash"
+        ).fetchone()[0]
+        return self.count_games() - int(current)
+
     def stored_identity(self, key: str) -> dict[str, Any]:
         """The full identity a stored game was played with."""
         row = self.db.execute("SELECT identity FROM games WHERE key = ?", (key,)).fetchone()
@@ -347,19 +372,22 @@ class Store:
                 self.db.execute("DELETE FROM seats WHERE game_id = ?", (row[0],))
                 self.db.execute("DELETE FROM games WHERE id = ?", (row[0],))
                 self.db.execute("DELETE FROM current_games WHERE key = ?", (key,))
+            kept.invalidate(self.db)
         for key in keys:
             shutil.rmtree(self.game_dir(key), ignore_errors=True)
 
     def set_current(self, games: list[CurrentGame]) -> None:
         """Record which stored games the tournament file now defines (replacing the list);
         :meth:`add_game` adds every game played after."""
+        rows = [(g.key, g.ord, g.round, g.group, g.identity_hash) for g in games]
         with self._writing():
             self.db.execute("DELETE FROM current_games")
             self.db.executemany(
                 "INSERT INTO current_games(key, ord, round, grp, identity_hash)"
                 " VALUES (?, ?, ?, ?, ?)",
-                [(g.key, g.ord, g.round, g.group, g.identity_hash) for g in games],
+                rows,
             )
+            kept.on_set_current(self.db, rows)
 
     def add_game(
         self,
@@ -376,6 +404,9 @@ class Store:
         :meth:`game_dir`)."""
         digest = identity_hash(identity)
         with self._game_rows():
+            replaced = self.db.execute(
+                "SELECT 1 FROM current_games WHERE key = ?", (key,)
+            ).fetchone()
             self.db.execute(
                 "INSERT OR REPLACE INTO current_games(key, ord, round, grp, identity_hash)"
                 " VALUES (?, ?, ?, ?, ?)",
@@ -418,6 +449,9 @@ class Store:
                     for i, s in enumerate(record.seats)
                 ],
             )  # fmt: skip
+            kept.on_game_stored(
+                self.db, game_id, (key, order, round_, group, digest), replaced is not None
+            )
         return game_id
 
     def games(self, current_only: bool = True) -> list[StoredGame]:
@@ -455,19 +489,65 @@ class Store:
             for row in self.db.execute(query)
         ]  # fmt: skip
 
-    def response_times(self) -> dict[str, array[float]]:
+    def response_times(self, current_only: bool = True) -> dict[str, array[float]]:
         """Each bot's per-turn times (ms) over the games the tournament file defined at its
-        last run; bots of games stored without times (an older arena) get none."""
+        last run (or every stored game); bots of games stored without times (an older
+        arena) get none."""
         out: dict[str, array[float]] = {}
         if not self._timed:
             return out
+        current = (
+            " JOIN current_games c ON c.key = g.key AND c.identity_hash = g.identity_hash"
+            if current_only
+            else ""
+        )
         for bot, blob in self.db.execute(
             "SELECT s.bot, s.turn_ms FROM seats s JOIN games g ON g.id = s.game_id"
-            " JOIN current_games c ON c.key = g.key AND c.identity_hash = g.identity_hash"
-            " ORDER BY g.id, s.seat"
+            f"{current} ORDER BY g.id, s.seat"
         ):
             out.setdefault(bot, array("f")).extend(unpack_times(blob))
         return out
+
+    def kept(self, bots: Sequence[str]) -> kept.Kept | None:
+        """The ratings and counts kept as games were stored (:mod:`arena.results.ratings.kept`),
+        built now when they are missing or stale and this folder can be written; ``None``
+        when they cannot be (then read the games), or the file is of an older schema."""
+        if not self._own_schema():
+            return None
+        lock = self._batch.lock if self._batch is not None else nullcontext()
+        with lock:
+            found = kept.read(self.db, bots)
+            if found is not None or not self._can_build():
+                return found
+            if self._writer:  # this connection writes (a run): build in it
+                with self._writing():
+                    kept.rebuild(self.db)
+                return kept.read(self.db, bots)
+        try:
+            db = sqlite3.connect(self.path, timeout=10)
+        except sqlite3.Error:
+            return None
+        try:
+            with db:
+                kept.ensure(db)
+                if not kept.is_valid(db):
+                    kept.rebuild(db)
+            return kept.read(db, bots)
+        except sqlite3.Error:
+            return None  # read-only folder, a busy writer...: read the games instead
+        finally:
+            db.close()
+
+    def _own_schema(self) -> bool:
+        """Whether the file is of this arena's schema (an older one is read as it is)."""
+        return int(self.db.execute("PRAGMA user_version").fetchone()[0]) == SCHEMA_VERSION
+
+    def _can_build(self) -> bool:
+        """Whether this arena may write the kept tables into the file (a folder it may
+        write)."""
+        import os
+
+        return os.access(self.output, os.W_OK)
 
     def game(self, game_id: int) -> StoredGame | None:
         """One stored game by id (current or not): one row by its key."""
@@ -527,6 +607,18 @@ class Store:
             )
             for row in rows
         ]  # fmt: skip
+
+    def forfeit_counts(self) -> dict[str, dict[str, int]]:
+        """Per bot, its forfeits by reason over the games the tournament file defines
+        (counted in SQL, on the forfeits' index)."""
+        out: dict[str, dict[str, int]] = {}
+        for bot, reason, count in self.db.execute(
+            "SELECT s.bot, s.forfeit, COUNT(*) FROM seats s JOIN games g ON g.id = s.game_id"
+            " JOIN current_games c ON c.key = g.key AND c.identity_hash = g.identity_hash"
+            " WHERE s.forfeit IS NOT NULL GROUP BY s.bot, s.forfeit"
+        ):
+            out.setdefault(bot, {})[reason] = int(count)
+        return out
 
     def has_bot(self, bot: str) -> bool:
         """Whether a bot played any stored game (an index lookup)."""
@@ -630,6 +722,17 @@ def database_error(exc: sqlite3.DatabaseError) -> ArenaError:
     )
 
 
+def left_out_note(count: int) -> str:
+    """The line every view adds when it leaves stored games out (empty when none)."""
+    if count <= 0:
+        return ""
+    games = "1 stored game is" if count == 1 else f"{count} stored games are"
+    return (
+        f"{games} left out: not in the tournament as its file defined it at the last run "
+        "(--all shows every stored game)"
+    )
+
+
 def make_output_folder(output: Path, where: str) -> None:
     """Create an output folder (and its parents); :class:`ConfigError` naming ``where``
     (the key or option that gave it) when it is a file or cannot be created."""
@@ -639,7 +742,19 @@ def make_output_folder(output: Path, where: str) -> None:
         output.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         why = exc.strerror or str(exc)
+        base = _nearest_existing(output)
+        if exc.errno == errno.ENOENT and base is not None and base.is_dir():
+            # Every missing folder was to be made, so the one that exists refused it.
+            why = f"{base} does not take new folders (a special file system, not one for files)"
         raise ConfigError(f"{where}: cannot create the folder {str(output)!r}: {why}") from None
+
+
+def _nearest_existing(path: Path) -> Path | None:
+    """The deepest folder of ``path``'s own and its parents that exists (None: none)."""
+    for folder in (path.absolute(), *path.absolute().parents):
+        if folder.exists():
+            return folder
+    return None
 
 
 def clear_output(output: Path) -> None:

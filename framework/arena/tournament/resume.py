@@ -50,6 +50,12 @@ def bot_identities(config: TournamentConfig) -> BotIdentities:
     variants = config.variants or [config.settings]
     skip = [str(config.output)]  # output folders inside a bot's folder argument change
     every_file = [path for b in config.bots for _, path in b.files]
+    folders = {
+        b.name: own_folder(b.argv) if config.files == "folder" else None for b in config.bots
+    }
+    # Each bot's folder leaves out the files other bots' commands name in it: looked up
+    # by folder, so that start-up stays linear in bots (not every file for every bot).
+    under = _files_by_folder(every_file) if any(folders.values()) else {}
     fingerprints = {
         b.name: bot_fingerprint(
             b.name,
@@ -57,8 +63,8 @@ def bot_identities(config: TournamentConfig) -> BotIdentities:
             b.files,
             skip,
             b.recipe.identity() if b.recipe else None,
-            own_folder(b.argv) if config.files == "folder" else None,
-            every_file,
+            folders[b.name],
+            _inside(under, folders[b.name]),
         )
         for b in config.bots
     }
@@ -72,20 +78,49 @@ def bot_identities(config: TournamentConfig) -> BotIdentities:
         config.game, config.version, config.seed, variants, fingerprints, clock_options
     )
     watch = FileWatch({b.name: b.files for b in config.bots})
-    return BotIdentities(ids, watch, clock_options, _named_in_folders(config, every_file))
+    return BotIdentities(ids, watch, clock_options, _named_in_folders(folders, every_file))
 
 
-def _named_in_folders(config: TournamentConfig, every_file: list[str]) -> dict[str, set[str]]:
+def _inside(under: Mapping[str, list[str]], folder: str | None) -> list[str]:
+    """The files of ``under`` (:func:`_files_by_folder`) inside ``folder``."""
+    return list(under.get(os.path.realpath(folder), [])) if folder is not None else []
+
+
+def _files_by_folder(paths: list[str]) -> dict[str, list[str]]:
+    """The real path of each file, under every folder above it (by real path): one
+    ``realpath`` per file, a lookup per bot."""
+    out: dict[str, list[str]] = {}
+    for path in dict.fromkeys(paths):
+        real = os.path.realpath(path)
+        folder = os.path.dirname(real)
+        while True:
+            out.setdefault(folder, []).append(real)
+            parent = os.path.dirname(folder)
+            if parent == folder:
+                break
+            folder = parent
+    return out
+
+
+def _named_in_folders(
+    folders: Mapping[str, str | None], every_file: list[str]
+) -> dict[str, set[str]]:
     """Per bot, the files other bots' commands name inside its own folder (relative): in
     a folder of several bots they are those bots' (their own identities follow them)."""
-    out: dict[str, set[str]] = {}
-    for b in config.bots:
-        folder = own_folder(b.argv) if config.files == "folder" else None
-        if folder is not None:
-            out[b.name] = {
-                os.path.relpath(p, folder) for p in every_file if p.startswith(folder + "/")
-            }
-    return out
+    by_folder: dict[str, list[str]] = {}  # the paths as written, under each folder above them
+    for path in dict.fromkeys(every_file):
+        folder = os.path.dirname(path)
+        while folder and folder not in ("/", "."):
+            by_folder.setdefault(folder, []).append(path)
+            parent = os.path.dirname(folder)
+            if parent == folder:
+                break
+            folder = parent
+    return {
+        name: {os.path.relpath(p, folder) for p in by_folder.get(folder.rstrip("/"), [])}
+        for name, folder in folders.items()
+        if folder is not None
+    }
 
 
 def _same(old: dict[str, Any], now: dict[str, Any], ignored: Mapping[str, set[str]]) -> bool:

@@ -16,10 +16,9 @@ import sqlite3
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any, cast
+from typing import Any
 
 from arena.botproc import Sandbox, remove_leftovers
-from arena.botproc.sandboxes.base import SandboxKind
 from arena.errors import ConfigError, OutputError
 from arena.events import Observers, RunObserver
 from arena.execute.executor import Executor, LocalExecutor
@@ -60,6 +59,7 @@ class RunSummary:
     abandoned: int = 0  # games given up: stalled more than MAX_STALL_REPLAYS times, not stored
     given_up: list[str] = field(default_factory=list)  # "game <key>: why", each given up
     failures: list[str] = field(default_factory=list)  # "game <key>: why", each failed game
+    left_out: int = 0  # stored games the file no longer defines: not on the leaderboard
 
 
 def run_tournament(
@@ -87,7 +87,7 @@ def run_tournament(
     _check_round_seeds(config, plan)
     # On a remote Dask cluster each worker decides the sandbox (`auto`) for itself.
     remote = config.executor == "dask" and config.dask is not None
-    sandbox = _sandbox(config, remote, say)
+    config, sandbox = _sandbox(config, remote, say)
     # A Dask cluster is reached before anything is written (an unreachable one is a
     # configuration mistake); dask is imported only when used (it is slow to import).
     dask = _open_dask(config, say) if config.executor == "dask" else None
@@ -132,6 +132,7 @@ def run_tournament(
             abandoned=len(result.stalls.given_up),
             given_up=result.stalls.given_up,
             failures=result.failures,
+            left_out=store.left_out(),
         )
     finally:
         store.close()
@@ -228,15 +229,17 @@ class _Games:
         self.scheduler.record(spec, record.seats, record.settings)
 
 
-def _sandbox(config: TournamentConfig, remote: bool, say: Callable[[str], None]) -> Sandbox:
+def _sandbox(
+    config: TournamentConfig, remote: bool, say: Callable[[str], None]
+) -> tuple[TournamentConfig, Sandbox]:
     """The sandbox of the file's games, checked before anything is written; bots from
-    source are built (or found built) with it first: one that does not build is a mistake
-    in the file, reported before any game."""
+    source are built (or found built) with it first, the config returned with their
+    commands: one that does not build is a mistake in the file, reported before any game."""
     line = config.lines.get("sandbox")
     key = f"{config.path}: sandbox" + (f" (line {line})" if line else "")
     sandbox = (
         # Only the request (`auto` too): each Dask worker resolves it for its machine.
-        Sandbox(cast(SandboxKind, config.sandbox))
+        Sandbox(config.sandbox)
         if remote
         else choose_sandbox(
             config.sandbox,
@@ -254,8 +257,8 @@ def _sandbox(config: TournamentConfig, remote: bool, say: Callable[[str], None])
             builder = choose_sandbox(
                 config.sandbox, None, [config.output], config.max_processes, key
             )
-        build_bots(config, builder, say)
-    return sandbox
+        config = build_bots(config, builder, say)
+    return config, sandbox
 
 
 def _open_output(

@@ -2,7 +2,7 @@
 
 Adding a backend: one module beside ``none.py`` and ``bwrap.py`` implementing
 :class:`~arena.botproc.sandboxes.base.SandboxBackend`, one line in :data:`BACKENDS`, and
-its name in :data:`~arena.botproc.sandboxes.base.SandboxKind`.
+its name in :data:`arena.limits.SandboxKind` (the tournament key's choices).
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from arena.botproc.sandboxes.base import (
     SandboxUnavailable,
 )
 from arena.errors import ConfigError
+from arena.limits import MAX_PROCESSES, SANDBOXES
 
 BACKENDS: dict[str, SandboxBackend] = {
     "bwrap": bwrap.BACKEND,
@@ -30,8 +31,8 @@ BACKENDS: dict[str, SandboxBackend] = {
 }
 """Every backend by its kind; ``auto`` takes the first usable one, in this order."""
 
-KINDS = ("auto", *BACKENDS)
-"""What ``sandbox:`` may name."""
+KINDS = SANDBOXES
+"""What ``sandbox:`` may name: ``auto`` and every backend (checked by the registry's test)."""
 
 
 def backend(kind: str) -> SandboxBackend:
@@ -57,7 +58,7 @@ def resolve_sandbox(
     kind: str,
     memory_mb: int | None = None,
     hide: Sequence[Path] = (),
-    max_processes: int | None = 64,
+    max_processes: int | None = MAX_PROCESSES,
     disk_mb: int | None = DEFAULT_DISK_MB,
 ) -> Sandbox:
     """Turn the configured kind (``auto`` or a backend's) into a :class:`Sandbox`.
