@@ -188,6 +188,8 @@ for name, call in (("io_uring", lambda: libc.syscall(IO_URING_SETUP, 4, params))
                    ("ptrace", lambda: libc.syscall(PTRACE, 16, 1, 0, 0))):  # ATTACH pid 1
     result = call()
     sys.stderr.write(f"{name} {'ALLOWED' if result >= 0 else 'refused'} {ctypes.get_errno()}\\n")
+with open("/proc/1/cmdline", "rb") as f:  # process 1 is the bot itself, not bubblewrap
+    sys.stderr.write(f"pid 1 {'is me' if b'surface.py' in f.read() else 'IS ANOTHER'}\\n")
 for line in sys.stdin:
     print(1, flush=True)
 """
@@ -200,6 +202,7 @@ def test_io_uring_user_namespaces_and_ptrace_are_refused_under_bubblewrap(tmp_pa
     assert [s.forfeit for s in record.seats] == [None, None], log
     assert "ALLOWED" not in log, log
     assert log.count("refused 1") == 3, log  # EPERM each
+    assert "pid 1 is me" in log, log
 
 
 # -- 9. /tmp named in a command, TMPDIR open to all --------------------------------------
