@@ -16,10 +16,9 @@ import sqlite3
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field, replace
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from arena.botproc import Sandbox, remove_leftovers
-from arena.botproc.sandboxes.base import SandboxKind
 from arena.errors import ConfigError, OutputError
 from arena.events import Observers, RunObserver
 from arena.execute.executor import Executor, LocalExecutor
@@ -245,7 +244,7 @@ def _sandbox(
     key = f"{config.path}: sandbox" + (f" (line {line})" if line else "")
     sandbox = (
         # Only the request (`auto` too): each Dask worker resolves it for its machine.
-        Sandbox(cast(SandboxKind, config.sandbox))
+        Sandbox(config.sandbox)
         if remote
         else choose_sandbox(
             config.sandbox,
