@@ -180,6 +180,34 @@ def startup(checkout: Path, cache: Path, bots: int = 1000) -> tuple[float, float
     return usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
+LEAGUE = """
+import sys, time
+from types import SimpleNamespace
+from arena.tournament.formats import LeagueScheduler
+bots = int(sys.argv[1])
+config = SimpleNamespace(bots=[SimpleNamespace(name=f"b{i}") for i in range(bots)],
+                         variants=[], schedule_seed=1, games=None)
+league = LeagueScheduler(config, [])
+games = league.specs()
+for _ in range(20):  # the first pairings (coverage first)
+    next(games)
+start = time.process_time()
+rounds = int(sys.argv[2])
+for _ in range(2 * rounds):
+    next(games)
+print((time.process_time() - start) / rounds * 1000)
+"""
+
+
+def league_pairing(checkout: Path, bots: int = 1000, rounds: int = 200) -> float:
+    """CPU ms of the league's choice of the next pairing (a round), at ``bots`` bots."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(checkout / "framework"), str(checkout / "games")])
+    out = subprocess.run([sys.executable, "-c", LEAGUE, str(bots), str(rounds)], env=env,
+                         capture_output=True, text=True, check=True)  # fmt: skip
+    return float(out.stdout)
+
+
 def old_checkout(path: Path) -> Path:
     if not (path / "framework").is_dir():
         path.mkdir(parents=True, exist_ok=True)
@@ -206,6 +234,9 @@ def main() -> int:
     print(f"load before: {os.getloadavg()}")
     for label, (wall, cpu) in storing_pace().items():
         print(f"storing, {label}: {wall:,.0f} games/s (wall), {cpu:,.0f} games/s of CPU")
+    for name, checkout in (("new", REPO), ("old", old)):
+        ms = league_pairing(checkout, rounds=200 if name == "new" else 20)
+        print(f"league, next pairing at 1,000 bots ({name}): {ms:.3f} ms CPU a round")
     for name, checkout in (("new", REPO), ("old", old)):
         cpu, mb = startup(checkout, args.cache)
         print(f"start-up of 1,000 bots in one folder ({name}): {cpu:.2f} s CPU, {mb:.0f} MB")
