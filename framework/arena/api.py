@@ -26,10 +26,13 @@ import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arena.errors import ConfigError, GamesFailed
 from arena.game import Game
+
+if TYPE_CHECKING:
+    from arena.events import RunObserver
 
 
 @dataclass
@@ -100,8 +103,9 @@ def play(
     the game is over (``replay`` still holds the replay). ``sandbox`` is ``auto``,
     ``bwrap`` or ``none``, as in tournament files.
     """
+    from arena.limits import SANDBOXES
     from arena.records import BotSpec
-    from arena.tournament.config import SANDBOXES, check_seed, game_settings
+    from arena.tournament.config import check_seed, game_settings
     from arena.tournament.match import bot_names, play_one, resolve_bot
 
     game_cls = _game_class(game)
@@ -171,46 +175,38 @@ class TournamentResult:
 def run(
     path: str | Path,
     *,
-    games: int | None = None,
-    concurrency: int | None = None,
-    seed: int | None = None,
-    output: str | Path | None = None,
     progress: bool = False,
     verbose: bool = False,
     log: Callable[[str], None] | None = None,
-    observers: Sequence[Any] = (),
+    observers: Sequence[RunObserver] = (),
+    **overrides: Any,
 ) -> TournamentResult:
     """Run (or resume) a tournament file, like ``arena run``; return its results.
 
-    ``games``, ``concurrency``, ``seed`` and ``output`` override the file's keys of the
-    same name (``output`` relative to the current folder). Games already stored in the
-    output folder are not played again. The run's messages (resuming, the sandbox, a
-    failed game) go to ``log`` when given, else to standard error when ``verbose``, else
-    nowhere; ``progress`` shows the CLI's progress bar on standard error. ``observers``
-    (:class:`arena.events.RunObserver`) hear each step of the run: started, each game
-    stored, stalled, given up or failed, finished (``OUTPUT/status.json`` is kept too).
+    ``overrides`` set the file's keys that ``arena run`` has options for: ``games``,
+    ``concurrency``, ``seed``, ``seeds``, ``output`` (relative to the current folder),
+    ``executor``, ``dask``, ``rating_interval``; they are checked with the file, as the
+    options are (``games=0`` raises ``ConfigError("games: must be a positive whole number,
+    not 0")``). Games already stored in the output folder are not played again. The run's
+    messages (resuming, the sandbox, a failed game) go to ``log`` when given, else to
+    standard error when ``verbose``, else nowhere; ``progress`` shows the CLI's progress
+    bar on standard error. ``observers`` (:class:`arena.events.RunObserver`) hear each
+    step of the run: started, each game stored, stalled, given up or failed, finished
+    (``OUTPUT/status.json`` is kept too).
 
     Raises :class:`~arena.errors.GamesFailed` (its ``result`` is this function's result)
     when games failed in the referee: arena, a plugin or a helper process broke.
     """
     from arena.plugins.registry import load_registry
     from arena.tournament.config import load_tournament, new_output_note
+    from arena.tournament.keys import keyword_overrides
     from arena.tournament.run import run_tournament
     from arena.views.progress import run_observers
 
-    config = load_tournament(Path(path), load_registry())
-    for key, value in (("games", games), ("concurrency", concurrency)):
-        if value is not None:
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ConfigError(f"{key} must be at least 1, not {value!r}")
-            setattr(config, key, value)
-    if seed is not None:
-        config.seed = seed
-    if output is not None:
-        config.output = Path(output)
+    config = load_tournament(Path(path), load_registry(), keyword_overrides(overrides))
     if log is None:
         log = _to_stderr if verbose else _nowhere
-    note = new_output_note(config) if output is None else None
+    note = new_output_note(config)
     if note:
         log(note)
     shown = run_observers(config.output, progress, config.rating_interval, False, log)

@@ -37,13 +37,10 @@ from arena.botproc.languages import PRESET_KEYS, PRESETS
 from arena.botproc.sandbox import FILE_SIZE_CAP_BYTES, SYSTEM_DIRS, Sandbox
 from arena.botproc.spawn import spawn
 from arena.errors import ConfigError
+from arena.limits import BUILD_MEMORY_MB, BUILD_TIMEOUT_S
 
 CACHE_ENV = "ARENA_BUILD_CACHE"
 """Environment variable naming the build cache (default: ``$XDG_CACHE_HOME/arena/builds``)."""
-BUILD_TIMEOUT_S = 120.0
-"""Default time cap of one bot's build (all its steps), in seconds."""
-BUILD_MEMORY_MB = 4096
-"""Default memory cap of a build (enforced where a memory cgroup is available)."""
 BUILD_MAX_PROCESSES = 1024
 """Processes and threads a build may run at once (compilers start many)."""
 FIRST_LINES = 12

@@ -31,6 +31,8 @@ from arena.botproc import cgroups, seccomp
 from arena.botproc.commands import bot_folder
 from arena.botproc.launcher import Launch, PrivateDirs, probe_private_dirs, shell_launch
 from arena.errors import ConfigError
+from arena.limits import DISK_MB as DEFAULT_DISK_MB
+from arena.limits import MAX_PROCESSES, SANDBOXES
 
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt")
 """What a sandboxed bot sees of the host, read-only (besides its own files)."""
@@ -41,10 +43,7 @@ ENV_KEEP = ("PATH", "LANG", "LANGUAGE", "TZ", "TERM")
 FILE_SIZE_CAP_BYTES = 256 * 1024 * 1024
 """RLIMIT_FSIZE for persistent bots: no single file they write grows past this."""
 
-DEFAULT_DISK_MB = 256
-"""Default cap on the files a bot writes (``disk_mb``), see :attr:`Sandbox.disk_mb`."""
-
-KINDS = ("auto", "bwrap", "none")
+KINDS = SANDBOXES
 
 
 class SandboxUnavailable(ConfigError):
@@ -107,7 +106,7 @@ class Sandbox:
     kind: str = "none"
     memory_mb: int | None = None
     hide: tuple[str, ...] = ()
-    max_processes: int | None = 64
+    max_processes: int | None = MAX_PROCESSES
     disk_mb: int | None = DEFAULT_DISK_MB
     facts: HostFacts | None = field(default=None, compare=False, repr=False)
     files: str = "folder"
@@ -590,7 +589,7 @@ def resolve_sandbox(
     kind: str,
     memory_mb: int | None = None,
     hide: Sequence[Path] = (),
-    max_processes: int | None = 64,
+    max_processes: int | None = MAX_PROCESSES,
     disk_mb: int | None = DEFAULT_DISK_MB,
 ) -> Sandbox:
     """Turn the configured kind (``auto``, ``bwrap``, ``none``) into a :class:`Sandbox`.

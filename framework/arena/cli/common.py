@@ -1,17 +1,34 @@
-"""What every command shares: the installed games, progress bars, warnings, printing."""
+"""What every command shares: the parser class, the installed games, progress bars,
+warnings, printing."""
 
 from __future__ import annotations
 
+import argparse
 import os
 import stat
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
-from arena.errors import ConfigError
+from arena.errors import EXIT_USAGE, ConfigError
+from arena.text import shown
 
 BOARD_FORMATS = ("table", "markdown", "json", "csv")
 """How ``arena run`` and ``arena leaderboard`` render the leaderboard (``--format``)."""
+
+
+class ArenaParser(argparse.ArgumentParser):
+    """argparse as arena wants it: no abbreviated options (``--max_turn`` is not
+    ``--max_turns``), and a bad argument is one line, ``arena: error: ...`` (or
+    ``arena run: error: ...``), exit code 2, without a usage block before it (``-h`` shows it)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
+
+    def error(self, message: str) -> NoReturn:
+        """Print the one line and exit with :data:`~arena.errors.EXIT_USAGE`."""
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {shown(message)}\n")
 
 
 def installed_games(registry: Any = None) -> Any:

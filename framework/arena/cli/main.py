@@ -22,6 +22,7 @@ from types import FrameType
 
 from arena import __version__
 from arena.cli import games, match, serve, stored, tournament
+from arena.cli.common import ArenaParser
 from arena.errors import EXIT_BUG, EXIT_PIPE, EXIT_USAGE, exit_code
 from arena.execute.stopping import first_stop, note_stop
 from arena.text import shown
@@ -123,7 +124,7 @@ def _ignore_late_signals() -> None:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = ArenaParser(
         prog="arena", description="Bot tournaments for many games: play, rate, replay."
     )
     parser.add_argument("--version", action="version", version=f"arena {__version__}")

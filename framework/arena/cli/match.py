@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from arena import limits
 from arena.cli.common import (
     NoProgressBar,
     game_registry,
@@ -50,10 +51,10 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--verbose", "-v", action="store_true", help="log every turn")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--output", type=Path, help="keep replays and stderr files in this folder")
-    p.add_argument("--sandbox", choices=("auto", "bwrap", "none"), default="auto")
+    p.add_argument("--sandbox", choices=limits.SANDBOXES, default="auto")
     p.add_argument(
         "--files",
-        choices=("folder", "named"),
+        choices=limits.FILES,
         default="folder",
         help="what a sandboxed bot sees of its own files: the folder of the program its "
         "command runs (default) or only the files its command names",
@@ -82,7 +83,7 @@ def add_parsers(sub: Any) -> None:
     )
     p.add_argument(
         "--clock",
-        choices=("wall", "cpu"),
+        choices=limits.CLOCKS,
         default="wall",
         help="charge each turn its wall time (default) or its CPU time, all the bot's "
         "processes together",
@@ -93,7 +94,9 @@ def add_parsers(sub: Any) -> None:
 def _setting_options(game: type[Game[Any]], extra: list[str]) -> dict[str, Any]:
     """Parse ``--key value`` options against the game's settings."""
     info = game.info
-    parser = argparse.ArgumentParser(prog=f"arena match {info.id}", add_help=False)
+    parser = argparse.ArgumentParser(
+        prog=f"arena match {info.id}", add_help=False, allow_abbrev=False
+    )
     for key in info.settings:
         parser.add_argument(f"--{key}", f"--{key.replace('_', '-')}", dest=key)
     parsed, unknown = parser.parse_known_args(extra)

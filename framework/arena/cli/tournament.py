@@ -24,22 +24,14 @@ from arena.errors import (
     ArenaError,
     ConfigError,
 )
+from arena.tournament.keys import add_options, option_overrides
 
 
 def add_parsers(sub: Any) -> None:
     """The ``run`` and ``leaderboard`` commands."""
     p = sub.add_parser("run", help="run (or resume) a tournament file")
     p.add_argument("file", type=Path, help="tournament YAML file")
-    p.add_argument("--games", type=int, help="override `games`")
-    p.add_argument("--concurrency", "-j", type=int, help="override `concurrency`")
-    p.add_argument("--seed", type=int, help="override `seed`")
-    p.add_argument("--output", type=Path, help="override `output`")
-    p.add_argument("--executor", choices=("local", "dask"), help="override `executor`")
-    p.add_argument(
-        "--dask",
-        metavar="ADDRESS",
-        help="play the games on the Dask scheduler at ADDRESS (implies --executor dask)",
-    )
+    add_options(p)  # --games, --seed, --output...: one per key that has one
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument(
         "--format",
@@ -53,18 +45,6 @@ def add_parsers(sub: Any) -> None:
         action="store_true",
         help="after editing a bot: keep the stored games that still hold, replay only "
         "those the edit made stale",
-    )
-    p.add_argument(
-        "--rating-interval",
-        type=int,
-        metavar="N",
-        help="print the compact leaderboard to stderr every N games (override "
-        "`rating_interval`; 0: never)",
-    )
-    p.add_argument(
-        "--seeds",
-        metavar="S1,S2,...",
-        help="play one round per seed of this list (override `seeds` and `seed`)",
     )
     p.add_argument(
         "--fresh",
@@ -106,48 +86,20 @@ def render_board(board: Any, args: argparse.Namespace) -> str:
 def cmd_run(args: argparse.Namespace, extra: list[str]) -> int:
     """Run or resume a tournament file and print its leaderboard (only it, on stdout)."""
     from arena.results.store import make_output_folder
-    from arena.tournament.config import (
-        load_tournament,
-        new_output_note,
-        parse_seeds,
-        too_many_games,
-        where,
-    )
+    from arena.tournament.config import load_tournament, new_output_note
     from arena.tournament.run import run_tournament
-    from arena.tournament.schedule import MAX_GAMES, schedule_size
     from arena.views.progress import run_observers
 
-    registry = installed_games()
-    config = load_tournament(args.file, registry)
-    for key in ("games", "concurrency"):
-        value = getattr(args, key)
-        if value is not None:
-            if value < 1:
-                raise ConfigError(f"--{key} must be at least 1, not {value}")
-            setattr(config, key, value)
-    fmt, bots, variants = config.format, len(config.bots), len(config.variants)
-    total = schedule_size(fmt, bots, config.players, config.games, variants)
-    if args.games is not None and total > MAX_GAMES:
-        raise ConfigError(f"--games {args.games}: {too_many_games(fmt, args.games, total)}")
-    if args.seed is not None:
-        config.seed = args.seed
-    if args.seeds is not None:
-        _apply_seeds(config, parse_seeds(args.seeds), args.games is not None)
-    if args.rating_interval is not None:
-        if args.rating_interval < 0:
-            raise ConfigError(f"--rating-interval must be 0 or more, not {args.rating_interval}")
-        config.rating_interval = args.rating_interval
     if args.update and args.fresh:
         raise ConfigError(
             "--update keeps the games that still hold, --fresh deletes them all: give one of them"
         )
-    if args.output is not None:
-        config.output = args.output
-    _executor_options(config, args)
-    note = new_output_note(config) if args.output is None else None
+    registry = installed_games()
+    config = load_tournament(args.file, registry, option_overrides(args))
+    note = new_output_note(config)
     if note:
         print(f"arena: {note}", file=sys.stderr)
-    make_output_folder(config.output, "--output" if args.output else where(config, "output"))
+    make_output_folder(config.output, config.where("output"))
     if config.executor == "local" or config.dask is None:  # else the bots run elsewhere
         thinking = registry.get(config.game).info.thinking
         warn_concurrency(config.concurrency, "concurrency", thinking)
@@ -181,18 +133,6 @@ def _to_stderr(message: str) -> None:
     print(message, file=sys.stderr)
 
 
-def _apply_seeds(config: Any, seeds: tuple[int, ...], games_given: bool) -> None:
-    """``--seeds``: one round per seed (for round-robin and gauntlet, instead of ``games``)."""
-    from arena.tournament.config import games_for_seeds
-
-    config.seeds = seeds
-    config.given_by["seeds"] = "--seeds"
-    if config.format in ("round-robin", "gauntlet"):
-        if games_given:
-            raise ConfigError("--seeds plays one round per seed: leave out --games")
-        config.games = games_for_seeds(len(seeds), config.players)
-
-
 def _write_report(output: Path) -> None:
     """Write ``OUTPUT/report.html`` after a run; a failure is reported, never fatal."""
     from arena.views.report import write_report
@@ -203,22 +143,6 @@ def _write_report(output: Path) -> None:
         print(f"arena: could not write the report: {exc}", file=sys.stderr)
         return
     print(f"report: {result.path}", file=sys.stderr)  # stdout holds only the leaderboard
-
-
-def _executor_options(config: Any, args: argparse.Namespace) -> None:
-    """Apply ``--executor`` and ``--dask`` over the file's ``executor`` and ``dask``."""
-    if args.executor is not None:
-        config.executor = args.executor
-        config.given_by["executor"] = "--executor"
-        if args.executor == "local":
-            config.dask = None
-    if args.dask is not None:
-        if args.executor == "local":
-            raise ConfigError("--dask: only used with the dask executor (--executor is local)")
-        if not args.dask.strip():
-            raise ConfigError("--dask: needs the scheduler's address, e.g. tcp://host:8786")
-        config.executor, config.dask = "dask", args.dask.strip()
-        config.given_by.update(executor="--dask", dask="--dask")
 
 
 def cmd_leaderboard(args: argparse.Namespace, extra: list[str]) -> int:

@@ -16,6 +16,7 @@ tournament; the others stay stored.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import shutil
@@ -25,7 +26,7 @@ import time
 import urllib.parse
 from array import array
 from collections.abc import Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -35,6 +36,7 @@ from arena.records import GameRecord, SeatRecord, StoredGame
 from arena.results.batching import Batch
 from arena.results.identity import canonical, identity_hash
 from arena.results.queries import GAME_COLUMNS, INDEXES, GameFilter, page_query
+from arena.results.ratings import kept
 from arena.text import safe_text
 
 DB_NAME = "arena.sqlite"
@@ -181,6 +183,7 @@ class Store:
         self.output = output
         self.path = output / DB_NAME
         self._batch: Batch | None = None
+        self._writer = create
         if create:
             make_output_folder(output, str(output))
             if self.path.exists():
@@ -202,10 +205,12 @@ class Store:
                 self.db.executescript(SCHEMA)
                 for statement in INDEXES:
                     self.db.execute(statement)
+                kept.ensure(self.db)
                 with self.db:
                     for old in range(version or SCHEMA_VERSION, SCHEMA_VERSION):
                         for statement in UPGRADES[old]:
                             self.db.execute(statement)
+                        kept.invalidate(self.db)  # built again under the new schema
                     self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             self.db.commit()
             columns = {row[1] for row in self.db.execute("PRAGMA table_info(seats)")}
@@ -347,19 +352,22 @@ class Store:
                 self.db.execute("DELETE FROM seats WHERE game_id = ?", (row[0],))
                 self.db.execute("DELETE FROM games WHERE id = ?", (row[0],))
                 self.db.execute("DELETE FROM current_games WHERE key = ?", (key,))
+            kept.invalidate(self.db)
         for key in keys:
             shutil.rmtree(self.game_dir(key), ignore_errors=True)
 
     def set_current(self, games: list[CurrentGame]) -> None:
         """Record which stored games the tournament file now defines (replacing the list);
         :meth:`add_game` adds every game played after."""
+        rows = [(g.key, g.ord, g.round, g.group, g.identity_hash) for g in games]
         with self._writing():
             self.db.execute("DELETE FROM current_games")
             self.db.executemany(
                 "INSERT INTO current_games(key, ord, round, grp, identity_hash)"
                 " VALUES (?, ?, ?, ?, ?)",
-                [(g.key, g.ord, g.round, g.group, g.identity_hash) for g in games],
+                rows,
             )
+            kept.on_set_current(self.db, rows)
 
     def add_game(
         self,
@@ -376,6 +384,9 @@ class Store:
         :meth:`game_dir`)."""
         digest = identity_hash(identity)
         with self._game_rows():
+            replaced = self.db.execute(
+                "SELECT 1 FROM current_games WHERE key = ?", (key,)
+            ).fetchone()
             self.db.execute(
                 "INSERT OR REPLACE INTO current_games(key, ord, round, grp, identity_hash)"
                 " VALUES (?, ?, ?, ?, ?)",
@@ -418,6 +429,9 @@ class Store:
                     for i, s in enumerate(record.seats)
                 ],
             )  # fmt: skip
+            kept.on_game_stored(
+                self.db, game_id, (key, order, round_, group, digest), replaced is not None
+            )
         return game_id
 
     def games(self, current_only: bool = True) -> list[StoredGame]:
@@ -468,6 +482,47 @@ class Store:
         ):
             out.setdefault(bot, array("f")).extend(unpack_times(blob))
         return out
+
+    def kept(self, bots: Sequence[str]) -> kept.Kept | None:
+        """The ratings and counts kept as games were stored (:mod:`arena.results.ratings.kept`),
+        built now when they are missing or stale and this folder can be written; ``None``
+        when they cannot be (then read the games), or the file is of an older schema."""
+        if not self._own_schema():
+            return None
+        lock = self._batch.lock if self._batch is not None else nullcontext()
+        with lock:
+            found = kept.read(self.db, bots)
+            if found is not None or not self._can_build():
+                return found
+            if self._writer:  # this connection writes (a run): build in it
+                with self._writing():
+                    kept.rebuild(self.db)
+                return kept.read(self.db, bots)
+        try:
+            db = sqlite3.connect(self.path, timeout=10)
+        except sqlite3.Error:
+            return None
+        try:
+            with db:
+                kept.ensure(db)
+                if not kept.is_valid(db):
+                    kept.rebuild(db)
+            return kept.read(db, bots)
+        except sqlite3.Error:
+            return None  # read-only folder, a busy writer...: read the games instead
+        finally:
+            db.close()
+
+    def _own_schema(self) -> bool:
+        """Whether the file is of this arena's schema (an older one is read as it is)."""
+        return int(self.db.execute("PRAGMA user_version").fetchone()[0]) == SCHEMA_VERSION
+
+    def _can_build(self) -> bool:
+        """Whether this arena may write the kept tables into the file (a folder it may
+        write)."""
+        import os
+
+        return os.access(self.output, os.W_OK)
 
     def game(self, game_id: int) -> StoredGame | None:
         """One stored game by id (current or not): one row by its key."""
@@ -651,7 +706,19 @@ def make_output_folder(output: Path, where: str) -> None:
         output.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         why = exc.strerror or str(exc)
+        base = _nearest_existing(output)
+        if exc.errno == errno.ENOENT and base is not None and base.is_dir():
+            # Every missing folder was to be made, so the one that exists refused it.
+            why = f"{base} does not take new folders (a special file system, not one for files)"
         raise ConfigError(f"{where}: cannot create the folder {str(output)!r}: {why}") from None
+
+
+def _nearest_existing(path: Path) -> Path | None:
+    """The deepest folder of ``path``'s own and its parents that exists (None: none)."""
+    for folder in (path.absolute(), *path.absolute().parents):
+        if folder.exists():
+            return folder
+    return None
 
 
 def clear_output(output: Path) -> None:

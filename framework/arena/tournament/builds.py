@@ -9,11 +9,14 @@ from arena.botproc.build import BuildFailed, build
 from arena.botproc.sandbox import Sandbox
 from arena.errors import ConfigError
 from arena.tournament.config import TournamentConfig, where
+from arena.tournament.formats import FORMATS
 
 
-def build_bots(config: TournamentConfig, sandbox: Sandbox, say: Callable[[str], None]) -> None:
-    """Build every bot of ``config`` that has a recipe (or find it built in the cache) and
-    give it the command that runs the result.
+def build_bots(
+    config: TournamentConfig, sandbox: Sandbox, say: Callable[[str], None]
+) -> TournamentConfig:
+    """Build every bot of ``config`` that has a recipe (or find it built in the cache);
+    return the config whose bots have the commands that run the results.
 
     A bot that does not build stops the run with a :class:`ConfigError` naming the file,
     the key, the bot and the compiler's first lines; with ``on_build_error: skip`` it is
@@ -47,9 +50,10 @@ def build_bots(config: TournamentConfig, sandbox: Sandbox, say: Callable[[str], 
             how = "found in the build cache" if built.cached else f"built in {built.seconds:.1f} s"
             say(f"arena: {bot.name}: {recipe.language} {how}")
         kept.append(dataclasses.replace(bot, argv=built.argv))
-    config.bots = kept
+    config = dataclasses.replace(config, bots=kept)
     if skipped:
         _check_left(config, skipped)
+    return config
 
 
 def _check_left(config: TournamentConfig, skipped: list[str]) -> None:
@@ -65,5 +69,8 @@ def _check_left(config: TournamentConfig, skipped: list[str]) -> None:
             f"{config.path}: {left} bots build ({gone} did not): {config.players}-player games "
             f"need at least {config.players}"
         )
-    if config.format == "sprt" and left != 2:
-        raise ConfigError(f"{config.path}: format sprt compares two bots; {gone} did not build")
+    needed = FORMATS[config.format].bot_count
+    if needed is not None and left != needed:
+        raise ConfigError(
+            f"{config.path}: format {config.format} compares {needed} bots; {gone} did not build"
+        )

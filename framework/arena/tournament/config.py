@@ -1,28 +1,24 @@
 """Tournament files: YAML read with line numbers, validated before any game starts.
 
 Every problem is a :class:`~arena.errors.ConfigError` naming the file, the key path and
-the line, e.g. ``tournaments/stc.yaml: bots[1].cmd (line 14): command not found: 'pyhton3'``.
+the line, e.g. ``tournaments/stc.yaml: bots[1].cmd (line 14): command not found: 'pyhton3'``;
+a bad override names its option instead (``--games: must be a positive whole number, not 0``).
+The keys themselves (types, defaults, checks, options) are declared in
+:mod:`arena.tournament.keys`; the formats' rules in :data:`arena.tournament.formats.FORMATS`.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import itertools
-import math
 import os
+import stat
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from arena.botproc.build import (
-    BUILD_MEMORY_MB,
-    BUILD_TIMEOUT_S,
-    Recipe,
-    RecipeError,
-    check_preset,
-    make_recipe,
-    merge_presets,
-)
+from arena.botproc.build import Recipe, RecipeError, check_preset, make_recipe, merge_presets
 from arena.botproc.commands import (
     bot_file,
     default_names,
@@ -32,7 +28,28 @@ from arena.botproc.commands import (
 )
 from arena.errors import ConfigError, InvalidSetting, UnknownGame
 from arena.game import Game, GameInfo
-from arena.tournament.schedule import FORMATS, MAX_GAMES, schedule_size
+from arena.limits import (
+    BUILD_MEMORY_MB,
+    BUILD_TIMEOUT_S,
+    DISK_MB,
+    MAX_PROCESSES,
+    SANDBOXES,
+    ClockKind,
+    ExecutorKind,
+    FilesKind,
+    OnBuildError,
+    SandboxKind,
+)
+from arena.tournament.formats import DEFAULT_FORMAT, FORMATS, Scheduler, schedule_size
+from arena.tournament.keys import (
+    KEYS,
+    REQUIRED,
+    Override,
+    check_clock_scale,
+    check_time_margin,
+    parse_seeds,
+)
+from arena.tournament.schedule import MAX_GAMES
 
 if TYPE_CHECKING:  # yaml and stats are imported where used: `arena match` needs neither
     import yaml
@@ -40,12 +57,11 @@ if TYPE_CHECKING:  # yaml and stats are imported where used: `arena match` needs
     from arena.plugins.registry import Registry
     from arena.results.stats import Sprt
 
-SANDBOXES = ("auto", "bwrap", "none")
-EXECUTORS = ("local", "dask")
-ON_BUILD_ERROR = ("stop", "skip")
+__all__ = [  # names other modules import from here, though declared elsewhere
+    "KEYS", "SANDBOXES", "check_clock_scale", "check_time_margin", "parse_seeds",
+]  # fmt: skip
+
 BOT_KEYS = ("name", "cmd", "source", "build", "language", "flags")
-MAX_BUILD_TIMEOUT_S = 86400
-"""Largest ``build_timeout_s`` accepted: a day."""
 SPRT_KEYS = ("elo0", "elo1", "alpha", "beta", "model")
 MAX_DEPTH = 32
 """Deepest nesting of YAML collections a tournament file may use (real files use 3)."""
@@ -53,66 +69,8 @@ MAX_VALUES = 100_000
 """Most values a tournament file may expand to (YAML aliases can multiply them)."""
 MAX_FILE_BYTES = 1024 * 1024
 """A tournament file is read up to this size (``arena run /dev/zero`` must not read forever)."""
-MAX_MEMORY_MB = 1024 * 1024
-"""Largest ``memory_mb`` accepted: 1 TiB."""
-MAX_DISK_MB = 1024 * 1024
-"""Largest ``disk_mb`` accepted: 1 TiB."""
-MAX_PROCESSES = 32768
-"""Largest ``max_processes`` accepted."""
-MAX_TIME_MARGIN_MS = 3_600_000
-"""Largest ``time_margin_ms`` accepted: an hour."""
-MAX_CLOCK_SCALE = 1000.0
-"""Largest ``clock_scale`` accepted."""
-"""A command's first word ending in these is a file path, not a program on the PATH."""
-TEXT_KEYS = ("name", "game", "format", "output", "sandbox", "executor", "champion")
-"""Keys whose value must be text (a number is read as text): a list, a mapping, a boolean
-or nothing there is refused, with its line."""
-KEYS = {
-    "name": "tournament name (text)",
-    "game": "game id (see `arena games`)",
-    "format": "scheduling format: " + ", ".join(FORMATS),
-    "games": "games per combination of bots (round-robin, gauntlet), the most games (sprt) "
-    "or games in all (league)",
-    "champion": "gauntlet: the bot that plays every other bot",
-    "sprt": "sprt: {elo0, elo1, alpha, beta, model}",
-    "players": "bots per game (default: the game's minimum, 2 for two-player games)",
-    "seed": "tournament seed: every game's seed derives from it",
-    "seeds": "an explicit list of seeds, one round per seed (round-robin and gauntlet: "
-    "instead of `games`; sprt and league: the rounds go through the list again and again)",
-    "rating": "the rating the leaderboard is sorted by: bt (default), elo, trueskill, "
-    "openskill (see docs/leaderboard.md)",
-    "rating_interval": "print the compact leaderboard to stderr every N games (default 0: "
-    "only at the end)",
-    "concurrency": "games played at once (default: the cores divided by the seats of the "
-    "game that think at once, at least 1)",
-    "settings": "game settings (see `arena games`); a list of values plays each of them",
-    "bots": "list of {name, cmd} or {name, source} (see docs/languages.md)",
-    "output": "output folder (SQLite file, replays, stderr)",
-    "sandbox": "auto (bubblewrap when it works), bwrap or none",
-    "memory_mb": "memory cap per bot in MiB, all its processes together (optional)",
-    "disk_mb": "cap in MiB on the files a bot writes (its directory with /tmp, and /dev/shm; "
-    "default 256)",
-    "max_processes": "processes a bot may run at once where cgroups allow (default 64)",
-    "executor": "where games run: local (worker processes here) or dask (a Dask cluster)",
-    "dask": "executor dask: the scheduler's address (default: a local Dask cluster)",
-    "time_margin_ms": "grace past each turn's budget: a later answer is `late`, not a "
-    "timeout (default 0)",
-    "clock_scale": "multiplies every time budget of the game, for slower machines (default 1)",
-    "clock": "wall (default: a turn is charged the time from its input to its answer; a "
-    "turn over budget only by the machine's wait is a stall, played again) or cpu (the CPU "
-    "time of all the bot's processes)",
-    "languages": "language presets added or changed: {name: {extensions, build, flags, cmd}}",
-    "build_timeout_s": f"time cap of one bot's build in seconds (default {BUILD_TIMEOUT_S:g})",
-    "build_memory_mb": f"memory cap of a build in MiB (default {BUILD_MEMORY_MB})",
-    "on_build_error": "stop (default: no game is played) or skip (the bot is left out)",
-    "files": "what a sandboxed bot sees of its own files: folder (the folder of the program "
-    "its command runs, read-only; the default) or named (only the files its command names)",
-    "read_only": "list of more files or folders every bot sees, read-only (paths resolved "
-    "like the bots')",
-}
-CLOCKS = ("wall", "cpu")
-FILES = ("folder", "named")
-"""Values of the ``files`` key."""
+MAX_NAME = 64
+"""Longest bot name accepted, in characters."""
 
 
 @dataclass(frozen=True)
@@ -133,9 +91,10 @@ class BotEntry:
     recipe: Recipe | None = None
 
 
-@dataclass
+@dataclass(frozen=True)
 class TournamentConfig:
-    """A validated tournament file (plus command-line overrides)."""
+    """A validated tournament file, overrides included (:func:`load_tournament`); frozen:
+    a change is a new config, validated again (``load_tournament(path, registry, overrides)``)."""
 
     path: Path
     name: str
@@ -148,20 +107,20 @@ class TournamentConfig:
     settings: dict[str, Any]
     bots: list[BotEntry]
     output: Path
-    sandbox: str = "auto"
+    sandbox: SandboxKind = "auto"
     memory_mb: int | None = None
-    max_processes: int = 64
-    disk_mb: int = 256
+    max_processes: int = MAX_PROCESSES
+    disk_mb: int = DISK_MB
     variants: list[dict[str, Any]] = field(default_factory=list)
     variant_keys: tuple[str, ...] = ()
     champion: str | None = None
     sprt: Sprt | None = None
-    executor: str = "local"
+    executor: ExecutorKind = "local"
     dask: str | None = None  # the Dask scheduler's address (None: a LocalCluster)
     lines: dict[str, int] = field(default_factory=dict)
     version: int = 1
-    given_by: dict[str, str] = field(default_factory=dict)  # key -> command-line option
-    files: str = "folder"  # what a sandboxed bot sees of its own folder (FILES)
+    given_by: dict[str, str] = field(default_factory=dict)  # key -> the option overriding it
+    files: FilesKind = "folder"  # what a sandboxed bot sees of its own folder
     read_only: tuple[str, ...] = ()  # more paths every bot sees, read-only (absolute)
 
     def where(self, key: str) -> str:
@@ -170,10 +129,10 @@ class TournamentConfig:
 
     time_margin_ms: int = 0
     clock_scale: float = 1.0
-    clock: str = "wall"
+    clock: ClockKind = "wall"
     build_timeout_s: float = BUILD_TIMEOUT_S
     build_memory_mb: int = BUILD_MEMORY_MB
-    on_build_error: str = "stop"
+    on_build_error: OnBuildError = "stop"
     seeds: tuple[int, ...] | None = None  # one round per seed, instead of seeds from `seed`
     rating_interval: int = 0  # games between two leaderboards on stderr (0: none)
     rating: str = "bt"  # the rating the leaderboard is sorted by
@@ -191,8 +150,12 @@ class _Located:
         self.path = path
         self.lines: dict[str, int] = {}
         self.values = 0
+        self.given_by: dict[str, str] = {}  # key -> the option overriding it
 
     def error(self, key: str, message: str) -> ConfigError:
+        """The message for a bad ``key``: with its file and line, or its option."""
+        if key in self.given_by:
+            return ConfigError(f"{self.given_by[key]}: {message}")
         line = self.lines.get(key)
         where = f"{key} (line {line})" if line else key
         return ConfigError(f"{self.path}: {where}: {message}")
@@ -223,15 +186,17 @@ class _Located:
         return yaml.SafeLoader(" ").construct_object(node)
 
 
-def _positive_int(
-    doc: _Located, data: dict[str, Any], key: str, default: int, most: int | None = None
-) -> int:
-    value = data.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise doc.error(key, f"must be a positive whole number, not {value!r}")
-    if most is not None and value > most:
-        raise doc.error(key, f"must be at most {most}, not {value}")
-    return value
+def _file_kind(mode: int) -> str | None:
+    """What a file that is not a regular one is (``a FIFO``), or None for a regular file."""
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "not a regular file"
 
 
 def where(config: TournamentConfig, key: str) -> str:
@@ -336,12 +301,21 @@ def _same_kind(default: Any, value: Any) -> bool:
 
 
 def read_text(path: Path) -> str:
-    """A text file's contents; :class:`ConfigError` if unreadable or not UTF-8."""
+    """A text file's contents; :class:`ConfigError` if unreadable, not a regular file (a
+    FIFO would wait for a writer forever, a device read without end) or not UTF-8."""
     try:
-        with open(path, "rb") as f:
-            data = f.read(MAX_FILE_BYTES + 1)
+        # O_NONBLOCK: opening a FIFO returns at once, to be refused below, not waited on.
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
+    with open(fd, "rb") as f:
+        kind = _file_kind(os.fstat(fd).st_mode)
+        if kind is not None:
+            raise ConfigError(f"{path}: {kind}, not a tournament file")
+        try:
+            data = f.read(MAX_FILE_BYTES + 1)
+        except OSError as exc:
+            raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
     if len(data) > MAX_FILE_BYTES:
         size = f"{MAX_FILE_BYTES // 1024} KiB"
         raise ConfigError(f"{path}: larger than {size}: not a tournament file")
@@ -390,8 +364,81 @@ def compose_yaml(text: str, path: Path | str) -> yaml.Node | None:
         raise ConfigError(f"{path}{line}: invalid YAML: {problem}") from None
 
 
-def load_tournament(path: Path, registry: Registry) -> TournamentConfig:
-    """Read and validate a tournament file; raise :class:`ConfigError` on the first problem."""
+def load_tournament(
+    path: Path, registry: Registry, overrides: Iterable[Override] = ()
+) -> TournamentConfig:
+    """Read and validate a tournament file with ``overrides`` over its keys (``arena run``'s
+    options, :func:`arena.run`'s keywords), all checked as one; raise
+    :class:`ConfigError` on the first problem."""
+    doc, data = _read_keys(path, list(overrides))
+    try:
+        game_cls = registry.get(str(data["game"]))
+    except UnknownGame as exc:
+        raise doc.error("game", str(exc)) from None
+    info = game_cls.info
+    fmt = str(data.get("format", DEFAULT_FORMAT))
+    if fmt not in FORMATS:
+        raise doc.error("format", f"unknown format {fmt!r} (known: {', '.join(FORMATS)})")
+    players = _value(data, "players", max(info.min_players, min(2, info.max_players)))
+    if not info.min_players <= players <= info.max_players:
+        raise doc.error("players", f"{info.id} is played by {players_text(info)}, not {players}")
+    variants, variant_keys = _variants(doc, data, game_cls)
+    presets = _load_languages(doc, data.get("languages"))
+    bots = _load_bots(doc, data.get("bots"), path.parent, presets)
+    if len(bots) < players:
+        raise doc.error("bots", f"needs at least {players} bots for {players}-player games")
+    champion, sprt = _check_format(doc, data, fmt, players, bots)
+    seed = _value(data, "seed")
+    if (why := check_seed(game_cls, seed)) is not None:
+        raise doc.error("seed", why)
+    seeds = _seeds(doc, data)
+    games = _games(doc, data, FORMATS[fmt], seeds, players)
+    total = schedule_size(fmt, len(bots), players, games, len(variants))
+    if games is not None and total > MAX_GAMES:
+        raise doc.error("games", too_many_games(fmt, games, total))
+    executor, address = _executor(doc, data)
+    return TournamentConfig(
+        path=path,
+        name=str(data.get("name", path.stem)),
+        game=info.id,
+        format=fmt,
+        games=games,
+        players=players,
+        seed=seed,
+        concurrency=_value(data, "concurrency", default_concurrency(info)),
+        settings=variants[0],
+        variants=variants,
+        variant_keys=variant_keys,
+        bots=bots,
+        output=_output(data, path, "output" in doc.given_by),
+        sandbox=_value(data, "sandbox"),
+        memory_mb=_value(data, "memory_mb"),
+        max_processes=_value(data, "max_processes"),
+        disk_mb=_value(data, "disk_mb"),
+        champion=champion,
+        sprt=sprt,
+        executor=executor,
+        dask=address,
+        lines=doc.lines,
+        version=info.version,
+        given_by=dict(doc.given_by),
+        time_margin_ms=_value(data, "time_margin_ms"),
+        clock_scale=float(_value(data, "clock_scale")),
+        clock=_value(data, "clock"),
+        files=_value(data, "files"),
+        read_only=_read_only(doc, data, path.parent),
+        seeds=seeds,
+        rating_interval=_value(data, "rating_interval"),
+        rating=_rating(doc, data),
+        build_timeout_s=float(_value(data, "build_timeout_s")),
+        build_memory_mb=_value(data, "build_memory_mb"),
+        on_build_error=_value(data, "on_build_error"),
+    )
+
+
+def _read_keys(path: Path, overrides: list[Override]) -> tuple[_Located, dict[str, Any]]:
+    """The file's keys with the overrides over them: unknown and missing keys refused,
+    and every key's own check (:attr:`arena.tournament.keys.Key.check`) passed."""
     import yaml
 
     doc = _Located(path)
@@ -404,28 +451,60 @@ def load_tournament(path: Path, registry: Registry) -> TournamentConfig:
     for key in data:
         if key not in KEYS:
             raise doc.error(key, "unknown key (known: " + ", ".join(KEYS) + ")")
-    for key in ("game", "bots"):
+    for key in REQUIRED:
         if key not in data:
             raise ConfigError(f"{path}: missing key {key!r}")
+    _apply_overrides(doc, data, overrides)
+    for key, value in data.items():
+        if (why := KEYS[key].problem(value)) is not None:
+            raise doc.error(key, why)
+    return doc, data
 
-    for key in TEXT_KEYS:
-        value = data.get(key, "-")
-        if isinstance(value, bool) or not isinstance(value, str | int | float):
-            raise doc.error(key, f"must be text, not {value!r}")
-        if not str(value).strip():
-            raise doc.error(key, "must not be empty")
-    game_id = data["game"]
-    try:
-        game_cls = registry.get(str(game_id))
-    except UnknownGame as exc:
-        raise doc.error("game", str(exc)) from None
+
+def _apply_overrides(doc: _Located, data: dict[str, Any], overrides: list[Override]) -> None:
+    """Put each override over the file's key, noting who gave it (its messages name that).
+
+    Two keys go together: ``dask`` (an address) means ``executor: dask``, and the local
+    executor given over the file drops the file's ``dask``.
+    """
+    for over in overrides:
+        data[over.key] = over.value.strip() if over.key == "dask" else over.value
+        doc.given_by[over.key] = over.given_by
+    given = doc.given_by
+    if "dask" in given:
+        if "executor" in given and data["executor"] == "local":
+            executor = given["executor"]
+            message = f"only used with the dask executor ({executor} is local)"
+            raise ConfigError(f"{given['dask']}: {message}")
+        if not data["dask"]:
+            raise doc.error("dask", "needs the scheduler's address, e.g. tcp://host:8786")
+        data["executor"] = "dask"
+        given["executor"] = given["dask"]
+    elif "executor" in given and data["executor"] == "local":
+        data.pop("dask", None)
+
+
+def _value(data: dict[str, Any], key: str, default: Any = None) -> Any:
+    """A checked key's value, else ``default``, else the key's declared default."""
+    value = data.get(key)
+    if value is not None:
+        return value
+    return default if default is not None else KEYS[key].default
+
+
+def _output(data: dict[str, Any], path: Path, overridden: bool) -> Path:
+    """The output folder: an override as given (relative to the current folder); the file's
+    like a bot's files, from the current folder, else the file's (resume from anywhere)."""
+    if overridden:
+        return Path(str(data["output"]))
+    return resolve_path(str(data.get("output", Path("out") / path.stem)), path.parent)
+
+
+def _variants(
+    doc: _Located, data: dict[str, Any], game_cls: type[Game[Any]]
+) -> tuple[list[dict[str, Any]], tuple[str, ...]]:
+    """Every combination of the settings given as lists (the variants), each checked."""
     info = game_cls.info
-    fmt = data.get("format", "round-robin")
-    if fmt not in FORMATS:
-        raise doc.error("format", f"unknown format {fmt!r} (known: {', '.join(FORMATS)})")
-    players = _positive_int(doc, data, "players", max(info.min_players, min(2, info.max_players)))
-    if not info.min_players <= players <= info.max_players:
-        raise doc.error("players", f"{info.id} is played by {players_text(info)}, not {players}")
     settings = data.get("settings") or {}
     if not isinstance(settings, dict):
         raise doc.error("settings", "must be a mapping of game settings")
@@ -442,77 +521,7 @@ def load_tournament(path: Path, registry: Registry) -> TournamentConfig:
     variants = [
         game_settings(game_cls, dict(choice), doc.error) for choice in itertools.product(*axes)
     ] or [game_settings(game_cls, {}, doc.error)]
-    merged = variants[0]
-
-    presets = _load_languages(doc, data.get("languages"))
-    bots = _load_bots(doc, data.get("bots"), path.parent, presets)
-    if len(bots) < players:
-        raise doc.error("bots", f"needs at least {players} bots for {players}-player games")
-    champion, sprt = _check_format(doc, data, fmt, players, bots)
-    seed = data.get("seed", 1)
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise doc.error("seed", f"must be a whole number, not {seed!r}")
-    if (why := check_seed(game_cls, seed)) is not None:
-        raise doc.error("seed", why)
-    sandbox = data.get("sandbox", "auto")
-    if sandbox not in SANDBOXES:
-        raise doc.error("sandbox", f"must be one of {', '.join(SANDBOXES)}, not {sandbox!r}")
-    memory = data.get("memory_mb")
-    if memory is not None:
-        memory = _positive_int(doc, data, "memory_mb", 1, MAX_MEMORY_MB)
-    seeds = _seeds(doc, data)
-    if seeds is not None and fmt in ("round-robin", "gauntlet"):
-        if data.get("games") is not None:
-            raise doc.error("games", "give `games` or `seeds`, not both (one round per seed)")
-        data["games"] = games_for_seeds(len(seeds), players)
-    games = _games(doc, data, fmt)
-    total = schedule_size(fmt, len(bots), players, games, len(variants))
-    if games is not None and total > MAX_GAMES:
-        raise doc.error("games", too_many_games(fmt, games, total))
-    # Like a bot's files: from the current folder, else the file's folder (resume from anywhere).
-    output = resolve_path(str(data.get("output", Path("out") / path.stem)), path.parent)
-    executor, address = _executor(doc, data)
-    return TournamentConfig(
-        path=path,
-        name=str(data.get("name", path.stem)),
-        game=info.id,
-        format=fmt,
-        games=games,
-        players=players,
-        seed=seed,
-        concurrency=_positive_int(doc, data, "concurrency", default_concurrency(info)),
-        settings=merged,
-        variants=variants,
-        variant_keys=variant_keys,
-        bots=bots,
-        output=output,
-        sandbox=sandbox,
-        memory_mb=memory,
-        max_processes=_positive_int(doc, data, "max_processes", 64, MAX_PROCESSES),
-        disk_mb=_positive_int(doc, data, "disk_mb", 256, MAX_DISK_MB),
-        champion=champion,
-        sprt=sprt,
-        executor=executor,
-        dask=address,
-        lines=doc.lines,
-        version=info.version,
-        time_margin_ms=_time_margin(doc, data),
-        clock_scale=_clock_scale(doc, data),
-        clock=_clock(doc, data),
-        files=_files(doc, data),
-        read_only=_read_only(doc, data, path.parent),
-        seeds=seeds,
-        rating_interval=_rating_interval(doc, data),
-        rating=_rating(doc, data),
-        **_build_options(doc, data),
-    )
-
-
-def _clock(doc: _Located, data: dict[str, Any]) -> str:
-    value = data.get("clock", "wall")
-    if value not in CLOCKS:
-        raise doc.error("clock", f"must be one of {', '.join(CLOCKS)}, not {value!r}")
-    return str(value)
+    return variants, variant_keys
 
 
 def default_concurrency(info: GameInfo) -> int:
@@ -534,46 +543,18 @@ def _load_languages(doc: _Located, raw: Any) -> dict[str, dict[str, Any]]:
     return merge_presets(raw)
 
 
-def _build_options(doc: _Located, data: dict[str, Any]) -> dict[str, Any]:
-    timeout = data.get("build_timeout_s", BUILD_TIMEOUT_S)
-    if (
-        isinstance(timeout, bool)
-        or not isinstance(timeout, int | float)
-        or not 0 < timeout <= MAX_BUILD_TIMEOUT_S
-    ):
-        raise doc.error(
-            "build_timeout_s",
-            f"must be a number of seconds above 0, at most {MAX_BUILD_TIMEOUT_S}, not {timeout!r}",
-        )
-    memory = _positive_int(doc, data, "build_memory_mb", BUILD_MEMORY_MB, MAX_MEMORY_MB)
-    on_error = data.get("on_build_error", "stop")
-    if on_error not in ON_BUILD_ERROR:
-        known = ", ".join(ON_BUILD_ERROR)
-        raise doc.error("on_build_error", f"must be one of {known}, not {on_error!r}")
-    return {
-        "build_timeout_s": float(timeout),
-        "build_memory_mb": memory,
-        "on_build_error": on_error,
-    }
-
-
 def new_output_note(config: TournamentConfig) -> str | None:
     """A line saying where a new output folder goes when the file's own folder (not the
     current one) would have been the other place looked in: from another folder, a
-    tournament resumes only where its output was found (see docs/tournaments.md, Paths)."""
+    tournament resumes only where its output was found (see docs/tournaments.md, Paths).
+    None when the output was given as an option (it is then where it says)."""
     out = config.output
-    if out.is_absolute() or out.exists():
+    if "output" in config.given_by or out.is_absolute() or out.exists():
         return None
     if Path.cwd().resolve() == config.path.parent.resolve():
         return None
-    return f"new output folder {out} (found neither here nor in {config.path.parent})"
-
-
-def _files(doc: _Located, data: dict[str, Any]) -> str:
-    value = data.get("files", "folder")
-    if value not in FILES:
-        raise doc.error("files", f"must be one of {', '.join(FILES)}, not {value!r}")
-    return str(value)
+    folder = f"{config.path.parent}/"
+    return f"new output folder {out}, made in the current folder (none yet here or in {folder})"
 
 
 def _read_only(doc: _Located, data: dict[str, Any], base: Path) -> tuple[str, ...]:
@@ -596,27 +577,12 @@ def _read_only(doc: _Located, data: dict[str, Any], base: Path) -> tuple[str, ..
     return tuple(out)
 
 
-def games_for_seeds(seeds: int, players: int) -> int:
-    """``games`` of a round-robin or gauntlet with one round per seed: a combination of
-    bots plays every seat rotation of each seed (one game for one-player games)."""
-    return seeds * max(1, players)
-
-
-def parse_seeds(text: str) -> tuple[int, ...]:
-    """``"1,2,3"`` (``--seeds``) as seeds; :class:`ConfigError` for anything else."""
-    try:
-        seeds = tuple(int(part) for part in text.split(",") if part.strip())
-    except ValueError:
-        raise ConfigError(f"--seeds: whole numbers separated by commas, not {text!r}") from None
-    if not seeds:
-        raise ConfigError("--seeds: at least one seed, e.g. --seeds 1,2,3")
-    return seeds
-
-
 def _seeds(doc: _Located, data: dict[str, Any]) -> tuple[int, ...] | None:
     raw = data.get("seeds")
     if raw is None:
         return None
+    if isinstance(raw, tuple):  # from --seeds or arena.run
+        raw = list(raw)
     if not isinstance(raw, list) or not raw:
         raise doc.error("seeds", f"must be a non-empty list of whole numbers, not {raw!r}")
     for i, value in enumerate(raw):
@@ -626,6 +592,7 @@ def _seeds(doc: _Located, data: dict[str, Any]) -> tuple[int, ...] | None:
 
 
 def _rating(doc: _Located, data: dict[str, Any]) -> str:
+    """The rating the leaderboard sorts by (checked against the ratings' registry)."""
     from arena.results import ratings  # the registry: only where a file names one
 
     value = data.get("rating", ratings.DEFAULT)
@@ -634,63 +601,39 @@ def _rating(doc: _Located, data: dict[str, Any]) -> str:
     return str(value)
 
 
-def _rating_interval(doc: _Located, data: dict[str, Any]) -> int:
-    value = data.get("rating_interval", 0)
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise doc.error("rating_interval", f"must be a whole number of games >= 0, not {value!r}")
-    return value
+def games_for_seeds(seeds: int, players: int) -> int:
+    """``games`` of a round-robin or gauntlet with one round per seed: a combination of
+    bots plays every seat rotation of each seed (one game for one-player games)."""
+    return seeds * max(1, players)
 
 
-def _time_margin(doc: _Located, data: dict[str, Any]) -> int:
-    value = data.get("time_margin_ms", 0)
-    message = check_time_margin(value)
-    if message:
-        raise doc.error("time_margin_ms", message)
-    return int(value)
+def _games(
+    doc: _Located,
+    data: dict[str, Any],
+    rules: type[Scheduler],
+    seeds: tuple[int, ...] | None,
+    players: int,
+) -> int | None:
+    """``games``: per line-up (default 2), or in all for open-ended formats (None: no
+    limit); where ``seeds`` gives one round per seed, it sets them instead. An override
+    beats the file: ``--seeds`` over a file's ``games``, ``--games`` over its ``seeds``."""
+    games = data.get("games")
+    if seeds is not None and rules.seeded_rounds:
+        given = doc.given_by
+        if games is None or ("seeds" in given and "games" not in given):
+            return games_for_seeds(len(seeds), players)
+        if "seeds" in given:
+            raise doc.error("seeds", f"plays one round per seed: leave out {given['games']}")
+        if "games" not in given:
+            raise doc.error("games", "give `games` or `seeds`, not both (one round per seed)")
+    if games is None and not rules.open_ended:
+        return 2
+    return games
 
 
-def _clock_scale(doc: _Located, data: dict[str, Any]) -> float:
-    value = data.get("clock_scale", 1.0)
-    message = check_clock_scale(value)
-    if message:
-        raise doc.error("clock_scale", message)
-    return float(value)
-
-
-def check_time_margin(value: Any) -> str | None:
-    """Why ``value`` is not a valid ``time_margin_ms`` (None when it is)."""
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        return f"must be a whole number of milliseconds, 0 or more, not {value!r}"
-    if value > MAX_TIME_MARGIN_MS:
-        return f"must be at most {MAX_TIME_MARGIN_MS}, not {value}"
-    return None
-
-
-def check_clock_scale(value: Any) -> str | None:
-    """Why ``value`` is not a valid ``clock_scale`` (None when it is)."""
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, int | float)
-        or not math.isfinite(value)
-        or value <= 0
-    ):
-        return f"must be a number greater than 0, not {value!r}"
-    if value > MAX_CLOCK_SCALE:
-        return f"must be at most {MAX_CLOCK_SCALE:g}, not {value!r}"
-    return None
-
-
-def _games(doc: _Located, data: dict[str, Any], fmt: str) -> int | None:
-    if FORMATS[fmt].open_ended and data.get("games") is None:
-        return None  # sprt: until a bound is crossed; league: until Ctrl-C
-    return _positive_int(doc, data, "games", 2)
-
-
-def _executor(doc: _Located, data: dict[str, Any]) -> tuple[str, str | None]:
-    executor = data.get("executor", "local")
-    if executor not in EXECUTORS:
-        known = ", ".join(EXECUTORS)
-        raise doc.error("executor", f"must be one of {known}, not {executor!r}")
+def _executor(doc: _Located, data: dict[str, Any]) -> tuple[ExecutorKind, str | None]:
+    """``executor`` and, for ``dask``, the scheduler's address (None: a local cluster)."""
+    executor = _value(data, "executor")
     address = data.get("dask")
     if address is None:
         return executor, None
@@ -705,27 +648,35 @@ def _executor(doc: _Located, data: dict[str, Any]) -> tuple[str, str | None]:
 def _check_format(
     doc: _Located, data: dict[str, Any], fmt: str, players: int, bots: list[BotEntry]
 ) -> tuple[str | None, Sprt | None]:
-    """The format's own keys (``champion``, ``sprt``) and what it needs of the bots."""
-    for owner, rules in FORMATS.items():
-        if rules.own_key in data and fmt != owner:
-            raise doc.error(rules.own_key, f"only used with `format: {owner}` (format is {fmt})")
-    if FORMATS[fmt].pairs and players != 2:
+    """The format's rules (:data:`~arena.tournament.formats.FORMATS`): the keys it needs
+    (and the other formats refuse), the players and bots it takes."""
+    rules = FORMATS[fmt]
+    for owner, other in FORMATS.items():
+        for key, _ in other.needs:
+            if key in data and owner != fmt:
+                raise doc.error(key, f"only used with `format: {owner}` (format is {fmt})")
+    if rules.two_players and players != 2:
         raise doc.error("players", f"format {fmt} plays two-player games, not {players}")
-    if fmt == "gauntlet":
-        if players == 1:
-            raise doc.error("players", "format gauntlet needs games of two or more players")
-        if "champion" not in data:
-            raise doc.error("format", "format gauntlet needs `champion: NAME` (one of the bots)")
+    if players < rules.min_players:
+        least = _NUMBERS.get(rules.min_players, str(rules.min_players))
+        raise doc.error("players", f"format {fmt} needs games of {least} or more players")
+    for key, example in rules.needs:
+        if key not in data:
+            raise doc.error("format", f"format {fmt} needs {example}")
+    if rules.bot_count is not None and len(bots) != rules.bot_count:
+        count = _NUMBERS.get(rules.bot_count, str(rules.bot_count))
+        raise doc.error("bots", f"format {fmt} compares exactly {count} bots, not {len(bots)}")
+    champion = None
+    if "champion" in data:
         champion = str(data["champion"])
         names = [b.name for b in bots]
         if champion not in names:
             raise doc.error("champion", f"no bot named {champion!r} (bots: {', '.join(names)})")
-        return champion, None
-    if fmt == "sprt":
-        if len(bots) != 2:
-            raise doc.error("bots", f"format sprt compares exactly two bots, not {len(bots)}")
-        return None, _load_sprt(doc, data.get("sprt"))
-    return None, None
+    sprt = _load_sprt(doc, data["sprt"]) if "sprt" in data else None
+    return champion, sprt
+
+
+_NUMBERS = {2: "two", 3: "three", 4: "four"}
 
 
 def _load_sprt(doc: _Located, raw: Any) -> Sprt:
@@ -786,7 +737,8 @@ def _load_bots(
         argv = resolve_command(cmd, base)
         if isinstance(argv, str):
             raise doc.error(f"{where}.cmd", argv)
-        bots.append(BotEntry(str(item.get("name") or ""), cmd, argv, named_files(cmd, argv)))
+        name = _given_name(doc, item, where) or ""
+        bots.append(BotEntry(name, cmd, argv, named_files(cmd, argv)))
     files = [bot_file(b.argv) if b.argv else _first_source(b) for b in bots]
     names = default_names([b.name or None for b in bots], files)
     for i, name in enumerate(names):
@@ -801,11 +753,49 @@ def _first_source(bot: BotEntry) -> str:
     return recipe.sources[0][1] if recipe is not None and recipe.sources else "bot"
 
 
+def bot_name_problem(name: str) -> str | None:
+    """Why ``name`` cannot name a bot, or None: a name is printed in tables and terminals
+    and names files, so it is printable text of at most :data:`MAX_NAME` characters, with
+    no path separator, no comma (lists of bots are comma-separated) and no space at its ends."""
+    if not name.strip():
+        return "a bot name must not be empty"
+    if len(name) > MAX_NAME:
+        return f"a bot name has at most {MAX_NAME} characters, not {len(name)}"
+    if not name.isprintable():
+        return f"a bot name must be printable text, not {name!r}"
+    if name != name.strip():
+        return f"a bot name must not start or end with a space: {name!r}"
+    for bad in ("/", "\\", ","):
+        if bad in name:
+            return f"a bot name must not contain {bad!r}: {name!r}"
+    if name in (".", ".."):
+        return f"a bot name must not be {name!r}"
+    return None
+
+
+def _given_name(doc: _Located, item: dict[str, Any], where: str) -> str | None:
+    """A bot's ``name`` as written, None when left out (a name is made for it once every
+    bot is read): text only (``name: 5`` is refused, not read as ``"5"``: quote it)."""
+    if "name" not in item:
+        return None
+    name = item["name"]
+    if not isinstance(name, str):
+        raise doc.error(f"{where}.name", f'must be text, not {name!r} (quote it: "{name}")')
+    if (why := bot_name_problem(name)) is not None:
+        raise doc.error(f"{where}.name", why)
+    return name
+
+
 def _check_name(doc: _Located, where: str, name: str, bots: list[BotEntry]) -> None:
+    """A bot's name (given, or made from its command or source) is one a bot may have,
+    and not another bot's."""
+    key = f"{where}.name" if f"{where}.name" in doc.lines else where
+    why = bot_name_problem(name)
+    if why is not None:
+        hint = "" if key.endswith(".name") else " (made from its command: give it a `name`)"
+        raise doc.error(key, why + hint)
     if any(b.name == name for b in bots):
-        raise doc.error(f"{where}.name", f"bot name {name!r} used twice")
-    if "," in name:
-        raise doc.error(f"{where}.name", "bot names cannot contain ','")
+        raise doc.error(key, f"bot name {name!r} used twice")
 
 
 def _source_bot(
@@ -845,7 +835,7 @@ def _source_bot(
     except RecipeError as exc:
         key = exc.key if exc.key in item else ("source" if source is not None else "build")
         raise doc.error(f"{where}.{key}", exc.message) from None
-    name = str(item.get("name") or "")  # a default name is given once every bot is read
+    name = _given_name(doc, item, where) or ""  # a default name once every bot is read
     return BotEntry(name, str(recipe.shown["cmd"]), (), recipe.sources, recipe)
 
 

@@ -6,6 +6,11 @@ so a format can decide as results come in while the executor (worker pool, signa
 storage) stays the same for all of them. Each scheduler is rebuilt from the stored games
 at start, so every format resumes: stored keys are never played again.
 
+Every format is one line of :data:`FORMATS`: its scheduler class, which carries the
+format's rules as class attributes (the keys it needs, the players and bots it takes, an
+in-words description) that the tournament file's checks read. Adding a format is one
+scheduler class, one line of the table, its tests and its docs.
+
 - ``round-robin`` and ``gauntlet``: a fixed list (:mod:`arena.tournament.schedule`).
 - ``sprt``: rounds of two games (seats swapped) between the two bots until the
   log-likelihood ratio of the pairs crosses a bound, or ``games`` are played.
@@ -22,18 +27,46 @@ import itertools
 import math
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from arena.records import GameSpec, SeatRecord
-from arena.results import rating
+from arena.limits import DEFAULT_FORMAT
+from arena.records import GameSpec, SeatRecord, StoredGame
 from arena.results import stats as st
-from arena.results.store import StoredGame, StoredPlace
-from arena.tournament.config import TournamentConfig
 from arena.tournament.schedule import gauntlet, pair_round, paired_rounds, round_robin, round_seed
+
+if TYPE_CHECKING:  # the loader reads this table: rating (trueskill) and the store load later
+    from arena.results.store import StoredPlace
+    from arena.tournament.config import TournamentConfig
 
 
 class Scheduler(ABC):
-    """Decides which games to play; told of every game that ends."""
+    """Decides which games to play; told of every game that ends.
+
+    The class attributes are the format's rules, checked before any game
+    (:func:`arena.tournament.config.load_tournament`).
+    """
+
+    #: what the format does, in words (docs, ``unknown format`` messages)
+    description: ClassVar[str] = ""
+    #: ``games`` counts all the games and may be left out (play until the format decides,
+    #: or Ctrl-C); else ``games`` is per line-up, 2 by default
+    open_ended: ClassVar[bool] = False
+    #: two-player games between pairs of bots
+    two_players: ClassVar[bool] = False
+    #: the keys this format needs, each with the example its message shows; every other
+    #: format refuses them
+    needs: ClassVar[tuple[tuple[str, str], ...]] = ()
+    #: the fewest players per game it takes
+    min_players: ClassVar[int] = 1
+    #: the exact number of bots it compares (None: any, at least a game's worth)
+    bot_count: ClassVar[int | None] = None
+    #: ``seeds`` gives one round per seed, instead of ``games``
+    seeded_rounds: ClassVar[bool] = False
+
+    @classmethod
+    def lineups(cls, bots: int, players: int) -> int | None:
+        """How many line-ups a fixed format plays (None: open-ended, ``games`` in all)."""
+        return None
 
     #: games in the whole plan, stored ones included (``None``: open-ended)
     planned: int | None = None
@@ -105,6 +138,14 @@ class FixedScheduler(Scheduler):
 class RoundRobinScheduler(FixedScheduler):
     """``round-robin``: every combination of ``players`` bots, through its seat rotations."""
 
+    description = "every combination of bots plays `games` games, seats rotating"
+    seeded_rounds = True
+
+    @classmethod
+    def lineups(cls, bots: int, players: int) -> int | None:
+        """Every combination of ``players`` bots."""
+        return math.comb(bots, players)
+
     @classmethod
     def full_plan(cls, config: TournamentConfig) -> list[GameSpec] | None:
         """:func:`~arena.tournament.schedule.round_robin` of the file's bots."""
@@ -116,6 +157,16 @@ class RoundRobinScheduler(FixedScheduler):
 
 class GauntletScheduler(FixedScheduler):
     """``gauntlet``: the champion against every combination of the others."""
+
+    description = "the `champion` plays every other bot; the others never meet"
+    needs = (("champion", "`champion: NAME` (one of the bots)"),)
+    min_players = 2
+    seeded_rounds = True
+
+    @classmethod
+    def lineups(cls, bots: int, players: int) -> int | None:
+        """The champion with every combination of the others."""
+        return math.comb(bots - 1, players - 1)
 
     @classmethod
     def full_plan(cls, config: TournamentConfig) -> list[GameSpec] | None:
@@ -132,15 +183,19 @@ class _Pairs:
     """Seat-swapped pairs of two-player games as they complete (pentanomial counts)."""
 
     def __init__(self) -> None:
+        from arena.results import rating  # trueskill: only once games are scheduled
+
+        self.rating = rating
         self.halves: dict[tuple[Any, ...], dict[tuple[str, ...], float]] = {}
         self.ptnml: dict[tuple[str, str], st.Pentanomial] = {}
-        self.results: dict[tuple[str, str], rating.Pairwise] = {}
+        self.results: dict[tuple[str, str], Any] = {}  # rating.Pairwise
 
     def add(self, round_index: int, seats: Sequence[SeatRecord], settings: Any) -> None:
         bots = tuple(s.bot for s in seats)
         if len(bots) != 2 or bots[0] == bots[1]:
             return
         a, b = sorted(bots)
+        rating = self.rating
         pw = self.results.setdefault((a, b), rating.Pairwise())
         points = rating.pair_points(seats, a)
         if points == 1:
@@ -168,6 +223,12 @@ class SprtScheduler(Scheduler):
     pairs crosses a bound no new game starts (games already running still finish and
     are stored; the verdict is always that of the stored games).
     """
+
+    description = "two bots in seat-swapped pairs until the SPRT decides, or `games`"
+    open_ended = True
+    two_players = True
+    needs = (("sprt", "`sprt: {elo0: 0, elo1: 5}`"),)
+    bot_count = 2
 
     def __init__(self, config: TournamentConfig, stored: Iterable[StoredGame]) -> None:
         assert config.sprt is not None
@@ -253,6 +314,9 @@ class SprtScheduler(Scheduler):
 class LeagueScheduler(Scheduler):
     """psyleague-style: the next round goes where it tells most (see the module doc)."""
 
+    description = "one pair of games at a time where it tells most, until `games` or Ctrl-C"
+    open_ended = True
+    two_players = True
     _met: dict[str, set[str]] | None = None  # per bot, the bots it has met (made on first use)
     _met_pairs = 0  # pairings of the file's bots met
 
@@ -404,26 +468,41 @@ class LeagueScheduler(Scheduler):
         return cls(config, stored)
 
 
-SCHEDULERS: dict[str, type[Scheduler]] = {
-    "round-robin": RoundRobinScheduler,
+FORMATS: dict[str, type[Scheduler]] = {
+    DEFAULT_FORMAT: RoundRobinScheduler,
     "gauntlet": GauntletScheduler,
     "sprt": SprtScheduler,
     "league": LeagueScheduler,
 }
-"""The scheduler of each format (:data:`arena.tournament.schedule.FORMATS` has its rules)."""
+"""Every tournament format by name: its scheduler, which carries its rules. The first is
+the default (``format`` left out, :data:`arena.limits.DEFAULT_FORMAT`)."""
+
+
+def schedule_size(fmt: str, bots: int, players: int, games: int | None, variants: int = 1) -> int:
+    """How many games a format plays at most, computed without building its schedule:
+    per line-up for fixed formats, ``games`` in all for open-ended ones (0 when ``games``
+    is None: no limit)."""
+    if games is None:
+        return 0
+    lineups = FORMATS[fmt].lineups(bots, players)
+    if lineups is None:
+        return games
+    if players == 1:
+        lineups = bots
+    return lineups * games * variants
 
 
 def fixed_plan(config: TournamentConfig) -> list[GameSpec] | None:
     """Every game the file can ever schedule, when that is a fixed list: round-robin,
     gauntlet, and sprt with a ``games`` limit; ``None`` for league and unlimited sprt."""
-    return SCHEDULERS[config.format].full_plan(config)
+    return FORMATS[config.format].full_plan(config)
 
 
 def defined_spec(config: TournamentConfig, stored: StoredPlace) -> GameSpec | None:
     """The spec an open-ended format (league, unlimited sprt) gives a stored game's key now,
     or ``None`` when the file no longer defines it (another line-up, other variants)."""
     seats = stored.seats
-    if not SCHEDULERS[config.format].defines(config, seats):
+    if not FORMATS[config.format].defines(config, seats):
         return None
     variants = max(1, len(config.variants))
     seed = round_seed(config.schedule_seed, stored.round)
@@ -439,4 +518,4 @@ def make_scheduler(
 ) -> Scheduler:
     """The scheduler of ``config.format``, aware of the games already ``stored``
     (``plan``: :func:`fixed_plan`, when already built)."""
-    return SCHEDULERS[config.format].create(config, stored, plan)
+    return FORMATS[config.format].create(config, stored, plan)

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from arena.errors import ConfigError
 from arena.events import Observers, RunObserver
+from arena.limits import MAX_PROCESSES
 from arena.records import BotSpec, Clock, GameRecord, GameSpec
 from arena.tournament.play import GamePlan, play_plan
 
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
     from arena.results.leaderboard import Leaderboard
     from arena.results.store import Store
 
-MATCH_MAX_PROCESSES = 64
+MATCH_MAX_PROCESSES = MAX_PROCESSES
 """The processes a bot of a match may run at once (a tournament's default too)."""
 
 
@@ -340,6 +341,7 @@ def _write_match_meta(store: Store, request: MatchRequest, bots: list[BotSpec]) 
             "bots": names,
             "champion": None,
             "sprt": None,
+            "rating": None,  # the default rating
             **clock_options,
         }
     )

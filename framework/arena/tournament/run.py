@@ -86,7 +86,7 @@ def run_tournament(
     _check_round_seeds(config, plan)
     # On a remote Dask cluster each worker decides the sandbox (`auto`) for itself.
     remote = config.executor == "dask" and config.dask is not None
-    sandbox = _sandbox(config, remote, say)
+    config, sandbox = _sandbox(config, remote, say)
     # A Dask cluster is reached before anything is written (an unreachable one is a
     # configuration mistake); dask is imported only when used (it is slow to import).
     dask = _open_dask(config, say) if config.executor == "dask" else None
@@ -227,10 +227,12 @@ class _Games:
         self.scheduler.record(spec, record.seats, record.settings)
 
 
-def _sandbox(config: TournamentConfig, remote: bool, say: Callable[[str], None]) -> Sandbox:
+def _sandbox(
+    config: TournamentConfig, remote: bool, say: Callable[[str], None]
+) -> tuple[TournamentConfig, Sandbox]:
     """The sandbox of the file's games, checked before anything is written; bots from
-    source are built (or found built) with it first: one that does not build is a mistake
-    in the file, reported before any game."""
+    source are built (or found built) with it first, the config returned with their
+    commands: one that does not build is a mistake in the file, reported before any game."""
     line = config.lines.get("sandbox")
     key = f"{config.path}: sandbox" + (f" (line {line})" if line else "")
     sandbox = (
@@ -252,8 +254,8 @@ def _sandbox(config: TournamentConfig, remote: bool, say: Callable[[str], None])
             builder = choose_sandbox(
                 config.sandbox, None, [config.output], config.max_processes, key
             )
-        build_bots(config, builder, say)
-    return sandbox
+        config = build_bots(config, builder, say)
+    return config, sandbox
 
 
 def _open_output(

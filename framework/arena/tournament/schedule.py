@@ -5,15 +5,14 @@ bots are compared on the same deals. Within a round each combination of bots pla
 per seat rotation: seats swapped for two players, every rotation for more, and for
 one-player games each bot plays the seed alone (the round is then ranked by score).
 Round-robin and gauntlet schedules are fixed lists; SPRT and league decide as results
-come in (``arena.tournament.formats``), from the same rounds and keys.
+come in (``arena.tournament.formats``, which holds the table of formats), from the same
+rounds and keys.
 """
 
 from __future__ import annotations
 
 import itertools
-import math
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Sequence
 
 from arena.records import GameSpec
 
@@ -38,47 +37,6 @@ def round_seed(tournament_seed: int | Sequence[int], round_index: int) -> int:
 def rotations(seats: tuple[str, ...]) -> list[tuple[str, ...]]:
     """Every cyclic seat rotation of a line-up (both orders for two bots)."""
     return [seats[i:] + seats[:i] for i in range(len(seats))]
-
-
-@dataclass(frozen=True)
-class FormatRules:
-    """What the checks and the schedule need of a tournament format, before any game.
-
-    ``open_ended``: ``games`` counts all the games and may be left out (play until the
-    format decides, or Ctrl-C); else ``games`` is per line-up, 2 by default.
-    ``pairs``: two-player games between pairs of bots. ``own_key``: the key only this
-    format reads. ``lineups``: how many line-ups a fixed format plays, from the number of
-    bots and of players per game.
-    """
-
-    open_ended: bool = False
-    pairs: bool = False
-    own_key: str | None = None
-    lineups: Callable[[int, int], int] | None = None
-
-
-FORMATS: dict[str, FormatRules] = {
-    "round-robin": FormatRules(lineups=lambda bots, players: math.comb(bots, players)),
-    "gauntlet": FormatRules(
-        own_key="champion", lineups=lambda bots, players: math.comb(bots - 1, players - 1)
-    ),
-    "sprt": FormatRules(open_ended=True, pairs=True, own_key="sprt"),
-    "league": FormatRules(open_ended=True, pairs=True),
-}
-"""Every tournament format by name; :mod:`arena.tournament.formats` has their schedulers."""
-
-
-def schedule_size(fmt: str, bots: int, players: int, games: int | None, variants: int = 1) -> int:
-    """How many games a format plays at most, computed without building its schedule:
-    :func:`round_robin` and :func:`gauntlet` per combination, ``games`` in all for sprt
-    and league (0 when ``games`` is None: no limit)."""
-    if games is None:
-        return 0
-    rules = FORMATS[fmt]
-    if rules.lineups is None:
-        return games
-    lineups = bots if players == 1 else rules.lineups(bots, players)
-    return lineups * games * variants
 
 
 def round_robin(

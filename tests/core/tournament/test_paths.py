@@ -88,7 +88,8 @@ def test_a_new_output_folder_away_from_the_file_is_announced(tmp_path):
     project(tmp_path)
     result = arena_run(tmp_path, tmp_path, "project/t.yaml")
     assert result.returncode == 0, result.stderr
-    assert "arena: new output folder out (found neither here nor in project)\n" in result.stderr
+    note = "arena: new output folder out, made in the current folder (none yet here or in project/)"
+    assert f"{note}\n" in result.stderr
     assert (tmp_path / "out" / "arena.sqlite").exists()
 
 

@@ -119,7 +119,7 @@ def test_one_round_per_seed_of_a_list(tmp_path):
     assert result.returncode == 0, result.stderr
     assert sorted({seed for _, seed, _ in stored(other / "out")}) == [3, 4]
     both = run_arena("run", str(path2), "--seeds", "3", "--games", "4")
-    assert both.returncode == 2 and "--seeds plays one round per seed" in both.stderr
+    assert both.returncode == 2 and "--seeds: plays one round per seed" in both.stderr
     path2.write_text(path2.read_text().replace("games: 2", "games: 2\nseeds: [1]"))
     refused = run_arena("run", str(path2))
     assert refused.returncode == 2 and "give `games` or `seeds`, not both" in refused.stderr
