@@ -158,7 +158,9 @@ class TournamentResult:
     ``leaderboard.rows()`` gives one dict per bot, best first; ``leaderboard.render(fmt)``
     the text the CLI prints (``table``, ``markdown``, ``json``, ``csv``). ``failures`` says
     why each failed game failed; ``changed`` why the run stopped early (a bot's file
-    changed during it), else None.
+    changed during it), else None. ``left_out`` counts the games stored in the output
+    folder that the file no longer defines (another ``games``, other bots): the leaderboard
+    leaves them out (``arena leaderboard --all`` shows them).
     """
 
     name: str
@@ -170,6 +172,7 @@ class TournamentResult:
     leaderboard: Any
     failures: list[str] = field(default_factory=list)
     changed: str | None = None
+    left_out: int = 0
 
 
 def run(
@@ -221,6 +224,7 @@ def run(
         leaderboard=summary.leaderboard,
         failures=summary.failures,
         changed=summary.changed,
+        left_out=summary.left_out,
     )
     if summary.failed:
         raise GamesFailed(summary.failures or [f"{summary.failed} games"], result)

@@ -30,6 +30,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from arena.botproc import procinfo
 from arena.botproc.procwatch import ProcFile
@@ -89,6 +90,28 @@ def adopt(found: CgroupParents | None) -> None:
     global _parents
     if _parents is False:
         _parents = found
+
+
+def parents_to_json(found: CgroupParents | None) -> Any:
+    """The cgroup parents as JSON values (for :mod:`arena.hostcache`)."""
+    if found is None:
+        return None
+    paths = (found.pids, found.memory, found.cpu, found.cpuacct, found.cpuset)
+    return [found.version, *[str(p) if p is not None else None for p in paths]]
+
+
+def parents_from_json(value: Any) -> CgroupParents | None:
+    """The cgroup parents back, or None; raises ValueError for anything else, or when a
+    cached folder is gone."""
+    if value is None:
+        return None
+    version, *paths = value
+    if len(paths) != 5:
+        raise ValueError("not a cgroup parents entry")
+    found = CgroupParents(int(version), *[Path(p) if p is not None else None for p in paths])
+    if not all(folder.is_dir() for folder in found.folders()):
+        raise ValueError("a cgroup parent is gone")
+    return found
 
 
 def _mounts() -> tuple[Path | None, dict[str, tuple[Path, str]]]:

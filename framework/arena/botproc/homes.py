@@ -20,7 +20,8 @@ import tempfile
 from pathlib import Path
 
 from arena.botproc import procinfo, trees
-from arena.botproc.sandbox import Sandbox
+from arena.botproc.sandboxes.base import Sandbox
+from arena.botproc.sandboxes.registry import backend_of
 from arena.botproc.spawn import sweep_orphans
 
 BOT_HOMES = Path(tempfile.gettempdir()) / f"arena-bots-{os.getuid()}"
@@ -61,7 +62,7 @@ class BotHome:
         self.path = path
         self.workdirs = [path / f"seat{i}" for i in range(seats)]
         self.fds: list[int] = []
-        ids = sandbox.bot_ids
+        ids = backend_of(sandbox).bot_ids(sandbox)
         for wd in self.workdirs:
             wd.mkdir(mode=0o755)
             if ids is not None:

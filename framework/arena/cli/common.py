@@ -16,6 +16,12 @@ from arena.text import shown
 BOARD_FORMATS = ("table", "markdown", "json", "csv")
 """How ``arena run`` and ``arena leaderboard`` render the leaderboard (``--format``)."""
 
+ALL_HELP = (
+    "every stored game, also those the tournament file no longer defines (another "
+    "`games`, other bots or settings): by default they are left out, and said so"
+)
+"""The help of ``--all`` (``leaderboard``, ``list``, ``report``)."""
+
 
 class ArenaParser(argparse.ArgumentParser):
     """argparse as arena wants it: no abbreviated options (``--max_turn`` is not

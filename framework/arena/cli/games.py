@@ -77,7 +77,7 @@ def cmd_games(args: argparse.Namespace, extra: list[str]) -> int:
 
 def cmd_new_game(args: argparse.Namespace, extra: list[str]) -> int:
     """Write a new game plugin package from the templates shipped with arena."""
-    from arena.plugins.scaffold import write_plugin
+    from arena.plugins.scaffold import next_steps, write_plugin
 
     target = args.dir if args.dir is not None else Path(args.name)
     installed = installed_games().games
@@ -87,8 +87,7 @@ def cmd_new_game(args: argparse.Namespace, extra: list[str]) -> int:
     print(f"wrote {len(written)} files in {target}:")
     for path in written:
         print(f"  {path.relative_to(target)}")
-    print(
-        f"\nnext:\n  python3 -m pip install -e {target}\n  arena games\n"
-        f"  cd {target} && python3 -m pytest && arena run tournaments/{args.name}.yaml"
-    )
+    print("\nnext:")
+    for line in next_steps(args.name, target):
+        print(f"  {line}")
     return EXIT_OK

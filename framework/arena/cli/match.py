@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -247,7 +248,8 @@ class _MatchPrinter(RunObserver):
         self.bar.update(1)
         self.played.append((event.spec, event.record))
         if self.show:
-            self.bar.write(_result_line(event.spec.order + 1, event.record), sys.stdout)
+            line = _result_line(event.spec.order + 1, event.record, fold_width())
+            self.bar.write(line, sys.stdout)
             sys.stdout.flush()
 
     def failed(self, event: GameFailed) -> None:
@@ -278,15 +280,39 @@ def _print_summary(
 
     if not played:
         return
+    from arena.results.columns import terminal_width
+
     records = [record for _, record in played]
-    print(_match_summary(names, records, late=clock.margin_ms > 0))
+    print(_match_summary(names, records, clock.margin_ms > 0, terminal_width()))
     if len(names) == 2:
-        print(match_board(info, names, played).pair_line(*names))
+        print(folded(match_board(info, names, played).pair_line(*names), fold_width()))
 
 
-def _result_line(n: int, record: Any) -> str:
+def fold_width() -> int | None:
+    """The width ``arena match`` folds its game lines to: the terminal's, or ``COLUMNS``;
+    none when its output goes to a pipe or a file (one line per game, for grep)."""
+    from arena.results.columns import terminal_width
+
+    return terminal_width() if sys.stdout.isatty() or "COLUMNS" in os.environ else None
+
+
+def folded(text: str, width: int | None) -> str:
+    """``text`` folded at spaces onto lines of at most ``width`` characters where it can
+    be, the lines after the first indented by two."""
+    import textwrap
+
+    if width is None or len(text) <= width:
+        return text
+    lines = textwrap.wrap(
+        text, width, subsequent_indent="  ", break_long_words=False, break_on_hyphens=False
+    )
+    return "\n".join(lines)
+
+
+def _result_line(n: int, record: Any, width: int | None = None) -> str:
     """``game 1 seed 1, 36 turns, ...: a #1 (3); b #2 (0) crash: ...``, then, for each
-    seat that forfeited with stderr in its detail (a crash), the end of that stderr."""
+    seat that forfeited with stderr in its detail (a crash), the end of that stderr.
+    Wider than ``width``, the seats go on the line below the game, indented."""
     from arena.records import split_detail
 
     parts = []
@@ -301,22 +327,34 @@ def _result_line(n: int, record: Any) -> str:
             if tail:
                 tails += [f"  {s.bot}'s stderr ends:", *(f"    {shown_line(x)}" for x in tail)]
         parts.append(text)
-    head = f"game {n} seed {record.seed}, {record.turns} turns, {record.reason}: "
-    return "\n".join([head + "; ".join(parts), *tails])
+    head = f"game {n} seed {record.seed}, {record.turns} turns, {record.reason}:"
+    line = f"{head} {'; '.join(parts)}"
+    if width is not None and len(line) > width:
+        line = folded(head, width) + "\n" + folded(f"    {'; '.join(parts)}", width)
+    return "\n".join([line, *tails])
 
 
-def _match_summary(names: list[str], records: list[Any], late: bool = False) -> str:
-    """The table of each bot's games: W/D/L, mean score with its 95% interval, min, max,
-    forfeits, (late answers,) longest turn."""
+def _match_summary(
+    names: list[str], records: list[Any], late: bool = False, width: int | None = None
+) -> str:
+    """The table of each bot's games: W/D/L, mean score with its 95% interval (as the
+    leaderboard prints it), min, max, forfeits, (late answers,) longest turn; within
+    ``width`` columns (min and max left out first, then the longest turn), said below."""
     from arena.records import result_of
+    from arena.results.columns import Column, fit_table
+    from arena.results.leaderboard import _score_text as score_text  # the board's format
     from arena.results.stats import score_interval
 
-    rows = []
+    cells: dict[str, list[str]] = {}
+
+    def add(header: str, value: str) -> None:
+        cells.setdefault(header, []).append(value)
+
     for name in names:
         seats = [s for r in records for s in r.seats if s.bot == name]
         scores = [s.score for s in seats]
-        interval = score_interval(scores)
-        row = [name, len(seats)]
+        add("bot", name)
+        add("games", str(len(seats)))
         if len(names) > 1:
             results = [
                 result_of([o.rank for o in r.seats], i)
@@ -325,44 +363,23 @@ def _match_summary(names: list[str], records: list[Any], late: bool = False) -> 
                 if s.bot == name
             ]
             wins, draws = results.count("win"), results.count("draw")
-            row.append(f"{wins}/{draws}/{len(seats) - wins - draws}")
-        mean = f"{interval.mean + 0.0:.2f}"
-        if interval.low is not None and interval.high is not None:
-            mean += f" [{interval.low + 0.0:.2f}, {interval.high + 0.0:.2f}]"
-        row += [mean, f"{min(scores) + 0.0:g}", f"{max(scores) + 0.0:g}"]
+            add("W/D/L", f"{wins}/{draws}/{len(seats) - wins - draws}")
+        add("mean score [95%]", score_text(score_interval(scores)))
+        add("min", f"{min(scores) + 0.0:g}")
+        add("max", f"{max(scores) + 0.0:g}")
         forfeits = [s.forfeit for s in seats if s.forfeit]
-        row.append(", ".join(f"{k} {forfeits.count(k)}" for k in sorted(set(forfeits))) or "-")
+        add("forfeits", ", ".join(f"{k} {forfeits.count(k)}" for k in sorted(set(forfeits))) or "-")
         if late:
-            row.append(str(sum(s.late for s in seats)))
-        ms = [s.max_ms for s in seats]
-        row.append(f"{max(ms):.1f}")
-        rows.append(row)
-    headers = ["bot", "games"] + (["W/D/L"] if len(names) > 1 else [])
-    headers += ["mean score [95%]", "min", "max", "forfeits"]
-    headers += ["late", "max turn ms"] if late else ["max turn ms"]
-    return simple_table([[str(cell) for cell in row] for row in rows], headers)
-
-
-def simple_table(rows: list[list[str]], headers: list[str]) -> str:
-    """``tabulate(rows, headers, disable_numparse=True)``, byte for byte, without
-    importing tabulate where every cell is one line of printable ASCII (the width of
-    other text is tabulate's to measure)."""
-    cells = [*headers, *(cell for row in rows for cell in row)]
-    if not all(cell.isascii() and cell.isprintable() for cell in cells):
-        from tabulate import tabulate
-
-        return tabulate(rows, headers=headers, disable_numparse=True)
-    rows = [[cell.strip() for cell in row] for row in rows]
-    headers = [header.strip() for header in headers]
-    # tabulate's simple format: headers padded by 2, cells left-aligned, 2 spaces apart.
-    widths = [
-        max([len(header) + 2, *(len(row[i]) for row in rows)]) for i, header in enumerate(headers)
+            add("late", str(sum(s.late for s in seats)))
+        add("max turn ms", f"{max(s.max_ms for s in seats):.1f}")
+    drops = {"min": 3, "max": 3, "max turn ms": 2, "late": 1}
+    columns = [
+        Column(h, c, drop=drops.get(h, 0), wrap=h in ("bot", "forfeits")) for h, c in cells.items()
     ]
-
-    def line(parts: list[str]) -> str:
-        return "  ".join(p.ljust(w) for p, w in zip(parts, widths, strict=True)).rstrip()
-
-    return "\n".join([line(headers), line(["-" * w for w in widths]), *map(line, rows)])
+    table, dropped = fit_table(columns, width)
+    if dropped:
+        table += f"\n({', '.join(dropped)} left out to fit {width} columns)"
+    return table
 
 
 def _verbose_observer(game: Game[Any], names: Sequence[str]) -> Any:

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from arena.cli.common import add_rating_option, check_output_file, installed_games
+from arena.cli.common import ALL_HELP, add_rating_option, check_output_file, installed_games
 from arena.errors import EXIT_OK, ConfigError
 
 RESULTS = ("win", "loss", "draw", "forfeit")
@@ -68,6 +68,7 @@ def add_parsers(sub: Any) -> None:
         "--limit", type=_count(0), default=100, help="games per page (default 100; 0: every game)"
     )
     p.add_argument("--wide", action="store_true", help="every column, unwrapped")
+    p.add_argument("--all", action="store_true", help=ALL_HELP)
     p.set_defaults(func=cmd_list)
     p = sub.add_parser("show", help="show a stored game in the terminal, turn by turn")
     p.add_argument("game_id", help="game number (see `arena list`) or a replay.json path")
@@ -85,6 +86,7 @@ def add_parsers(sub: Any) -> None:
     p = sub.add_parser("report", help="write the HTML report of an output folder")
     p.add_argument("output", type=Path, help="the tournament's output folder")
     p.add_argument("-o", "--out", type=Path, help="the HTML file (default: OUTPUT/report.html)")
+    p.add_argument("--all", action="store_true", help=ALL_HELP)
     add_rating_option(p)
     p.set_defaults(func=cmd_report)
 
@@ -123,7 +125,7 @@ def cmd_list(args: argparse.Namespace, extra: list[str]) -> int:
     from arena.views.listing import Listing, list_games
 
     flt = GameFilter(args.bot, args.opponent, args.result, args.forfeit, args.seed, args.round)
-    listing = Listing(flt, args.sort, args.page, args.limit)
+    listing = Listing(flt, args.sort, args.page, args.limit, every_game=args.all)
     width = None if args.wide else terminal_width()
     print(list_games(args.output, listing, width))
     return EXIT_OK
@@ -159,6 +161,7 @@ def cmd_view(args: argparse.Namespace, extra: list[str]) -> int:
 
 def cmd_report(args: argparse.Namespace, extra: list[str]) -> int:
     """Write an output folder's HTML report (and its games' viewers) and say where."""
+    from arena.results.store import left_out_note
     from arena.views.report import REPORT_NAME, write_report
 
     if args.out is not None:
@@ -167,12 +170,18 @@ def cmd_report(args: argparse.Namespace, extra: list[str]) -> int:
         check_output_file(args.output / REPORT_NAME, str(args.output / REPORT_NAME))
     try:
         result = write_report(
-            args.output, args.out, log=lambda m: print(m, file=sys.stderr), rating=args.rating
+            args.output,
+            args.out,
+            log=lambda m: print(m, file=sys.stderr),
+            rating=args.rating,
+            every_game=args.all,
         )
     except OSError as exc:
         raise _cannot_write(exc, args.out) from None
     made = f"{result.viewers} viewers written" if result.viewers else "every viewer up to date"
     print(f"report: {result.path} ({made})")
+    if note := left_out_note(result.left_out):
+        print(f"arena: {note}", file=sys.stderr)
     return EXIT_OK
 
 

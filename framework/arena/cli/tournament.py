@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.cli.common import (
+    ALL_HELP,
     BOARD_FORMATS,
     add_rating_option,
     installed_games,
@@ -55,6 +56,7 @@ def add_parsers(sub: Any) -> None:
     p = sub.add_parser("leaderboard", help="print the leaderboard of an output folder")
     p.add_argument("output", type=Path, help="the tournament's output folder")
     p.add_argument("--format", choices=BOARD_FORMATS, default="table")
+    p.add_argument("--all", action="store_true", help=ALL_HELP)
     _board_options(p)
     p.set_defaults(func=cmd_leaderboard)
 
@@ -85,7 +87,7 @@ def render_board(board: Any, args: argparse.Namespace) -> str:
 
 def cmd_run(args: argparse.Namespace, extra: list[str]) -> int:
     """Run or resume a tournament file and print its leaderboard (only it, on stdout)."""
-    from arena.results.store import make_output_folder
+    from arena.results.store import left_out_note, make_output_folder
     from arena.tournament.config import load_tournament, new_output_note
     from arena.tournament.run import run_tournament
     from arena.views.progress import run_observers
@@ -111,6 +113,8 @@ def cmd_run(args: argparse.Namespace, extra: list[str]) -> int:
     print_board(render_board(summary.leaderboard, args))
     done = f"{summary.played} games played now, {summary.resumed} resumed"
     print(f"{done}, results in {config.output}", file=sys.stderr)
+    if note := left_out_note(summary.left_out):
+        print(f"arena: {note}", file=sys.stderr)
     _write_report(config.output)
     if summary.interrupted:
         return 128 + summary.stop_signal if summary.stop_signal else EXIT_INTERRUPTED
@@ -147,7 +151,16 @@ def _write_report(output: Path) -> None:
 
 def cmd_leaderboard(args: argparse.Namespace, extra: list[str]) -> int:
     """Print the leaderboard of an output folder again, from its database."""
-    from arena.results.leaderboard import leaderboard_for
+    from arena.results.leaderboard import leaderboard_from_store
+    from arena.results.store import left_out_note, open_existing
 
-    print_board(render_board(leaderboard_for(args.output), args))
+    store = open_existing(args.output)
+    try:
+        board = leaderboard_from_store(store, every_game=args.all)
+        left_out = 0 if args.all else store.left_out()
+    finally:
+        store.close()
+    print_board(render_board(board, args))
+    if note := left_out_note(left_out):  # stderr: stdout stays the board (JSON, CSV...)
+        print(f"arena: {note}", file=sys.stderr)
     return EXIT_OK

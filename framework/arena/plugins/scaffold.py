@@ -8,6 +8,8 @@ suffix is dropped, so the templates are never mistaken for arena's own modules.
 from __future__ import annotations
 
 import re
+import shlex
+import sys
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
@@ -28,6 +30,22 @@ def placeholders(name: str) -> dict[str, str]:
         "{{title}}": " ".join(w.capitalize() for w in words),
         "{{dist}}": name.replace("_", "-"),
     }
+
+
+def next_steps(name: str, target: Path, python: str = sys.executable) -> list[str]:
+    """What to do after ``arena new-game``, in the order of docs/plugins.md's tutorial:
+    install with the Python arena runs on (``python -m pip``: a pip of another
+    environment cannot find ``bot-arena``), with the test extra (pytest, hypothesis),
+    run the plugin's tests, see it listed, play its tournament, look at its games."""
+    py = shlex.quote(python)
+    return [
+        f"cd {shlex.quote(str(target))}",
+        f"{py} -m pip install -e '.[test]'   # the game, pytest and hypothesis",
+        f"{py} -m pytest",
+        "arena games",
+        f"arena run tournaments/{name}.yaml",
+        f"arena report out/{name}   # then open out/{name}/report.html and a game's viewer",
+    ]
 
 
 def _files(root: Traversable, prefix: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], str]]:

@@ -618,14 +618,16 @@ def chosen_rating(meta: dict[str, Any], given: str | None) -> str:
     return str(name)
 
 
-def leaderboard_from_store(store: Store, rating_name: str | None = None) -> Leaderboard:
+def leaderboard_from_store(
+    store: Store, rating_name: str | None = None, every_game: bool = False
+) -> Leaderboard:
     """Recompute ratings and tables from the stored games the tournament file defined at
-    its last run (in the order of its schedule), sorted by ``rating_name`` (see
-    :func:`chosen_rating`)."""
+    its last run (in the order of its schedule), or from ``every_game`` stored, sorted by
+    ``rating_name`` (see :func:`chosen_rating`)."""
     meta = store.meta()
     sort_by = chosen_rating(meta, rating_name)
     bots = list(meta.get("bots", []))
-    kept = store.kept(bots)
+    kept = None if every_game else store.kept(bots)
     if kept is not None:
         stats = rating.rate(kept.counts, kept.states, sort_by)
         pairs, played = kept.counts.pairs, kept.games
@@ -634,14 +636,16 @@ def leaderboard_from_store(store: Store, rating_name: str | None = None) -> Lead
             for s in stats
         }
     else:
-        games = store.games()
+        games = store.games(current_only=not every_game)
+        if every_game:  # bots of games the file no longer defines too
+            bots += sorted({s.bot for g in games for s in g.seats} - set(bots))
         stats, pairs = rating.compute(bots, games, meta.get("variant_keys", []), sort_by)
         played = len(games)
         late: dict[str, int] = {}
         for game in games:
             for seat in game.seats:
                 late[seat.bot] = late.get(seat.bot, 0) + seat.late
-        times = store.response_times()
+        times = store.response_times(current_only=not every_game)
         timing = {s.name: Timing.of(times.get(s.name, ()), late.get(s.name, 0)) for s in stats}
     fmt = meta.get("format", "round-robin")
     shown = "" if fmt == DEFAULT_FORMAT else f"{fmt}, "
@@ -675,12 +679,15 @@ def leaderboard_from_store(store: Store, rating_name: str | None = None) -> Lead
     )
 
 
-def leaderboard_for(output: Path, rating_name: str | None = None) -> Leaderboard:
-    """The leaderboard of an existing output folder, sorted by ``rating_name``."""
+def leaderboard_for(
+    output: Path, rating_name: str | None = None, every_game: bool = False
+) -> Leaderboard:
+    """The leaderboard of an existing output folder (of ``every_game`` stored), sorted by
+    ``rating_name``."""
     from arena.results.store import open_existing  # sqlite3: only where a store is read
 
     store = open_existing(output)
     try:
-        return leaderboard_from_store(store, rating_name)
+        return leaderboard_from_store(store, rating_name, every_game)
     finally:
         store.close()

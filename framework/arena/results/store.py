@@ -182,6 +182,7 @@ class Store:
     def __init__(self, output: Path, create: bool = True) -> None:
         self.output = output
         self.path = output / DB_NAME
+        self._writes = create
         self._batch: Batch | None = None
         self._writer = create
         if create:
@@ -263,10 +264,20 @@ class Store:
         return ConfigError(f"{self.path}: cannot open: {exc}")
 
     def close(self) -> None:
-        """Commit the games a batch holds (:meth:`batch`), then close the database."""
+        """Commit the games a batch holds (:meth:`batch`), then close the database. A
+        writer first leaves WAL mode: the WAL is written back and ``arena.sqlite-wal`` and
+        ``-shm`` are deleted, so that an output folder holds one file that later readers
+        (read-only, which cannot delete them) use as it is. Where a reader still has the
+        file open the switch waits for the next close."""
         try:
             if self._batch is not None:
                 self._batch.close()
+            if self._writes:
+                try:
+                    self.db.execute("PRAGMA busy_timeout = 200")  # a reader: do not wait long
+                    self.db.execute("PRAGMA journal_mode=DELETE").fetchone()
+                except sqlite3.Error:  # busy (a reader), or the disk is full: WAL stays
+                    pass
         finally:
             self.db.close()
 
@@ -335,6 +346,15 @@ class Store:
     def count_games(self) -> int:
         """How many games are stored (current or not)."""
         return int(self.db.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+
+    def left_out(self) -> int:
+        """How many stored games the tournament file did not define at its last run: what
+        the leaderboard, ``arena list`` and the report leave out unless ``--all``."""
+        current = self.db.execute(
+            "SELECT COUNT(*) FROM games g JOIN current_games s"
+            " ON s.key = g.key AND s.identity_hash = g.identity_hash"
+        ).fetchone()[0]
+        return self.count_games() - int(current)
 
     def stored_identity(self, key: str) -> dict[str, Any]:
         """The full identity a stored game was played with."""
@@ -473,16 +493,21 @@ class Store:
             for row in self.db.execute(query)
         ]  # fmt: skip
 
-    def response_times(self) -> dict[str, array[float]]:
+    def response_times(self, current_only: bool = True) -> dict[str, array[float]]:
         """Each bot's per-turn times (ms) over the games the tournament file defined at its
-        last run; bots of games stored without times (an older arena) get none."""
+        last run (or every stored game); bots of games stored without times (an older
+        arena) get none."""
         out: dict[str, array[float]] = {}
         if not self._timed:
             return out
+        current = (
+            " JOIN current_games c ON c.key = g.key AND c.identity_hash = g.identity_hash"
+            if current_only
+            else ""
+        )
         for bot, blob in self.db.execute(
             "SELECT s.bot, s.turn_ms FROM seats s JOIN games g ON g.id = s.game_id"
-            " JOIN current_games c ON c.key = g.key AND c.identity_hash = g.identity_hash"
-            " ORDER BY g.id, s.seat"
+            f"{current} ORDER BY g.id, s.seat"
         ):
             out.setdefault(bot, array("f")).extend(unpack_times(blob))
         return out
@@ -698,6 +723,17 @@ def database_error(exc: sqlite3.DatabaseError) -> ArenaError:
     return ConfigError(
         f"{where}: damaged or unreadable arena database ({exc}); keep a copy, then run the "
         "tournament with --fresh or another output folder"
+    )
+
+
+def left_out_note(count: int) -> str:
+    """The line every view adds when it leaves stored games out (empty when none)."""
+    if count <= 0:
+        return ""
+    games = "1 stored game is" if count == 1 else f"{count} stored games are"
+    return (
+        f"{games} left out: not in the tournament as its file defined it at the last run "
+        "(--all shows every stored game)"
     )
 
 

@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from arena.botproc import BOT_HOMES
-from arena.botproc.botfiles import is_shipped
 from arena.botproc.commands import bot_folder
 from arena.errors import ConfigError
+from arena.execute.botfiles import is_shipped
 from arena.records import GameSpec
 from arena.results.identity import (
     FileWatch,

@@ -16,9 +16,10 @@ import sqlite3
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from arena.botproc import Sandbox, remove_leftovers
+from arena.botproc.sandboxes.base import SandboxKind
 from arena.errors import ConfigError, OutputError
 from arena.events import Observers, RunObserver
 from arena.execute.executor import Executor, LocalExecutor
@@ -34,9 +35,12 @@ from arena.text import shown_line
 from arena.tournament.builds import build_bots
 from arena.tournament.config import TournamentConfig, where
 from arena.tournament.control import wait_while_paused
-from arena.tournament.formats import Scheduler, fixed_plan, make_scheduler
+from arena.tournament.formats import CandidateScheduler, Scheduler, fixed_plan, make_scheduler
 from arena.tournament.play import GamePlan, PlayResult, play_plan
 from arena.tournament.resume import BotIdentities, bot_identities, current_games
+
+if TYPE_CHECKING:
+    from arena.results.verdict import CandidateVerdict
 
 DISK_FULL = ("No space left on device", "Disk quota exceeded", "database or disk is full")
 """How a full disk shows in a failed game's reason (the worker's ``OSError``)."""
@@ -59,6 +63,8 @@ class RunSummary:
     abandoned: int = 0  # games given up: stalled more than MAX_STALL_REPLAYS times, not stored
     given_up: list[str] = field(default_factory=list)  # "game <key>: why", each given up
     failures: list[str] = field(default_factory=list)  # "game <key>: why", each failed game
+    left_out: int = 0  # stored games the file no longer defines: not on the leaderboard
+    verdict: CandidateVerdict | None = None  # format candidate: the candidate's verdict
 
 
 def run_tournament(
@@ -131,6 +137,8 @@ def run_tournament(
             abandoned=len(result.stalls.given_up),
             given_up=result.stalls.given_up,
             failures=result.failures,
+            left_out=store.left_out(),
+            verdict=scheduler.verdict if isinstance(scheduler, CandidateScheduler) else None,
         )
     finally:
         store.close()
@@ -236,7 +244,8 @@ def _sandbox(
     line = config.lines.get("sandbox")
     key = f"{config.path}: sandbox" + (f" (line {line})" if line else "")
     sandbox = (
-        Sandbox(config.sandbox)
+        # Only the request (`auto` too): each Dask worker resolves it for its machine.
+        Sandbox(cast(SandboxKind, config.sandbox))
         if remote
         else choose_sandbox(
             config.sandbox,

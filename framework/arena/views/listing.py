@@ -10,14 +10,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arena.botproc.lines import split_detail
 from arena.errors import ConfigError
 from arena.game import Game
-from arena.records import Replay, ReplayStep, SeatRecord, first_places, result_of
+from arena.records import Replay, ReplayStep, SeatRecord, first_places, result_of, split_detail
 from arena.results.columns import Column, fit_table
 from arena.results.queries import GameFilter
 from arena.results.rating import variant_label
-from arena.results.store import open_existing
+from arena.results.store import left_out_note, open_existing
 from arena.text import shown_line
 from arena.views.replay import step_views, text_pictures
 
@@ -42,19 +41,22 @@ PAGE_SIZE = 100
 @dataclass(frozen=True)
 class Listing:
     """What ``arena list`` asks: the filter, the order and the page (1 is the first;
-    ``limit`` 0 shows every game passing)."""
+    ``limit`` 0 shows every game passing); ``every_game`` stored (``--all``), or only those
+    the tournament file defined at its last run."""
 
     filter: GameFilter = field(default_factory=GameFilter)
     order: str = "schedule"
     page: int = 1
     limit: int = PAGE_SIZE
+    every_game: bool = False
 
 
 def list_games(output: Path, listing: Listing | None = None, width: int | None = None) -> str:
     """The table of ``arena list``: one page of the stored games passing the filter,
     within ``width`` columns (``None``: unlimited): the seed and the round are left out
     first, then the long cells (seats, result, reason, forfeits) wrap. Filters, order and
-    page are the store's query (:meth:`~arena.results.store.Store.games_page`)."""
+    page are the store's query (:meth:`~arena.results.store.Store.games_page`). The last
+    line says how many stored games the tournament file no longer defines, if any."""
     listing = listing or Listing()
     flt = listing.filter
     limit = listing.limit or None
@@ -68,7 +70,8 @@ def list_games(output: Path, listing: Listing | None = None, width: int | None =
                     f"{option} {bot!r}: no such bot in {output} (bots: {', '.join(known)})"
                 )
         offset = (listing.page - 1) * (limit or 0)
-        page = store.games_page(flt, listing.order, limit, offset)
+        page = store.games_page(flt, listing.order, limit, offset, not listing.every_game)
+        left_out = 0 if listing.every_game else store.left_out()
         variant_keys = list(meta.get("variant_keys", []))
     finally:
         store.close()
@@ -109,7 +112,8 @@ def list_games(output: Path, listing: Listing | None = None, width: int | None =
     text, dropped = fit_table(columns, width, wrap_below=1)
     if dropped:
         shown += f" ({', '.join(dropped)} left out to fit: --wide shows them)"
-    return text + f"\n\n{shown}"
+    note = left_out_note(left_out)
+    return text + f"\n\n{shown}" + (f"\n{note}" if note else "")
 
 
 def show_game(
@@ -167,14 +171,17 @@ def _step_lines(
             yield f"      stderr: {shown_line(line)}"
     for key, forfeit in step.get("forfeits", {}).items():
         who = f"seat {key} {players[int(key)]}"
-        yield from forfeit_lines(who, forfeit["reason"], forfeit["detail"])
+        seat_io = step.get("io", {}).get(key)
+        printed = str(seat_io.get("stderr", "") if seat_io else "").rstrip("\n").splitlines()
+        yield from forfeit_lines(who, forfeit["reason"], forfeit["detail"], printed)
 
 
-def forfeit_lines(who: str, reason: str, detail: str) -> Iterator[str]:
+def forfeit_lines(who: str, reason: str, detail: str, printed: Sequence[str] = ()) -> Iterator[str]:
     """``  seat 0 bot FORFEITS: crash: exited with code 1 ...``, then the end of the bot's
-    stderr that the detail keeps (a crash's traceback), indented below it."""
+    stderr that the detail keeps (a crash's traceback), indented below it, unless those
+    lines are the last ones of the stderr ``printed`` just above (shown once, not twice)."""
     summary, tail = split_detail(detail)
     yield f"  {who} FORFEITS: {reason}: {shown_line(summary)}"
-    if tail:
+    if tail and list(printed[-len(tail) :]) != list(tail):
         yield "    its stderr ends:"
         yield from (f"      {shown_line(line)}" for line in tail)

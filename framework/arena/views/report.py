@@ -22,15 +22,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arena.botproc.lines import split_detail
 from arena.errors import ArenaError
 from arena.plugins.registry import Registry, load_registry
-from arena.records import Replay
+from arena.records import Replay, split_detail
 from arena.results import rating, ratings
 from arena.results.leaderboard import Leaderboard, leaderboard_from_store
 from arena.results.queries import GameFilter
 from arena.results.stats import percentile
-from arena.results.store import GamesPage, StoredGame, open_existing
+from arena.results.store import GamesPage, StoredGame, left_out_note, open_existing
 from arena.views.listing import result_text, seat_result
 from arena.views.replay import load_replay
 from arena.views.viewer import VIEWER_NAME, static_text, viewer_html, viewer_stamp
@@ -66,6 +65,7 @@ class ReportResult:
     path: Path
     viewers: int
     problems: list[str]
+    left_out: int = 0  # stored games not shown: the file no longer defines them
 
 
 def esc(value: Any) -> str:
@@ -121,6 +121,7 @@ def write_report(
     log: Callable[[str], None] | None = None,
     live: bool = False,
     rating: str | None = None,
+    every_game: bool = False,
 ) -> ReportResult:
     """Write the report of ``output`` (default ``output/report.html``) and every game's
     viewer that is missing or stale. A game whose replay cannot be read keeps its row in
@@ -128,16 +129,19 @@ def write_report(
 
     The file is replaced atomically (written aside, then renamed), so a browser never
     reads half of it; ``live`` (while a run goes on) makes the page reload itself every
-    few seconds; ``rating`` sorts the leaderboard (default: the tournament's)."""
+    few seconds; ``rating`` sorts the leaderboard (default: the tournament's). Stored
+    games the tournament file no longer defines are left out (and counted on the page)
+    unless ``every_game``."""
     target = out or output / REPORT_NAME
     store = open_existing(output)
     try:
-        board = leaderboard_from_store(store, rating)
+        board = leaderboard_from_store(store, rating, every_game)
         meta = store.meta()
-        games = store.games()
+        games = store.games(current_only=not every_game)
         newest = store.games_page(order="newest", limit=SHOWN_GAMES)
         forfeits = store.games_page(GameFilter(result="forfeit"), "newest", SHOWN_GAMES)
         forfeit_counts = store.forfeit_counts()
+        left_out = 0 if every_game else store.left_out()
     finally:
         store.close()
     registry = registry or load_registry()
@@ -167,10 +171,14 @@ def write_report(
             if log:
                 log(f"arena: no viewer for game {g.id}: {exc}")
     title = board.title
-    history = rating_history(meta.get("bots", []), games, meta.get("variant_keys", []))
+    bots = list(meta.get("bots", []))
+    bots += sorted({s.bot for g in games for s in g.seats} - set(bots))
+    history = rating_history(bots, games, meta.get("variant_keys", []))
     page = static_text("report.html")
+    note = left_out_note(left_out)
     body = "\n".join(
         [
+            f'<p class="note" id="left-out">{esc(note)}</p>' if note else "",
             _leaderboard_section(board),
             _matrix_section(board),
             _pairings_section(board),
@@ -198,7 +206,7 @@ def write_report(
     aside = target.with_name(f".{target.name}.{os.getpid()}.tmp")
     aside.write_text(page, encoding="utf-8")
     os.replace(aside, target)
-    return ReportResult(target, written, problems)
+    return ReportResult(target, written, problems, left_out)
 
 
 # -- sections ----------------------------------------------------------------------

@@ -8,10 +8,12 @@ next while pages go on showing the last one (it says which game count it is of).
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from arena.records import StoredGame
 from arena.results import rating
@@ -46,23 +48,56 @@ def rating_history(
     bots: Sequence[str], games: Sequence[StoredGame], variant_keys: Sequence[str]
 ) -> tuple[dict[str, list[Point]], int]:
     """Each bot's TrueSkill mu and sigma after the rating events it took part in, in
-    schedule order (sampled to about :data:`MAX_POINTS` each), and the number of events."""
+    schedule order (sampled to about :data:`MAX_POINTS` each), and the number of events:
+    the ratings :func:`arena.results.rating.compute` ends with, step by step."""
     env = rating.new_env()
-    ratings = {b: env.create_rating() for b in bots}
-    full: dict[str, list[Point]] = {b: [Point(0, ratings[b].mu, ratings[b].sigma)] for b in bots}
+    start = (env.mu, env.sigma)
+    ratings: dict[str, tuple[float, float]] = {b: start for b in bots}
+    full: dict[str, list[Point]] = {b: [Point(0, *start)] for b in bots}
     events = rating.events(games, variant_keys)
     for i, event in enumerate(events, start=1):
         for e in event:
             if e.bot not in ratings:
-                ratings[e.bot] = env.create_rating()
-                full[e.bot] = [Point(0, ratings[e.bot].mu, ratings[e.bot].sigma)]
+                ratings[e.bot] = start
+                full[e.bot] = [Point(0, *start)]
         if len(event) < 2:
             continue
-        new = env.rate([(ratings[e.bot],) for e in event], ranks=[e.rank for e in event])
-        for e, (r,) in zip(event, new, strict=True):
-            ratings[e.bot] = r
-            full[e.bot].append(Point(i, r.mu, r.sigma))
+        if len(event) == 2:
+            (a, b) = event
+            new = list(rate_pair(env, ratings[a.bot], ratings[b.bot], a.rank, b.rank))
+        else:
+            teams = [(env.create_rating(*ratings[e.bot]),) for e in event]
+            rated = env.rate(teams, ranks=[e.rank for e in event])
+            new = [(r.mu, r.sigma) for (r,) in rated]
+        for e, (mu, sigma) in zip(event, new, strict=True):
+            ratings[e.bot] = (mu, sigma)
+            full[e.bot].append(Point(i, mu, sigma))
     return {bot: _sample(points) for bot, points in full.items()}, len(events)
+
+
+def rate_pair(
+    env: Any, a: tuple[float, float], b: tuple[float, float], rank_a: int, rank_b: int
+) -> tuple[tuple[float, float], tuple[float, float]]:
+    """TrueSkill's update of two players (mu, sigma) after one game, in closed form: the
+    numbers ``env.rate`` gives for two teams of one (its own v and w functions), about a
+    hundred times faster, which a chart over a million games needs."""
+    if rank_b < rank_a:
+        new_b, new_a = rate_pair(env, b, a, rank_b, rank_a)
+        return new_a, new_b
+    var_a = a[1] ** 2 + env.tau**2
+    var_b = b[1] ** 2 + env.tau**2
+    c2 = 2 * env.beta**2 + var_a + var_b
+    c = math.sqrt(c2)
+    margin = env.ppf((env.draw_probability + 1) / 2) * math.sqrt(2) * env.beta
+    t, e = (a[0] - b[0]) / c, margin / c
+    if rank_a == rank_b:
+        v, w = env.v_draw(t, e), env.w_draw(t, e)
+    else:
+        v, w = env.v_win(t, e), env.w_win(t, e)
+    mu_a, mu_b = a[0] + var_a / c * v, b[0] - var_b / c * v
+    sigma_a = math.sqrt(var_a * (1 - var_a / c2 * w))
+    sigma_b = math.sqrt(var_b * (1 - var_b / c2 * w))
+    return (mu_a, sigma_a), (mu_b, sigma_b)
 
 
 def _sample(points: list[Point]) -> list[Point]:

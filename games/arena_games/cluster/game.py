@@ -47,7 +47,8 @@ class ClusterGame(Game[State]):
         settings=dict(rules.DEFAULT_SETTINGS),
         description="Hex connect-four with a bag of chips and rotatable gravity (42 cluster).",
         renderer="viewer.js",
-        version=2,  # 2: a number with characters after it is read as C's %d reads it
+        version=3,  # 2: a number with characters after it is read as %d reads it; 3: and
+        # a number beyond 32 bits as glibc stores it (its low 32 bits)
     )
 
     def check_settings(self, settings: Mapping[str, Any]) -> None:

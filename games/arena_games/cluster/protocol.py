@@ -77,6 +77,18 @@ def fetch_reply(state: State, kind: str) -> str:
 
 INTEGER = re.compile(r"[+-]?[0-9]+")
 """What C's ``%d`` reads: an optional sign and decimal digits (it stops at anything else)."""
+LONG_MIN, LONG_MAX = -(1 << 63), (1 << 63) - 1
+
+
+def c_int(digits: str) -> int:
+    """The ``int`` glibc's ``%d`` stores for ``digits`` (a sign and decimal digits): read
+    as a 64-bit ``long``, saturating at its range, then its low 32 bits as a signed
+    ``int``. ``4294967296`` is 0, ``2147483648`` is -2147483648, ``99999999999999999999``
+    is -1 (the ruling "Numbers beyond 32 bits", checked against the original)."""
+    value = min(max(int(digits), LONG_MIN), LONG_MAX) & 0xFFFFFFFF
+    return value - (1 << 32) if value >= 1 << 31 else value
+
+
 ARGUMENTS = {"color": 1, "fetch": 1, "drop": 2, "rotate": 1}
 """How many words follow each command."""
 COMMANDS = {"color": ("color", "fetch"), "play": ("fetch", "drop", "rotate")}
@@ -136,7 +148,7 @@ def parse_command(raw: str, phase: str, leftover: str = "") -> Command | Trailin
     final = INTEGER.match(args[last])
     assert final is not None  # checked above
     rest = args[last][final.end() :]
-    numbers = [int(word) for word in args[:last]] + [int(final.group())]
+    numbers = [c_int(word) for word in args[:last]] + [c_int(final.group())]
     parsed: ChooseColor | Drop | Rotate
     if command == "color":
         parsed = ChooseColor(numbers[0])

@@ -238,7 +238,7 @@ def test_without_the_distributed_package_the_dask_executor_is_a_configuration_mi
 
 
 def test_bot_files_too_large_to_ship_stop_before_the_cluster_starts(tmp_path, capsys, monkeypatch):
-    from arena.botproc import botfiles
+    from arena.execute import botfiles
 
     monkeypatch.setattr(botfiles, "MAX_PACK_BYTES", 100)
     path = write_tournament(tmp_path)

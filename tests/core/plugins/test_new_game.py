@@ -35,7 +35,35 @@ def plugin(tmp_path_factory: pytest.TempPathFactory) -> Path:
     result = run_arena("new-game", "tictac", "--dir", str(target))
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith(f"wrote {len(FILES)} files in {target}:\n")
+    # What to do next, with arena's own Python (no activated environment needed), pytest
+    # installed before the tests run, in the order of docs/plugins.md.
+    nexts = result.stdout.split("\nnext:\n", 1)[1].splitlines()
+    assert [line.split("   #")[0] for line in nexts] == [
+        f"  cd {target}",
+        f"  {sys.executable} -m pip install -e '.[test]'",
+        f"  {sys.executable} -m pytest",
+        "  arena games",
+        "  arena run tournaments/tictac.yaml",
+        "  arena report out/tictac",
+    ]
     return target
+
+
+def test_the_tutorial_lists_every_file_and_follows_the_next_steps():
+    doc = (REPO / "docs" / "plugins.md").read_text()
+    tutorial = doc.split("## Tutorial", 1)[1].split("\n## ", 1)[0]
+    for name in FILES:
+        assert f"tictac/{name} " in tutorial, name
+    order = [
+        "python -m pip install -e '.[test]'",
+        "python -m pytest",
+        "arena games",
+        "arena run tournaments/tictac.yaml",
+        "arena report out/tictac",
+        "arena view",
+    ]
+    places = [tutorial.find(step) for step in order]
+    assert -1 not in places and places == sorted(places), dict(zip(order, places, strict=True))
 
 
 def test_new_game_writes_a_complete_package(plugin):

@@ -75,3 +75,27 @@ def test_the_page_fits_1400_px(page):
     # The matrix is wider than the window: it scrolls inside its own box.
     box = page.locator("#matrix .scroll")
     assert box.evaluate("(el) => el.scrollWidth > el.clientWidth")
+
+
+def test_at_800_px_no_table_is_cut_every_one_fits_or_scrolls_to_its_last_column(output):
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=str(CHROMIUM), args=["--headless", "--no-sandbox"]
+        )
+        page = browser.new_page(viewport={"width": 800, "height": 900})
+        page.goto((output / "report.html").as_uri())
+        page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 800
+        # Each table: within its box, or its box scrolls until the last header shows whole.
+        reached = page.evaluate(
+            """Array.from(document.querySelectorAll('table')).map((t) => {
+              const box = t.parentElement;
+              if (t.getBoundingClientRect().width <= box.clientWidth + 1) return true;
+              if (!['auto', 'scroll'].includes(getComputedStyle(box).overflowX)) return false;
+              box.scrollLeft = box.scrollWidth;
+              const last = t.querySelector('tr').lastElementChild.getBoundingClientRect();
+              return last.right <= box.getBoundingClientRect().right + 1;
+            })"""
+        )
+        browser.close()
+    assert reached and all(reached), reached

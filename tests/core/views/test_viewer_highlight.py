@@ -29,7 +29,8 @@ def test_the_result_shows_only_at_the_last_step(browser, shipped_replays, tmp_pa
     page = open_viewer(browser, replay_path, tmp_path, 0)
     reason = replay["outcome"]["reason"]
     assert reason not in page.inner_text("#outcome")
-    assert page.inner_text("#outcome") == "result: at the last step"
+    hidden = f"result hidden until the last step (step {n}: press End)"
+    assert page.inner_text("#outcome") == hidden
     page.keyboard.press("ArrowRight")
     assert reason not in page.inner_text("#outcome")
     page.keyboard.press("End")

@@ -211,3 +211,38 @@ def test_the_final_action_is_sent_to_the_other_bot(tmp_path: Path) -> None:
     )
     assert (game_dir / "stderr-1-b.txt").read_text().endswith("got drop 0 0\n")
     assert replay["epilogue"] == {"1": "drop 0 0\n"}  # the winner is sent nothing
+
+
+@pytest.mark.parametrize(
+    ("digits", "stored"),
+    [
+        ("4294967296", 0),
+        ("4294967297", 1),
+        ("4294967301", 5),
+        ("2147483648", -2147483648),
+        ("99999999999999999999", -1),
+        ("-99999999999999999999", 0),
+        ("-4294967297", -1),
+        ("7", 7),
+    ],
+)
+def test_numbers_beyond_32_bits_are_read_as_glibcs_percent_d_stores_them(digits, stored):
+    from arena_games.cluster.protocol import c_int
+
+    # RULINGS (cluster, original): a 64-bit long, saturated, its low 32 bits signed.
+    assert c_int(digits) == stored
+
+
+def test_drop_4294967296_is_played_in_column_0(tmp_path: Path) -> None:
+    # RULINGS (cluster, original): `drop 4294967296 c` drops in column 0, as `drop 0 c`.
+    record, replay = scripted_game(
+        tmp_path,
+        ("color 0", ["drop 4294967296 {a}", "drop 1 {a}"]),
+        ("color 4", ["drop 2 {a}", "drop 3 {a}"]),
+    )
+    drop = replay["steps"][1]
+    assert not drop.get("forfeits")  # played, not forfeited (it times out later: no answers)
+    assert record.turns > 2
+    chip = int(drop["moves"]["0"].split()[2])
+    assert drop["actions"]["0"] == {"Drop": {"pos": 0, "chip": chip}}
+    assert drop["messages"]["0"].startswith("lands on 0 5 -5")

@@ -148,7 +148,8 @@ class Viewer {
     history.replaceState(null, "", `#step=${index}`);
     const outcome = document.getElementById("outcome");
     const last = index === this.steps.length;
-    outcome.textContent = last || !this.outcomeText ? this.outcomeText : "result: at the last step";
+    const hidden = `result hidden until the last step (step ${this.steps.length}: press End)`;
+    outcome.textContent = last || !this.outcomeText ? this.outcomeText : hidden;
     outcome.classList.toggle("muted", !last);
     this.drawBoard(index, step);
     this.drawSeats(step);

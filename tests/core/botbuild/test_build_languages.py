@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.botproc.languages import PRESETS
+from arena.botbuild.languages import PRESETS
 from support import REPO
 
 BOTS = Path(__file__).parent / "bots"
@@ -31,7 +31,7 @@ SOURCES = {
 
 def toolchain_missing(language: str) -> str | None:
     """Why ``language``'s preset cannot be used here (None when it can)."""
-    from arena.botproc.build import missing_programs
+    from arena.botbuild.build import missing_programs
 
     preset = PRESETS[language]
     missing = missing_programs(preset)
@@ -88,6 +88,9 @@ def test_a_compile_error_is_one_clear_report(build_cache: Path) -> None:
     )
     assert "broken.cpp:2:" in done.stderr and "error" in done.stderr  # the compiler's line
     assert "Traceback" not in done.stderr
+    # The command as it ran, with the real paths: no `{out}` placeholder left in it.
+    assert "{out}" not in done.stderr
+    assert re.search(rf" -o {re.escape(str(build_cache))}/[0-9a-f]+/bot", done.stderr), done.stderr
 
 
 def write(path: Path, text: str) -> Path:
