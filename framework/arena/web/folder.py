@@ -119,6 +119,8 @@ class Folder:
             state = "unknown"
         if state == "running" and not _alive(status.get("pid")):
             state = "stopped"
+        if child == "running":  # started again: the file is the last run's until it writes
+            state = "running"
         return RunState(
             state,
             _int(status.get("games_done"), games) or 0,
