@@ -35,6 +35,7 @@ from arena.tournament.schedule import gauntlet, pair_round, paired_rounds, round
 
 if TYPE_CHECKING:  # the loader reads this table: rating (trueskill) and the store load later
     from arena.results.store import StoredPlace
+    from arena.results.verdict import VerdictRule
     from arena.tournament.config import TournamentConfig
 
 
@@ -59,6 +60,8 @@ class Scheduler(ABC):
     min_players: ClassVar[int] = 1
     #: the exact number of bots it compares (None: any, at least a game's worth)
     bot_count: ClassVar[int | None] = None
+    #: optional keys only this format reads (every other format refuses them)
+    own_keys: ClassVar[tuple[str, ...]] = ()
     #: ``seeds`` gives one round per seed, instead of ``games``
     seeded_rounds: ClassVar[bool] = False
 
@@ -411,11 +414,140 @@ class LeagueScheduler(Scheduler):
         return cls(config, stored)
 
 
+class CandidateScheduler(Scheduler):
+    """``candidate``: the candidate against every pool bot until its verdict is clear.
+
+    Round ``k`` plays one seat-swapped pair against each pool bot in turn, all on the
+    same seed (the ``k``-th round seed), so every pool bot meets the candidate on the
+    same positions. Before each new game the pooled tests of
+    :class:`~arena.results.verdict.CandidateVerdict` are looked at: once the answer is
+    clear no new game starts (games already running finish and are stored).
+    """
+
+    description = (
+        "the candidate (first bot, or `candidate`) against every other bot on shared seeds, "
+        "until its verdict is clear (better, not worse, worse), or `games`"
+    )
+    open_ended = True
+    two_players = True
+    own_keys = ("candidate", "verdict")
+
+    DEFAULT_GAMES = 10_000
+    """The game limit when the file sets none (a verdict may never come: ``inconclusive``)."""
+
+    def __init__(self, config: TournamentConfig, stored: Iterable[StoredGame]) -> None:
+        from arena.results import rating
+        from arena.results.verdict import CandidateVerdict
+
+        self.rating = rating
+        self.candidate, self.pool = candidate_and_pool(config)
+        self.verdict = CandidateVerdict(verdict_rule(config), self.candidate, self.pool)
+        self.plan = self.full_plan(config) or []
+        self.planned = len(self.plan)
+        self.limit = self.planned
+        self.halves: dict[tuple[Any, ...], dict[tuple[str, ...], float]] = {}
+        self.done: set[str] = set()
+        keys = {spec.key for spec in self.plan}
+        for g in stored:
+            if g.key in keys:
+                self._count(g.round, g.seats, g.settings)
+                self.done.add(g.key)
+        self.stored = len(self.done)
+
+    @classmethod
+    def create(
+        cls, config: TournamentConfig, stored: list[StoredGame], plan: list[GameSpec] | None
+    ) -> Scheduler:
+        """Pairs until the verdict is clear (the stored pairs counted)."""
+        return cls(config, stored)
+
+    @classmethod
+    def full_plan(cls, config: TournamentConfig) -> list[GameSpec] | None:
+        """Rounds of one pair against each pool bot on a shared seed, up to ``games``."""
+        candidate, pool = candidate_and_pool(config)
+        limit = config.games if config.games is not None else cls.DEFAULT_GAMES
+        variants = max(1, len(config.variants))
+        specs: list[GameSpec] = []
+        for k in itertools.count():
+            shared = [round_seed(config.schedule_seed, k)]  # one seed for the whole round
+            for i, opponent in enumerate(pool):
+                r = k * len(pool) + i
+                for spec in pair_round(candidate, opponent, r, shared, variants, len(specs)):
+                    if len(specs) == limit:
+                        return specs
+                    specs.append(spec)
+        return specs  # pragma: no cover (the loop returns)
+
+    @classmethod
+    def defines(cls, config: TournamentConfig, seats: tuple[str, ...]) -> bool:
+        """The candidate against a pool bot."""
+        candidate, pool = candidate_and_pool(config)
+        return len(seats) == 2 and candidate in seats and any(b in pool for b in seats)
+
+    def _count(self, round_index: int, seats: Sequence[SeatRecord], settings: Any) -> None:
+        bots = tuple(s.bot for s in seats)
+        if len(bots) != 2 or self.candidate not in bots:
+            return
+        opponent = bots[1] if bots[0] == self.candidate else bots[0]
+        if opponent not in self.pool:
+            return
+        done = self.halves.setdefault(self.rating.pair_id(round_index, settings, bots), {})
+        done[bots] = self.rating.pair_points(seats, self.candidate)
+        if len(done) == 2:
+            first = done[(self.candidate, opponent)]
+            second = done[(opponent, self.candidate)]
+            self.verdict.add_pair(opponent, first, second)
+
+    def specs(self) -> Iterator[GameSpec]:
+        """The next games of the plan not stored, while the verdict is not clear."""
+        for spec in self.plan:
+            if spec.key in self.done:
+                continue
+            if self.verdict.done:
+                return
+            yield spec
+
+    def record(self, spec: GameSpec, seats: Sequence[SeatRecord], settings: Any) -> None:
+        """Count the game; a completed pair moves the tests."""
+        self._count(spec.round, seats, settings)
+
+    def status(self) -> str:
+        """``better LLR +1.23, not worse LLR +0.40 (-2.94, 2.94)``."""
+        pooled = self.verdict.pooled
+        test = pooled.better.test
+        return (
+            f"better LLR {pooled.better.llr:+.2f}, not worse LLR {pooled.not_worse.llr:+.2f} "
+            f"({test.lower:.2f}, {test.upper:.2f})"
+        )
+
+    def expected_total(self) -> int | None:
+        """The games so far once decided, else ``None`` (the plan's limit)."""
+        return 2 * self.verdict.pairs if self.verdict.done else None
+
+
+def candidate_and_pool(config: TournamentConfig) -> tuple[str, tuple[str, ...]]:
+    """The candidate (``candidate:``, else the first bot) and the pool (the others)."""
+    names = [b.name for b in config.bots]
+    candidate = config.candidate or names[0]
+    return candidate, tuple(n for n in names if n != candidate)
+
+
+def verdict_rule(config: TournamentConfig) -> VerdictRule:
+    """The verdict's bounds: the file's ``verdict`` mapping, else the defaults."""
+    from arena.results.verdict import VerdictRule
+
+    test = config.verdict
+    if test is None:
+        return VerdictRule()
+    return VerdictRule(test.elo0, test.elo1, test.alpha, test.beta, test.model)
+
+
 FORMATS: dict[str, type[Scheduler]] = {
     DEFAULT_FORMAT: RoundRobinScheduler,
     "gauntlet": GauntletScheduler,
     "sprt": SprtScheduler,
     "league": LeagueScheduler,
+    "candidate": CandidateScheduler,
 }
 """Every tournament format by name: its scheduler, which carries its rules. The first is
 the default (``format`` left out, :data:`arena.limits.DEFAULT_FORMAT`)."""
