@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from arena.errors import ArenaError
-from arena.results.store import Store, database_error
+from arena.results.store import database_error
 from arena.views.replay import load_replay
 from arena.web import queries
 from arena.web.queries import Filters
@@ -51,13 +51,6 @@ def _db(served: Served) -> sqlite3.Connection | None:
         raise database_error(exc) from None
 
 
-def _store(served: Served) -> Store:
-    store = served.folder.store()
-    if store is None:
-        raise NotFound("no games stored yet")
-    return store
-
-
 def _common(served: Served) -> dict[str, Any]:
     return {"folder": served.folder.output.name}
 
@@ -72,7 +65,7 @@ def leaderboard(served: Served, request: Request) -> dict[str, Any]:
     snapshot = served.snapshots.get(version)
     board = snapshot.board
     context.update(waiting=False, snapshot=snapshot, version=version, games_stored=version.games)
-    context["newest"] = queries.games_page(_store(served), Filters(), limit=10).rows
+    context["newest"] = queries.games_page(db, Filters(), limit=10).rows
     if board is not None:
         context.update(
             board=board,
@@ -119,7 +112,7 @@ def games(served: Served, request: Request) -> dict[str, Any]:
     context |= {"results": queries.RESULTS, "reasons": queries.REASONS, "title": "games"}
     if db is None:
         return context
-    page = queries.games_page(_store(served), filters, _int(request, "page"))
+    page = queries.games_page(db, filters, _int(request, "before"), _int(request, "after"))
     return context | {"bots": queries.bot_names(db), "page": page}
 
 
@@ -250,7 +243,7 @@ def bot(served: Served, request: Request) -> dict[str, Any]:
             {"f": f, "summary": split_detail(f.detail)[0]} for f in queries.bot_forfeits(db, name)
         ],
         "command": queries.bot_command(db, name),
-        "newest": queries.games_page(_store(served), Filters(bot=name), limit=10).rows,
+        "newest": queries.games_page(db, Filters(bot=name), limit=10).rows,
     }
 
 
@@ -272,7 +265,7 @@ def head_to_head(served: Served, request: Request) -> dict[str, Any]:
     """Two bots: their pairing, and the games between them."""
     a = _text(request, "a") or ""
     b = _text(request, "b") or ""
-    _known_bot(served, a)
+    db = _known_bot(served, a)
     _known_bot(served, b)
     snapshot = served.snapshots.get(served.folder.version())
     board = snapshot.board
@@ -281,7 +274,7 @@ def head_to_head(served: Served, request: Request) -> dict[str, Any]:
     if board is not None:
         pairing = next((p for p in board.pairings() if p["bot"] == a and p["opponent"] == b), None)
         line = board.pair_line(a, b)
-    games = queries.games_page(_store(served), Filters(bot=a, opponent=b), _int(request, "page"))
+    games = queries.games_page(db, Filters(bot=a, opponent=b), _int(request, "before"))
     return _common(served) | {
         "a": a,
         "b": b,
