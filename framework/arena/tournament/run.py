@@ -36,7 +36,7 @@ from arena.tournament.builds import build_bots
 from arena.tournament.config import TournamentConfig, where
 from arena.tournament.control import wait_while_paused
 from arena.tournament.formats import CandidateScheduler, Scheduler, fixed_plan, make_scheduler
-from arena.tournament.play import GamePlan, PlayResult, play_plan
+from arena.tournament.play import GamePlan, PlanResult, play_plan
 from arena.tournament.resume import BotIdentities, bot_identities, current_games
 
 if TYPE_CHECKING:
@@ -184,7 +184,7 @@ class _Games:
         expected = self.scheduler.expected_total()
         return self.scheduler.planned if expected is None else expected
 
-    def play(self, executor: Executor, observers: Observers) -> PlayResult:
+    def play(self, executor: Executor, observers: Observers) -> PlanResult:
         """Play the scheduled games (and the replays of stalled ones) until done, a bot's
         file changes, or a stop signal."""
         # Lazy: a worker asks for the next game when it is free. No game starts once a
