@@ -139,6 +139,10 @@ def cmd_check(args: argparse.Namespace, extra: list[str]) -> int:
     if summary.changed:
         print(f"arena: {summary.changed}", file=sys.stderr)
         return EXIT_USAGE
+    print(
+        f"{summary.played} games played now, {summary.resumed} resumed, results in {output}",
+        file=sys.stderr,
+    )
     verdict = summary.verdict
     assert verdict is not None  # format candidate
     passed = verdict.answer in GATES[args.gate]
