@@ -403,6 +403,10 @@ class Store:
         of the current tournament; return its id. ``folder`` holds its files (default
         :meth:`game_dir`)."""
         digest = identity_hash(identity)
+        # (a string, not paths: this runs for every game, and paths cost more than the rows)
+        where = (
+            f"games/{game_slug(key)}" if folder is None else str(folder.relative_to(self.output))
+        )
         with self._game_rows():
             replaced = self.db.execute(
                 "SELECT 1 FROM current_games WHERE key = ?", (key,)
@@ -429,7 +433,7 @@ class Store:
                     record.turns,
                     record.steps,
                     record.duration_ms,
-                    str((folder or self.game_dir(key)).relative_to(self.output)),
+                    where,
                     time.strftime("%Y-%m-%dT%H:%M:%S"),
                     canonical(identity),
                     digest,

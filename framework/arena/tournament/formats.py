@@ -22,6 +22,7 @@ scheduler class, one line of the table, its tests and its docs.
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import math
 from abc import ABC, abstractmethod
@@ -319,6 +320,8 @@ class LeagueScheduler(Scheduler):
     description = "one pair of games at a time where it tells most, until `games` or Ctrl-C"
     open_ended = True
     two_players = True
+    _met: dict[str, set[str]] | None = None  # per bot, the bots it has met (made on first use)
+    _met_pairs = 0  # pairings of the file's bots met
 
     def __init__(self, config: TournamentConfig, stored: Iterable[StoredGame]) -> None:
         self.bots = [b.name for b in config.bots]
@@ -379,6 +382,7 @@ class LeagueScheduler(Scheduler):
             self.next_round += 1
             pairing = frozenset((a, b))
             self.rounds[pairing] = self.rounds.get(pairing, 0) + 1
+            self._meet(a, b)
             for spec in pair_round(a, b, r, self.seed, self.variants, order=self.issued):
                 if not self._room():
                     return
@@ -386,11 +390,10 @@ class LeagueScheduler(Scheduler):
 
     def choose(self) -> tuple[str, str]:
         """The pairing of the next round."""
+        fresh = self._fresh_pairing()
+        if fresh is not None:
+            return fresh
         candidates = list(itertools.combinations(self.bots, 2))
-        fresh = [c for c in candidates if not self.rounds.get(frozenset(c))]
-        if fresh:
-            # Coverage first: a new bot (fewest games) meets every other bot.
-            return min(fresh, key=lambda c: self.games[c[0]] + self.games[c[1]])
         model = st.bradley_terry(
             self.bots,
             (
@@ -401,6 +404,60 @@ class LeagueScheduler(Scheduler):
         return st.information_order(
             candidates, model, lambda a, b: self.rounds.get(frozenset((a, b)), 0)
         )[0]
+
+    def _fresh_pairing(self) -> tuple[str, str] | None:
+        """Coverage first: of the pairings not played yet, the one whose bots have the
+        fewest games together (a new bot meets every other bot), the first in the file's
+        order among equals; ``None`` once every pairing has played.
+
+        The same choice as the minimum over every pairing, found without listing them
+        (a choice costs about the bots, not their pairs): the fewest games together,
+        from each bot's first unmet partner in the order of games; then, in the file's
+        order, the first pairing of that many games.
+        """
+        n = len(self.bots)
+        met = self._met_so_far()
+        if self._met_pairs == n * (n - 1) // 2:
+            return None
+        bots, games = self.bots, [self.games[b] for b in self.bots]
+        order = sorted(range(n), key=lambda i: (games[i], i))
+        best: int | None = None
+        for at, i in enumerate(order):
+            if best is not None and 2 * games[i] > best:
+                break  # every pairing left has at least this many games together
+            for k in range(at + 1, n):  # (pairings with a bot before i were looked at)
+                if bots[order[k]] not in met[bots[i]]:
+                    total = games[i] + games[order[k]]
+                    best = total if best is None else min(best, total)
+                    break
+        assert best is not None
+        by_games: dict[int, list[int]] = {}
+        for i in range(n):
+            by_games.setdefault(games[i], []).append(i)
+        for i in range(n):
+            partners = by_games.get(best - games[i], [])
+            for k in range(bisect.bisect_right(partners, i), len(partners)):
+                if bots[partners[k]] not in met[bots[i]]:
+                    return bots[i], bots[partners[k]]
+        raise AssertionError("a pairing of the fewest games exists")  # (found above)
+
+    def _met_so_far(self) -> dict[str, set[str]]:
+        """Per bot of the file, the bots it has played a round with (made once from the
+        rounds, then kept by :meth:`_meet`)."""
+        if self._met is None:
+            self._met = {b: set() for b in self.bots}
+            self._met_pairs = 0
+            for pairing, count in self.rounds.items():
+                if count and len(pairing) == 2:
+                    self._meet(*pairing)
+        return self._met
+
+    def _meet(self, a: str, b: str) -> None:
+        """``a`` and ``b`` play a round (from now on, not a fresh pairing)."""
+        if self._met is not None and a in self._met and b in self._met and b not in self._met[a]:
+            self._met[a].add(b)
+            self._met[b].add(a)
+            self._met_pairs += 1
 
     def record(self, spec: GameSpec, seats: Sequence[SeatRecord], settings: Any) -> None:
         """Count the result (ratings for the next choices)."""

@@ -27,6 +27,7 @@ from arena.results.identity import (
     canonical,
     comparable_pair,
     describe_changes,
+    folder_digests,
 )
 from arena.results.store import CurrentGame, Store
 from arena.tournament.config import TournamentConfig
@@ -53,21 +54,24 @@ def bot_identities(config: TournamentConfig) -> BotIdentities:
     folders = {
         b.name: own_folder(b.argv) if config.files == "folder" else None for b in config.bots
     }
-    # Each bot's folder leaves out the files other bots' commands name in it: looked up
-    # by folder, so that start-up stays linear in bots (not every file for every bot).
+    # Each bot's folder leaves out the files the bots' commands name in it: looked up by
+    # folder, and a folder shared by many bots hashed once, so that start-up stays linear
+    # in bots (not every file of the folder for every bot).
     under = _files_by_folder(every_file) if any(folders.values()) else {}
-    fingerprints = {
-        b.name: bot_fingerprint(
-            b.name,
-            b.cmd,
-            b.files,
-            skip,
-            b.recipe.identity() if b.recipe else None,
-            folders[b.name],
-            _inside(under, folders[b.name]),
-        )
-        for b in config.bots
-    }
+    digests: dict[tuple[str, frozenset[str]], dict[str, str]] = {}
+    fingerprints = {}
+    for b in config.bots:
+        build = b.recipe.identity() if b.recipe else None
+        fingerprint = bot_fingerprint(b.name, b.cmd, b.files, skip, build)
+        folder = folders[b.name]
+        if folder is not None:
+            inside = _inside(under, folder)
+            # Its own files outside the folder: the same for a folder's bots (none, mostly).
+            own = frozenset(os.path.realpath(p) for _, p in b.files) - set(inside)
+            if (folder, own) not in digests:
+                digests[folder, own] = folder_digests(folder, [*own, *inside], skip)
+            fingerprint["folder"] = digests[folder, own]
+        fingerprints[b.name] = fingerprint
     clock_options: dict[str, Any] = {
         "time_margin_ms": config.time_margin_ms,
         "clock_scale": config.clock_scale,
@@ -108,6 +112,7 @@ def _named_in_folders(
     """Per bot, the files other bots' commands name inside its own folder (relative): in
     a folder of several bots they are those bots' (their own identities follow them)."""
     by_folder: dict[str, list[str]] = {}  # the paths as written, under each folder above them
+    relative: dict[str, set[str]] = {}  # per folder, computed once for all its bots
     for path in dict.fromkeys(every_file):
         folder = os.path.dirname(path)
         while folder and folder not in ("/", "."):
@@ -116,11 +121,14 @@ def _named_in_folders(
             if parent == folder:
                 break
             folder = parent
-    return {
-        name: {os.path.relpath(p, folder) for p in by_folder.get(folder.rstrip("/"), [])}
-        for name, folder in folders.items()
-        if folder is not None
-    }
+    out = {}
+    for name, own in folders.items():
+        if own is not None:
+            if own not in relative:
+                inside = by_folder.get(own.rstrip("/"), [])
+                relative[own] = {os.path.relpath(p, own) for p in inside}
+            out[name] = set(relative[own])
+    return out
 
 
 def _same(old: dict[str, Any], now: dict[str, Any], ignored: Mapping[str, set[str]]) -> bool:
