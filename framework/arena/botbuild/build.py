@@ -560,7 +560,9 @@ def _run_steps(
     capped = memory_mb if found is not None and found.memory is not None else None
     # Without a memory cgroup the cap would be the address space, which JVMs, Go and
     # Mono reserve by gigabytes without using: builds then go uncapped.
-    box = dataclasses.replace(sandbox, memory_mb=capped, max_processes=BUILD_MAX_PROCESSES)
+    box = dataclasses.replace(
+        sandbox, memory_mb=capped, max_processes=BUILD_MAX_PROCESSES, build=True
+    )
     backend = backend_of(box)
     ids = backend.bot_ids(box)
     if ids is not None:

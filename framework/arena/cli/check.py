@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from arena import limits
 from arena.cli.common import installed_games, progress_wanted
 from arena.errors import (
     EXIT_FAILED,
@@ -60,8 +61,8 @@ def add_parsers(sub: Any) -> None:
     )
     p.add_argument("--seed", type=int, default=1, metavar="N", help="the seed of the seeds")
     p.add_argument("--concurrency", "-j", type=int, metavar="N", help="games at once")
-    p.add_argument("--clock", choices=("wall", "cpu"), help="how turns are timed")
-    p.add_argument("--sandbox", choices=("auto", "bwrap", "none"), help="the bots' sandbox")
+    p.add_argument("--clock", choices=limits.CLOCKS, help="how turns are timed")
+    p.add_argument("--sandbox", choices=limits.SANDBOXES, help="the bots' sandbox")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_check)
 
@@ -138,6 +139,10 @@ def cmd_check(args: argparse.Namespace, extra: list[str]) -> int:
     if summary.changed:
         print(f"arena: {summary.changed}", file=sys.stderr)
         return EXIT_USAGE
+    print(
+        f"{summary.played} games played now, {summary.resumed} resumed, results in {output}",
+        file=sys.stderr,
+    )
     verdict = summary.verdict
     assert verdict is not None  # format candidate
     passed = verdict.answer in GATES[args.gate]

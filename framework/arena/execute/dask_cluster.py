@@ -59,7 +59,8 @@ class LocalClusterProcess:
         self.log_dir = Path(tempfile.mkdtemp(prefix="arena-dask-"))
         self.log: IO[bytes] = open(self.log_dir / "cluster.log", "wb")  # noqa: SIM115
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "arena.execute.dask_cluster", str(workers)],
+            # Its scratch space (dask-scratch-space) in the log folder, removed on close.
+            [sys.executable, "-m", "arena.execute.dask_cluster", str(workers), str(self.log_dir)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=self.log,
@@ -122,9 +123,12 @@ def main(argv: list[str] | None = None) -> int:
     import dask
     import distributed
 
-    workers = int((argv or sys.argv[1:])[0])
+    args = argv or sys.argv[1:]
+    workers = int(args[0])
     signal.signal(signal.SIGTERM, _stop)
-    dask.config.set(QUIET_CONFIG)
+    # The workers' scratch space (dask-scratch-space): in the folder arena removes once
+    # the cluster is closed, not in the shared temporary folder where it would stay.
+    dask.config.set({**QUIET_CONFIG, "temporary-directory": args[1] if len(args) > 1 else None})
     cluster: Any = distributed.LocalCluster(
         n_workers=workers,
         threads_per_worker=1,  # one game slot each (see arena.execute.dask_executor)

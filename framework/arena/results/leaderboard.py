@@ -273,6 +273,7 @@ class Leaderboard:
                     "draw%": round(100 * p.draw_rate, 1),
                     "pairs": p.ptnml.pairs,
                     "ptnml": list(p.ptnml.counts),
+                    "unpaired": p.unpaired,
                 }
             )
         return out
@@ -410,6 +411,8 @@ class Leaderboard:
         )
         if pw.ptnml.pairs:
             text += f", Ptnml(0-2) [{', '.join(str(c) for c in pw.ptnml.counts)}]"
+            if pw.unpaired:
+                text += f" + {pw.unpaired} unpaired game" + ("s" if pw.unpaired > 1 else "")
         return text
 
     def _full(self, fmt: str) -> str:

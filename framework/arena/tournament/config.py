@@ -33,7 +33,6 @@ from arena.limits import (
     BUILD_TIMEOUT_S,
     DISK_MB,
     MAX_PROCESSES,
-    SANDBOXES,
     ClockKind,
     ExecutorKind,
     FilesKind,
@@ -41,14 +40,9 @@ from arena.limits import (
     SandboxKind,
 )
 from arena.tournament.formats import DEFAULT_FORMAT, FORMATS, Scheduler, schedule_size
-from arena.tournament.keys import (
-    KEYS,
-    REQUIRED,
-    Override,
-    check_clock_scale,
-    check_time_margin,
-    parse_seeds,
-)
+from arena.tournament.keys import KEYS, REQUIRED, Override
+from arena.tournament.keys import check_clock_scale as check_clock_scale  # for arena match
+from arena.tournament.keys import check_time_margin as check_time_margin
 from arena.tournament.schedule import MAX_GAMES
 
 if TYPE_CHECKING:  # yaml and stats are imported where used: `arena match` needs neither
@@ -56,10 +50,6 @@ if TYPE_CHECKING:  # yaml and stats are imported where used: `arena match` needs
 
     from arena.plugins.registry import Registry
     from arena.results.stats import Sprt
-
-__all__ = [  # names other modules import from here, though declared elsewhere
-    "KEYS", "SANDBOXES", "check_clock_scale", "check_time_margin", "parse_seeds",
-]  # fmt: skip
 
 BOT_KEYS = ("name", "cmd", "source", "build", "language", "flags")
 SPRT_KEYS = ("elo0", "elo1", "alpha", "beta", "model")

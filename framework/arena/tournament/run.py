@@ -16,10 +16,9 @@ import sqlite3
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field, replace
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from arena.botproc import Sandbox, remove_leftovers
-from arena.botproc.sandboxes.base import SandboxKind
 from arena.errors import ConfigError, OutputError
 from arena.events import Observers, RunObserver
 from arena.execute.executor import Executor, LocalExecutor
@@ -36,7 +35,7 @@ from arena.tournament.builds import build_bots
 from arena.tournament.config import TournamentConfig, where
 from arena.tournament.control import wait_while_paused
 from arena.tournament.formats import CandidateScheduler, Scheduler, fixed_plan, make_scheduler
-from arena.tournament.play import GamePlan, PlayResult, play_plan
+from arena.tournament.play import GamePlan, PlanResult, play_plan
 from arena.tournament.resume import BotIdentities, bot_identities, current_games
 
 if TYPE_CHECKING:
@@ -184,7 +183,7 @@ class _Games:
         expected = self.scheduler.expected_total()
         return self.scheduler.planned if expected is None else expected
 
-    def play(self, executor: Executor, observers: Observers) -> PlayResult:
+    def play(self, executor: Executor, observers: Observers) -> PlanResult:
         """Play the scheduled games (and the replays of stalled ones) until done, a bot's
         file changes, or a stop signal."""
         # Lazy: a worker asks for the next game when it is free. No game starts once a
@@ -245,7 +244,7 @@ def _sandbox(
     key = f"{config.path}: sandbox" + (f" (line {line})" if line else "")
     sandbox = (
         # Only the request (`auto` too): each Dask worker resolves it for its machine.
-        Sandbox(cast(SandboxKind, config.sandbox))
+        Sandbox(config.sandbox)
         if remote
         else choose_sandbox(
             config.sandbox,

@@ -20,6 +20,8 @@ from arena.results import rating
 from arena.results.leaderboard import Leaderboard, leaderboard_from_store
 from arena.web.folder import Folder, Version
 
+FIRST_WAIT_S = 3.0
+"""How long a page waits for the first leaderboard before it says it is being computed."""
 MAX_POINTS = 300
 """Points per bot in the rating chart (long tournaments are sampled evenly)."""
 
@@ -42,6 +44,7 @@ class Snapshot:
     history: dict[str, list[Point]] = field(default_factory=dict)
     events: int = 0
     seconds: float = 0.0
+    computing: bool = False  # none made yet: the first is being computed
 
 
 def rating_history(
@@ -133,7 +136,8 @@ class Snapshots:
 
     def get(self, version: Version) -> Snapshot:
         """The snapshot of ``version`` if made, else the latest one while the next is
-        computed in the background (the first one is waited for)."""
+        computed in the background; before the first one, a wait of at most
+        :data:`FIRST_WAIT_S`, then an empty snapshot (``computing``)."""
         with self._lock:
             latest = self._latest
             if latest is not None and latest.version == version:
@@ -143,9 +147,9 @@ class Snapshots:
                 self._busy.start()
             busy = self._busy
         if latest is None:
-            busy.join()
+            busy.join(FIRST_WAIT_S)
             with self._lock:
-                return self._latest or Snapshot(version, None)
+                return self._latest or Snapshot(Version(), None, computing=True)
         return latest
 
     def _refresh(self) -> None:

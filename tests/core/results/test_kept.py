@@ -57,11 +57,14 @@ def schedule(fmt: str) -> tuple[list[tuple[int, int, str, tuple[str, ...], int]]
     return [(s.order, s.round, s.key, s.seats, s.variant) for s in specs], players
 
 
-def fill(out: Path, fmt: str, shuffle: int) -> Store:
+def fill(out: Path, fmt: str, shuffle: int, batch: bool = False) -> Store:
     """A store of ``fmt``'s games, stored in schedule order moved by up to ``shuffle``
-    places (games of a run end out of order), through the store's own API."""
+    places (games of a run end out of order), through the store's own API (``batch``:
+    several games per commit, as a run stores them)."""
     games, players = schedule(fmt)
     store = Store(out)
+    if batch:
+        store.batch(max_games=7)
     variant_keys = ["layout"] if fmt == "round-robin" else []
     store.set_meta({"name": fmt, "game": "stc", "format": fmt, "players": players,
                     "bots": BOTS, "variant_keys": variant_keys, "seed": 3})  # fmt: skip
@@ -71,6 +74,7 @@ def fill(out: Path, fmt: str, shuffle: int) -> Store:
         settings = {"layout": variant + 1} if variant_keys else {}
         identity = {"game": "stc", "seed": round_, "bots": list(seats), "settings": settings}
         store.add_game(key, order, round_, key, record(seats, rng, settings), identity)
+    store.flush()
     return store
 
 
@@ -109,6 +113,17 @@ def test_kept_ratings_are_those_computed_from_scratch(tmp_path, monkeypatch, fmt
     checkpoint = kept._get(store.db, "checkpoint")
     assert checkpoint is not None  # the states were advanced, not rated from scratch
     store.close()
+
+
+def test_games_stored_in_batches_are_kept_as_they_commit(tmp_path, monkeypatch):
+    monkeypatch.setattr(kept, "TAIL", 3)
+    store = fill(tmp_path, "multi-player", shuffle=5, batch=True)
+    from_kept, scratch = boards(store)
+    assert same(from_kept, scratch)
+    store.close()
+    reader = open_existing(tmp_path)  # another process, after the commits
+    assert same(json.loads(leaderboard_from_store(reader).render("json")), scratch)
+    reader.close()
 
 
 def test_a_game_stored_before_the_checkpoint_rates_everything_again(tmp_path, monkeypatch):
@@ -178,3 +193,26 @@ def test_the_kept_tables_are_built_in_the_storing_transaction(tmp_path):
     assert games == stored == 24
     db.close()
     store.close()
+
+
+def test_arena_leaderboard_sorts_by_the_rating_asked_for(tmp_path):
+    import subprocess
+    import sys
+
+    fill(tmp_path, "round-robin", shuffle=0).close()
+
+    def arena(*args: str) -> subprocess.CompletedProcess[str]:
+        command = [sys.executable, "-m", "arena", "leaderboard", str(tmp_path), *args]
+        return subprocess.run(command, capture_output=True, text=True, timeout=300)
+
+    bad = arena("--rating", "glicko")
+    assert bad.returncode == 2 and bad.stdout == ""
+    assert bad.stderr == (
+        "arena: --rating: unknown rating 'glicko' (known: bt, elo, trueskill, openskill)\n"
+    )
+    for name, key in (("trueskill", "mu-3sigma"), ("openskill", "os_mu-3sigma"), ("bt", "bt")):
+        done = arena("--rating", name, "--format", "json")
+        data = json.loads(done.stdout)
+        assert data["rating"] == name
+        values = [row[key] for row in data["leaderboard"]]
+        assert values == sorted(values, reverse=True)

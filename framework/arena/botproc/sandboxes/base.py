@@ -12,15 +12,13 @@ import resource
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import Any, Protocol
 
 from arena.botproc import cgroups
 from arena.botproc.launcher import Launch
 from arena.errors import ConfigError
-from arena.limits import DISK_MB, MAX_PROCESSES
-
-SandboxKind = Literal["none", "bwrap"]
-"""The sandbox backends (one module each under :mod:`arena.botproc.sandboxes`)."""
+from arena.limits import DISK_MB as DEFAULT_DISK_MB
+from arena.limits import MAX_PROCESSES, SandboxKind
 
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt")
 """What a sandboxed bot sees of the host, read-only (besides its own files)."""
@@ -30,9 +28,6 @@ ENV_KEEP = ("PATH", "LANG", "LANGUAGE", "TZ", "TERM")
 
 FILE_SIZE_CAP_BYTES = 256 * 1024 * 1024
 """RLIMIT_FSIZE for persistent bots: no single file they write grows past this."""
-
-DEFAULT_DISK_MB = DISK_MB
-"""Default cap on the files a bot writes (``disk_mb``; :data:`arena.limits.DISK_MB`)."""
 
 
 class SandboxUnavailable(ConfigError):
@@ -54,7 +49,8 @@ class HostFacts:
 class Sandbox:
     """How bot processes are confined (picklable: sent to worker processes).
 
-    ``kind`` names the backend that confines them (see ``docs/sandbox.md``);
+    ``kind`` names the backend that confines them (see ``docs/sandbox.md``; ``auto`` only
+    in a request a Dask worker resolves for its machine);
     :func:`~arena.botproc.sandboxes.registry.backend_of` gives its object. ``memory_mb``
     caps a bot's memory: through its memory cgroup (all its processes, tmpfs and shm
     pages included) where there is one, else the address space of each process; it also
@@ -81,6 +77,9 @@ class Sandbox:
     command names, or ``named``, those files alone."""
     read_only: tuple[str, ...] = ()
     """More host files and folders (absolute paths) every bot sees, read-only."""
+    build: bool = False
+    """A build's sandbox: no other bot runs beside it, so it may lock files (compilers'
+    caches do), which bots may not (:mod:`arena.botproc.seccomp`)."""
     mounts: tuple[tuple[str, str], ...] = ()
     """(copy on this machine, path the bot sees it at), read-only: a Dask worker's copies
     of the ``read_only`` paths, shown where the tournament named them (only by a backend

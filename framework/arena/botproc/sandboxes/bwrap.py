@@ -127,6 +127,10 @@ def _bwrap_args(
         "--die-with-parent", "--new-session",
         "--cap-drop", "ALL",
     ]  # fmt: skip
+    if "--as-pid-1" in host.options:
+        # The bot (setpriv first, as root) is the namespace's process 1: no process of
+        # bubblewrap's is inside for it to read (its environment) or signal.
+        args.append("--as-pid-1")
     if host.as_nobody:
         # Kept only until setpriv (below) becomes nobody, which clears them all.
         for cap in ("CAP_SETUID", "CAP_SETGID", "CAP_SETPCAP"):
@@ -255,7 +259,7 @@ class BwrapBackend:
         """:meth:`~arena.botproc.sandboxes.base.SandboxBackend.command`."""
         join = cgroup.join_files if cgroup is not None else ()
         limits = sandbox.rlimits(cgroup, file_cap)
-        fd9 = seccomp.program_path()
+        fd9 = seccomp.program_path(locks=not sandbox.build)
         bwrap = _bwrap_args(sandbox, argv, workdir, bwrap_host(), fd9 is not None, scratch)
         return shell_launch(join, limits, bwrap, fd9), None
 

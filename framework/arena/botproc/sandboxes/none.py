@@ -6,6 +6,7 @@ session, with its cgroups, rlimits and (where the kernel allows) a private ``/tm
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
@@ -114,8 +115,14 @@ class NoneBackend:
         # The bot's own behind unshare: a PID namespace of its own (see launcher.py).
         pid_ns = mode.pid_ns if mode is not None else ()
         limits = tuple(sandbox.rlimits(cgroup, file_cap))
-        launch = Launch(join, limits, private, os.getpid(), no_keyrings, bool(pid_ns))
-        return [*pid_ns, *argv], launch
+        # Root's bot keeps no capability: unshare needs them, so setpriv drops them
+        # after it where it runs; else the launch, before exec.
+        drop: tuple[str, ...] = ()
+        if os.geteuid() == 0 and pid_ns and (setpriv := shutil.which("setpriv")):
+            drop = (setpriv, "--bounding-set=-all", "--inh-caps=-all", "--")
+        drop_caps = os.geteuid() == 0 and not drop
+        launch = Launch(join, limits, private, os.getpid(), no_keyrings, bool(pid_ns), drop_caps)
+        return [*pid_ns, *drop, *argv], launch
 
     def env(self, sandbox: Sandbox, workdir: Path) -> dict[str, str]:
         """:meth:`~arena.botproc.sandboxes.base.SandboxBackend.env`."""

@@ -2,7 +2,7 @@
 
 Adding a backend: one module beside ``none.py`` and ``bwrap.py`` implementing
 :class:`~arena.botproc.sandboxes.base.SandboxBackend`, one line in :data:`BACKENDS`, and
-its name in :data:`~arena.botproc.sandboxes.base.SandboxKind`.
+its name in :data:`arena.limits.SandboxKind` (the tournament key's choices).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from arena.botproc.sandboxes.base import (
     SandboxUnavailable,
 )
 from arena.errors import ConfigError
-from arena.limits import MAX_PROCESSES
+from arena.limits import MAX_PROCESSES, SANDBOXES
 
 BACKENDS: dict[str, SandboxBackend] = {
     "bwrap": bwrap.BACKEND,
@@ -31,8 +31,8 @@ BACKENDS: dict[str, SandboxBackend] = {
 }
 """Every backend by its kind; ``auto`` takes the first usable one, in this order."""
 
-KINDS = ("auto", *BACKENDS)
-"""What ``sandbox:`` may name."""
+KINDS = SANDBOXES
+"""What ``sandbox:`` may name: ``auto`` and every backend (checked by the registry's test)."""
 
 
 def backend(kind: str) -> SandboxBackend:

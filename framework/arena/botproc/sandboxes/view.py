@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 
 from arena import hostcache
 from arena.botproc.commands import bot_folder
+from arena.botproc.launcher import PRIVATE_DIRS
 from arena.botproc.sandboxes.base import SYSTEM_DIRS, Sandbox, inside
 
 
@@ -32,7 +33,8 @@ def command_view(
     runs: :func:`~arena.botproc.commands.bot_folder`) unless ``sandbox.files`` is
     ``named``, and the sandbox's ``read_only`` paths. A symbolic link is shown with its
     target. Each path is listed once, never inside another one listed (bubblewrap cannot
-    mount a file inside a folder it has already mounted read-only). Bots that run as
+    mount a file inside a folder it has already mounted read-only). A folder that holds
+    the bot's private ``/tmp`` or ``/dev/shm`` is never shown (:func:`_showable`). Bots that run as
     ``nobody`` (``as_nobody``) are not shown a folder that others may not read and enter:
     they see the named files alone, as before.
     """
@@ -48,17 +50,27 @@ def command_view(
         else:
             program = found
             shown += [found, os.path.realpath(found)]
+    homes = os.path.dirname(os.path.dirname(workdir))  # BOT_HOMES: <homes>/<game>/seatN
     for arg in argv[1:]:
         if arg.startswith("/") and os.path.exists(arg) and not inside(arg, [workdir]):
-            shown += [os.path.normpath(arg), os.path.realpath(arg)]
+            shown += _showable([os.path.normpath(arg), os.path.realpath(arg)], homes)
     if sandbox is None or sandbox.files != "named":
         folder = bot_folder(argv)
         if folder is not None and _may_show_folder(folder, workdir, as_nobody):
             shown.append(folder)
     if sandbox is not None:
-        shown += [os.path.normpath(p) for p in sandbox.read_only if os.path.exists(p)]
-        shown += [os.path.realpath(p) for p in sandbox.read_only if os.path.exists(p)]
+        named = [p for p in sandbox.read_only if os.path.exists(p)]
+        shown += _showable([os.path.normpath(p) for p in named], homes)
+        shown += _showable([os.path.realpath(p) for p in named], homes)
     return program, _outermost(shown)
+
+
+def _showable(paths: Sequence[str], homes: str) -> list[str]:
+    """``paths`` but those that hold a bot's private folders (``/tmp``, ``/dev/shm``, the
+    bots' directories: ``/``, ``/dev`` and ``/tmp`` too): shown, the host's would cover
+    the private ones, and other runs' files in the host's ``/tmp`` would be readable."""
+    private = [*PRIVATE_DIRS, homes]
+    return [path for path in paths if not any(inside(folder, [path]) for folder in private)]
 
 
 def _may_show_folder(folder: str, workdir: str, as_nobody: bool) -> bool:

@@ -163,6 +163,9 @@ def on_game_stored(
     if checkpoint is not None and [g.round, g.ord, g.id] < checkpoint:
         _set(db, "checkpoint", None)  # stored before the checkpoint: rate everything again
         _set(db, "states", {})
+        _set(db, "tail", int(_get(db, "games")))
+    else:
+        _set(db, "tail", int(_get(db, "tail") or 0) + 1)
     _advance(db)
 
 
@@ -177,6 +180,7 @@ def rebuild(db: sqlite3.Connection) -> None:
     _set(db, "checkpoint", None)
     _set(db, "states", {})
     _set(db, "games", len(games))
+    _set(db, "tail", len(games))
     if any(len(g.seats) < 2 for g in games):
         _set(db, "valid", False)  # one-player games: read from scratch
         return
@@ -190,12 +194,11 @@ def rebuild(db: sqlite3.Connection) -> None:
 
 def _advance(db: sqlite3.Connection) -> None:
     """Rate the tail's oldest games into the kept states once the tail is over ``2 TAIL``."""
-    checkpoint = _get(db, "checkpoint")
-    where, args = _after(checkpoint)
-    tail = int(db.execute(f"SELECT COUNT(*) FROM ({CURRENT}{where})", args).fetchone()[0])
+    tail = int(_get(db, "tail") or 0)
     if tail <= 2 * TAIL:
         return
-    games = _read_games(db, where, args, limit=tail - TAIL)
+    checkpoint = _get(db, "checkpoint")
+    games = _games_after(db, checkpoint)[: tail - TAIL]
     states = _get(db, "states") or {}
     evs = rt.events(games, _variant_keys(db))
     for r in ratings.everyone():
@@ -204,26 +207,27 @@ def _advance(db: sqlite3.Connection) -> None:
     last = games[-1]
     _set(db, "states", states)
     _set(db, "checkpoint", [last.round, last.ord, last.id])
+    _set(db, "tail", tail - len(games))
 
 
-def _after(checkpoint: list[int] | None) -> tuple[str, tuple[int, ...]]:
-    """The WHERE of the games after ``checkpoint`` in schedule order."""
+def _games_after(db: sqlite3.Connection, checkpoint: list[int] | None) -> list[StoredGame]:
+    """The current games after ``checkpoint`` in schedule order (all without one): a
+    range of the schedule index, the game ids compared here."""
     if checkpoint is None:
-        return "", ()
-    return " WHERE (s.round, s.ord, g.id) > (?, ?, ?)", tuple(checkpoint)
+        return _read_games(db, "", ())
+    found = _read_games(db, " WHERE (s.round, s.ord) >= (?, ?)", tuple(checkpoint[:2]))
+    return [g for g in found if [g.round, g.ord, g.id] > checkpoint]
 
 
-def _read_games(
-    db: sqlite3.Connection, where: str, args: tuple[Any, ...], limit: int | None = None
-) -> list[StoredGame]:
+def _read_games(db: sqlite3.Connection, where: str, args: tuple[Any, ...]) -> list[StoredGame]:
     """Current games matching ``where``, seats included (no text fields), in schedule order."""
-    query = CURRENT + where + ORDER + (f" LIMIT {int(limit)}" if limit is not None else "")
+    query = CURRENT + where + ORDER
     rows = db.execute(query, args).fetchall()
     seats: dict[int, list[SeatRecord]] = {r[0]: [] for r in rows}
     timed = "late" in {row[1] for row in db.execute("PRAGMA table_info(seats)")}
     columns = "game_id, bot, rank, score, forfeit, " + ("late, turn_ms" if timed else "0, NULL")
     ids = list(seats)
-    if where or limit is not None:
+    if where:
         chunks = [ids[i : i + 500] for i in range(0, len(ids), 500)]
         found: Iterable[Any] = (
             row
@@ -407,8 +411,7 @@ def read(db: sqlite3.Connection, bots: Sequence[str]) -> Kept | None:
         counts.multi[tuple((a, b, p) for a, b, p in json.loads(pattern))] = n
     counts.finish()
     states = _get(db, "states") or {}
-    where, args = _after(_get(db, "checkpoint"))
-    evs = rt.events(_read_games(db, where, args), _variant_keys(db))
+    evs = rt.events(_games_after(db, _get(db, "checkpoint")), _variant_keys(db))
     for r in ratings.everyone():
         if isinstance(r, ratings.IncrementalRating):
             states[r.name] = ratings.rate_events(r, evs, states.get(r.name))
