@@ -50,7 +50,7 @@ from pathlib import Path
 from typing import Any
 
 from arena import Game, GameInfo, InvalidAnswer, Move, Outcome
-from arena.botproc import resolve_sandbox
+from arena.botproc import describe, resolve_sandbox
 from arena.execute.pool import Failure, WorkerPool
 from arena.records import BotSpec, Clock
 from arena.referee.engine import Referee
@@ -354,7 +354,7 @@ def main() -> int:
     load = "/".join(f"{x:.1f}" for x in os.getloadavg())
     print(
         f"clock fidelity: {BUDGET_MS} ms budget, {games} games at once "
-        f"({available_cores()} cores), {seats} seats per game, sandbox {sandbox.describe()}, "
+        f"({available_cores()} cores), {seats} seats per game, sandbox {describe(sandbox)}, "
         f"load average {load}, {hogs} busy processes beside arena, "
         f"bots {'spinning' if args.spin else 'sleeping'}"
         + (", a thief in every game" if args.thief else "")

@@ -55,7 +55,7 @@ from arena.game import Game, Move, standing_moves
 from arena.plugins.registry import load_registry
 from arena.records import BotSpec
 from arena.referee.engine import Referee
-from arena.referee.viewdiff import ViewRecorder
+from arena.viewdiff import ViewRecorder
 from what_if import realtime_off
 
 NOT_REALTIME = "arena, none, nice -10"

@@ -40,7 +40,7 @@ from pathlib import Path
 
 from arena.botproc import Sandbox, bwrap_works, cgroups
 from arena.botproc.launcher import Launch, PrivateDirs, shell_launch
-from arena.botproc.sandbox import private_dirs_supported
+from arena.botproc.sandboxes.none import private_dirs_supported
 from arena.botproc.spawn import spawn, sweep_orphans
 from arena.botproc.turns import check_files, prepare_turn, read_output
 

@@ -21,7 +21,7 @@ from typing import Any
 from arena.errors import ArenaError
 from arena.game import Game, Move
 from arena.plugins.registry import load_registry
-from arena.referee.viewdiff import diff, normalize
+from arena.viewdiff import diff, normalize
 
 
 def random_game(game: Game[Any], seed: int, players: int) -> list[tuple[Any, list[int]]]:

@@ -27,7 +27,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "framework"))
@@ -57,14 +59,20 @@ def game_record(rng: random.Random, a: str, b: str, seed: int) -> GameRecord:
     return GameRecord("stc", seed, {"max_turns": 200}, seats, "done", 40, 40, 120.0)
 
 
-def add_games(store: Store, games: int, bots: int, start: int = 0) -> None:
+def games_to_store(games: int, bots: int) -> Iterator[tuple[Any, ...]]:
+    """The ``add_game`` arguments of ``games`` random games between ``bots`` bots."""
     names = bot_names(bots)
     rng = random.Random(games * 1000 + bots)
-    for n in range(start, start + games):
+    for n in range(games):
         a, b = rng.sample(names, 2)
         seed = n // 2
         identity = {"seed": seed, "bots": [{"name": a}, {"name": b}]}
-        store.add_game(f"g{n}", n, n // 1000, "", game_record(rng, a, b, seed), identity)
+        yield f"g{n}", n, n // 1000, "", game_record(rng, a, b, seed), identity
+
+
+def add_games(store: Store, games: int, bots: int) -> None:
+    for args in games_to_store(games, bots):
+        store.add_game(*args)
 
 
 def build(cache: Path, games: int, bots: int) -> Path:
@@ -139,8 +147,10 @@ def storing_pace(games: int = 3000) -> dict[str, tuple[float, float]]:
             store = Store(Path(tmp))
             if batched:
                 store.batch()
+            ready = list(games_to_store(games, 10))  # made before: only storing is timed
             start, cpu = time.perf_counter(), time.process_time()
-            add_games(store, games, 10)
+            for game in ready:
+                store.add_game(*game)
             store.close()
             wall, cpu = time.perf_counter() - start, time.process_time() - cpu
             pace[label] = (games / wall, games / cpu)
@@ -180,6 +190,34 @@ def startup(checkout: Path, cache: Path, bots: int = 1000) -> tuple[float, float
     return usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
+LEAGUE = """
+import sys, time
+from types import SimpleNamespace
+from arena.tournament.formats import LeagueScheduler
+bots = int(sys.argv[1])
+config = SimpleNamespace(bots=[SimpleNamespace(name=f"b{i}") for i in range(bots)],
+                         variants=[], schedule_seed=1, games=None)
+league = LeagueScheduler(config, [])
+games = league.specs()
+for _ in range(20):  # the first pairings (coverage first)
+    next(games)
+start = time.process_time()
+rounds = int(sys.argv[2])
+for _ in range(2 * rounds):
+    next(games)
+print((time.process_time() - start) / rounds * 1000)
+"""
+
+
+def league_pairing(checkout: Path, bots: int = 1000, rounds: int = 200) -> float:
+    """CPU ms of the league's choice of the next pairing (a round), at ``bots`` bots."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(checkout / "framework"), str(checkout / "games")])
+    out = subprocess.run([sys.executable, "-c", LEAGUE, str(bots), str(rounds)], env=env,
+                         capture_output=True, text=True, check=True)  # fmt: skip
+    return float(out.stdout)
+
+
 def old_checkout(path: Path) -> Path:
     if not (path / "framework").is_dir():
         path.mkdir(parents=True, exist_ok=True)
@@ -206,6 +244,9 @@ def main() -> int:
     print(f"load before: {os.getloadavg()}")
     for label, (wall, cpu) in storing_pace().items():
         print(f"storing, {label}: {wall:,.0f} games/s (wall), {cpu:,.0f} games/s of CPU")
+    for name, checkout in (("new", REPO), ("old", old)):
+        ms = league_pairing(checkout, rounds=200 if name == "new" else 20)
+        print(f"league, next pairing at 1,000 bots ({name}): {ms:.3f} ms CPU a round")
     for name, checkout in (("new", REPO), ("old", old)):
         cpu, mb = startup(checkout, args.cache)
         print(f"start-up of 1,000 bots in one folder ({name}): {cpu:.2f} s CPU, {mb:.0f} MB")

@@ -53,6 +53,7 @@ from typing import Any
 from arena.plugins.registry import load_registry
 from arena.results import store as store_module
 from arena.tournament.config import load_tournament
+from arena.tournament.keys import keyword_overrides
 from arena.tournament.run import run_tournament
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -150,8 +151,8 @@ store_module.Store.add_game = _stamped_add  # type: ignore[method-assign]
 def play(path: Path, out: Path, concurrency: int, executor: str = "local") -> Run:
     """Run the tournament file into a fresh ``out`` and time it."""
     shutil.rmtree(out, ignore_errors=True)
-    config = load_tournament(path, load_registry())
-    config.output, config.concurrency, config.executor = out, concurrency, executor
+    given = {"output": str(out), "concurrency": concurrency, "executor": executor}
+    config = load_tournament(path, load_registry(), keyword_overrides(given))
     _stamps.clear()
     _cpu_stamps.clear()
     cpu0, all0 = time.process_time(), _all_cpu()

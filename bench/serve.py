@@ -5,8 +5,9 @@ arena's storing API (:meth:`arena.results.store.Store.add_game`, as ``arena run`
 games), starts the real ``arena serve`` on it (127.0.0.1, a free port) and prints:
 
 - the first leaderboard (the ratings computed from every stored game, in the background);
-- the leaderboard page, a games-list page (first, filtered by bot, 100 pages deep) and a
-  bot page, each the median of ``--repeat`` requests once the ratings are computed;
+- pages of the games list (first, filtered, page 100) and a game page while the ratings
+  are computed, then the leaderboard, a bot page and a head-to-head once they are, each
+  the median and worst of ``--repeat`` requests; the server's CPU while idle;
 - the delay from a game being stored (its transaction committed) to the event stream
   announcing it and to the games list showing it, over ``--delays`` games stored one by one.
 
@@ -83,6 +84,9 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--delays", type=int, default=20)
     parser.add_argument("--cache", type=Path, default=Path("/tmp/arena-bench"))
+    parser.add_argument(
+        "--board-wait", type=float, default=3600, help="give up waiting for the leaderboard (s)"
+    )
     args = parser.parse_args()
     print(f"machine: {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}")
     started = time.perf_counter()
@@ -93,6 +97,7 @@ def main() -> None:
         stdout=subprocess.PIPE,
         text=True,
     )
+    SERVER_PID.append(proc.pid)
     try:
         assert proc.stdout is not None
         url = proc.stdout.readline().split(": ", 1)[1].strip()
@@ -103,26 +108,59 @@ def main() -> None:
 
 
 def measure(url: str, output: Path, args: argparse.Namespace) -> None:
-    seconds, _ = get(url)
-    print(f"first leaderboard (ratings of every game computed): {seconds:.2f} s")
-    _, games_page = get(url + "games")
-    oldest = int(games_page.split('<tr data-game="')[-1].split('"', 1)[0])
-    deep = oldest - 100 * 50
+    started = time.perf_counter()
+    seconds, _ = get(url + "games")
+    print(f"first games page (indexes made on a store an older arena wrote): {seconds:.2f} s")
     pages = {
-        "leaderboard": "",
         "games list, first page": "games",
         "games list, bot1's wins": "games?bot=bot1&result=win",
-        f"games list, 100 pages deep (before={deep})": f"games?before={deep}",
-        "bot page": "bots/bot1",
-        "head to head": "h2h?a=bot1&b=bot2",
+        "games list, bot1 against bot2": "games?bot=bot1&opponent=bot2",
+        "games list, page 100": "games?page=100",
+        "game page": "games/1",
     }
+    timed(url, pages, args.repeat)  # while the ratings are computed
+    while "data-stale" in get(url)[1]:  # the first leaderboard, computed in the background
+        if time.perf_counter() - started > args.board_wait:
+            print(f"first leaderboard: not computed after {args.board_wait:.0f} s")
+            break
+        time.sleep(2)
+    else:
+        took = time.perf_counter() - started
+        print(f"first leaderboard (ratings of every game computed): {took:.1f} s")
+        pages = {"leaderboard": "", "bot page": "bots/bot1", "head to head": "h2h?a=bot1&b=bot2"}
+        timed(url, pages, args.repeat)
+    idle_cpu(url)
+    delays(url, output, args.delays)
+
+
+def timed(url: str, pages: dict[str, str], repeat: int) -> None:
+    """Print the median and the worst time of each page over ``repeat`` requests."""
     for name, path in pages.items():
-        times = [get(url + path)[0] for _ in range(args.repeat)]
+        times = [get(url + path)[0] for _ in range(repeat)]
         print(
             f"{name}: median {1000 * statistics.median(times):.1f} ms,"
             f" max {1000 * max(times):.1f} ms"
         )
-    delays(url, output, args.delays)
+
+
+def idle_cpu(url: str, seconds: float = 10.0) -> None:
+    """The server's CPU over ``seconds`` with one page open on its event stream, no run."""
+    pid = SERVER_PID[0]
+    stream = urllib.request.urlopen(url + "events", timeout=600)
+    stream.readline()
+
+    def cpu() -> float:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    before = cpu()
+    time.sleep(seconds)
+    used = cpu() - before
+    stream.close()
+    print(f"server CPU, idle with a page open: {100 * used / seconds:.1f}% of a core")
+
+
+SERVER_PID: list[int] = []
 
 
 def delays(url: str, output: Path, count: int) -> None:

@@ -26,10 +26,13 @@ import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arena.errors import ConfigError, GamesFailed
 from arena.game import Game
+
+if TYPE_CHECKING:
+    from arena.events import RunObserver
 
 
 @dataclass
@@ -178,7 +181,7 @@ def run(
     progress: bool = False,
     verbose: bool = False,
     log: Callable[[str], None] | None = None,
-    observers: Sequence[Any] = (),
+    observers: Sequence[RunObserver] = (),
     **overrides: Any,
 ) -> TournamentResult:
     """Run (or resume) a tournament file, like ``arena run``; return its results.

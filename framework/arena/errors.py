@@ -101,6 +101,10 @@ EXIT_GIVEN_UP = 3
 """``arena run``: games were given up, not stored, after stalling at every replay (the
 machine, not a bot, kept putting a turn over its budget); running the same command again
 plays them."""
+EXIT_VERDICT_FAILED = 4
+"""``arena check``: the verdict is one the gate refuses (worse, or not shown better)."""
+EXIT_VERDICT_INCONCLUSIVE = 5
+"""``arena check``: the game limit came before the verdict was clear."""
 EXIT_BUG = 70
 """An unexpected exception: a bug in arena (``EX_SOFTWARE``); the traceback is saved."""
 EXIT_INTERRUPTED = 130

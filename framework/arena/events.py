@@ -15,15 +15,12 @@ This module is low in the core's layers: it imports only the shared records.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
 from arena.records import GameRecord, GameSpec
-
-log = logging.getLogger("arena.events")
 
 RunState = Literal["running", "stopped", "done"]
 """A run's state: still playing; stopped early (a signal, a bot's file changed, arena
@@ -156,4 +153,6 @@ class Observers:
                 if self.say is not None:
                     self.say(message)
                 else:
-                    log.warning(message)
+                    import logging  # only here: `arena --version` imports this module
+
+                    logging.getLogger("arena.events").warning(message)

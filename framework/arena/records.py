@@ -210,7 +210,7 @@ class ReplayStep(TypedDict):
     forfeits: dict[str, ForfeitEntry]
     io: dict[str, SeatIO]
     actions: NotRequired[dict[str, Any]]  # each move as the game parsed it
-    view: NotRequired[list[Any]]  # what changed in the game's view (arena.referee.viewdiff)
+    view: NotRequired[list[Any]]  # what changed in the game's view (arena.viewdiff)
     turn: NotRequired[int]  # the game's turn number after this step
 
 

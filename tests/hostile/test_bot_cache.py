@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from arena.botproc import botfiles
-from arena.botproc.botfiles import PackError, pack, unpack
 from arena.errors import exit_code
+from arena.execute import botfiles
+from arena.execute.botfiles import PackError, pack, unpack
 from support import REPO
 
 AS_NOBODY = ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"]
@@ -23,7 +23,7 @@ AS_NOBODY = ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"]
 
 def cache_root_in(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     """``cache_root()`` in a fresh process with ``env`` (its own temp folder)."""
-    code = "from arena.botproc.botfiles import cache_root; print(cache_root())"
+    code = "from arena.execute.botfiles import cache_root; print(cache_root())"
     return subprocess.run(
         [sys.executable, "-c", code],
         cwd=REPO,

@@ -45,7 +45,7 @@ def folder_bot(tmp_path: Path) -> Path:
 
 
 def only_game(out: Path) -> Path:
-    (game,) = [p for p in out.iterdir() if p.name.startswith("game-")]
+    (game,) = (out / "games").iterdir()
     return game
 
 

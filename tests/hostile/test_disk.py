@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.botproc.sandbox import private_dirs_supported
+from arena.botproc.sandboxes.none import private_dirs_supported
 from arena.records import BotSpec
 from arena.referee.engine import Referee
 from support.hostile import MODES, mode_sandbox, write_bot

@@ -57,7 +57,7 @@ def test_match_verbose_and_show_print_control_characters_escaped(tmp_path, mode)
     assert "message: \\x1b[2J\\x1b]0;pwned\\x07" in result.stdout
     assert "stderr: \\x1b[2J" in result.stdout
     # The replay keeps the bytes the bot wrote.
-    replay_path = next(out.glob("game-*/replay.json"))
+    replay_path = next(out.glob("games/*/replay.json"))
     replay = json.loads(replay_path.read_text())
     step = replay["steps"][0]
     assert step["messages"]["0"] == SEQUENCES[:40]  # messages keep 40 characters

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.botproc.sandbox import pid_namespace
+from arena.botproc.sandboxes.none import pid_namespace
 from support.hostile import (
     MODES,
     arena,

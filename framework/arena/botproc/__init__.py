@@ -5,7 +5,7 @@ This package is the only part of arena that touches ``subprocess``. One module p
 * :mod:`~arena.botproc.lines` - persistent line-protocol bots and their stderr;
 * :mod:`~arena.botproc.turns` - per-turn bots of file protocols, and their files;
 * :mod:`~arena.botproc.spawn` - starting a bot, killing it with all it started, orphans;
-* :mod:`~arena.botproc.sandbox` - sandbox kinds, what the machine supports, bubblewrap;
+* :mod:`~arena.botproc.sandboxes` - the sandbox backends (none, bubblewrap) and choosing one;
 * :mod:`~arena.botproc.launcher` - what a bot's process does before exec (limits first);
 * :mod:`~arena.botproc.cgroups` - pids, memory and cpu cgroups of bots;
 * :mod:`~arena.botproc.homes` - the bots' private directories;
@@ -32,13 +32,13 @@ from arena.botproc.lines import (
     stop_bots,
     wait_and_read,
 )
-from arena.botproc.sandbox import (
-    FILE_SIZE_CAP_BYTES,
-    Sandbox,
-    SandboxUnavailable,
+from arena.botproc.sandboxes.base import FILE_SIZE_CAP_BYTES, Sandbox, SandboxUnavailable
+from arena.botproc.sandboxes.bwrap import bwrap_works
+from arena.botproc.sandboxes.registry import (
     auto_warning,
-    bwrap_works,
+    backend_of,
     cpu_warning,
+    describe,
     resolve_sandbox,
 )
 from arena.botproc.spawn import keep_child, kill_every_bot, kill_tree
@@ -62,10 +62,12 @@ __all__ = [
     "TurnProcessResult",
     "Usage",
     "auto_warning",
+    "backend_of",
     "bot_homes",
     "bwrap_works",
     "cpu_warning",
     "crash_detail",
+    "describe",
     "drain_logs",
     "keep_child",
     "kill_every_bot",

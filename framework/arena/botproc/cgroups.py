@@ -30,6 +30,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from arena.botproc import procinfo
 from arena.botproc.procwatch import ProcFile
@@ -89,6 +90,28 @@ def adopt(found: CgroupParents | None) -> None:
     global _parents
     if _parents is False:
         _parents = found
+
+
+def parents_to_json(found: CgroupParents | None) -> Any:
+    """The cgroup parents as JSON values (for :mod:`arena.hostcache`)."""
+    if found is None:
+        return None
+    paths = (found.pids, found.memory, found.cpu, found.cpuacct, found.cpuset)
+    return [found.version, *[str(p) if p is not None else None for p in paths]]
+
+
+def parents_from_json(value: Any) -> CgroupParents | None:
+    """The cgroup parents back, or None; raises ValueError for anything else, or when a
+    cached folder is gone."""
+    if value is None:
+        return None
+    version, *paths = value
+    if len(paths) != 5:
+        raise ValueError("not a cgroup parents entry")
+    found = CgroupParents(int(version), *[Path(p) if p is not None else None for p in paths])
+    if not all(folder.is_dir() for folder in found.folders()):
+        raise ValueError("a cgroup parent is gone")
+    return found
 
 
 def _mounts() -> tuple[Path | None, dict[str, tuple[Path, str]]]:
@@ -201,10 +224,15 @@ within 10 ms, not 100 (the kernel's default)."""
 RT_RUNTIME_US = 100_000
 """Real-time run time per second a bot's group may use on cgroup v1 (where the kernel
 gives groups none by default): 10%, as the whole machine gets 95%."""
-CPU_WEIGHT = 4
-"""A bot's group weighs this many times a process outside arena's groups (``cpu.shares``
-4096 on v1, ``cpu.weight`` 400 on v2): a thinking bot keeps most of a core against
-background work, and the clock notes whatever wait remains (``stall``)."""
+CPU_WEIGHT = 10_000
+"""A bot's group's ``cpu.weight`` (v2; the kernel's most), 100 times a process outside
+arena's groups: a thinking bot gets its whole core against background work (plain
+processes spinning on every core included), and the clock notes whatever wait remains
+(``stall``). Its quota (one core's worth) bounds what it can take; a bot waiting for its
+input takes nothing, so the rest of the machine has every core between turns."""
+CPU_SHARES = 262_144
+"""The same on cgroup v1 (``cpu.shares``, the kernel's most): 256 times a process outside
+arena's groups."""
 
 
 def _usable(folder: Path, controller: str, version: int) -> bool:
@@ -335,10 +363,10 @@ class BotCgroup:
         d = self.cpu_dir
         quota = -1 if not cpus else max(1000, int(cpus * CPU_PERIOD_US))
         if self.version == 2:
-            (d / "cpu.weight").write_text(str(100 * CPU_WEIGHT))
+            (d / "cpu.weight").write_text(str(CPU_WEIGHT))
             (d / "cpu.max").write_text(f"{'max' if quota < 0 else quota} {CPU_PERIOD_US}")
         else:
-            (d / "cpu.shares").write_text(str(1024 * CPU_WEIGHT))
+            (d / "cpu.shares").write_text(str(CPU_SHARES))
             (d / "cpu.cfs_period_us").write_text(str(CPU_PERIOD_US))
             (d / "cpu.cfs_quota_us").write_text(str(quota))
             # Real-time scheduling needs run time in its group (v1 RT group scheduling):

@@ -20,7 +20,8 @@ import tempfile
 from pathlib import Path
 
 from arena.botproc import procinfo, trees
-from arena.botproc.sandbox import Sandbox
+from arena.botproc.sandboxes.base import Sandbox
+from arena.botproc.sandboxes.registry import backend_of
 from arena.botproc.spawn import sweep_orphans
 
 BOT_HOMES = Path(tempfile.gettempdir()) / f"arena-bots-{os.getuid()}"
@@ -44,10 +45,30 @@ def private_folder(path: Path) -> bool:
 
 
 def bot_homes() -> Path:
-    """:data:`BOT_HOMES`, created if needed; refuses one that is not this user's own folder."""
+    """:data:`BOT_HOMES`, created if needed; refuses one that is not this user's own folder,
+    or one inside a folder where another user could replace it (:func:`replaceable_by_others`)."""
+    if (open_folder := replaceable_by_others(BOT_HOMES.parent)) is not None:
+        raise RuntimeError(
+            f"{open_folder} (the temporary folder, $TMPDIR) is writable by others without "
+            f"the sticky bit: another user could replace {BOT_HOMES}; refusing to use it"
+        )
     if not private_folder(BOT_HOMES):
         raise RuntimeError(f"{BOT_HOMES} is not a folder of this user: refusing to use it")
     return BOT_HOMES
+
+
+def replaceable_by_others(folder: Path) -> Path | None:
+    """The first of ``folder`` and its parents that lets another user rename or replace
+    what it holds (another user's, or writable by others without the sticky bit); None."""
+    for path in [folder, *folder.parents]:
+        try:
+            st = path.stat()
+        except OSError:
+            continue
+        open_to_others = st.st_mode & 0o022 and not st.st_mode & stat.S_ISVTX
+        if st.st_uid not in (0, os.getuid()) or open_to_others:
+            return path
+    return None
 
 
 class BotHome:
@@ -61,7 +82,7 @@ class BotHome:
         self.path = path
         self.workdirs = [path / f"seat{i}" for i in range(seats)]
         self.fds: list[int] = []
-        ids = sandbox.bot_ids
+        ids = backend_of(sandbox).bot_ids(sandbox)
         for wd in self.workdirs:
             wd.mkdir(mode=0o755)
             if ids is not None:

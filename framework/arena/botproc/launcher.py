@@ -52,6 +52,14 @@ PR_SET_CHILD_SUBREAPER = 36
 CLONE_NEWNS = 0x00020000
 CLONE_NEWPID = 0x20000000
 CLONE_NEWUSER = 0x10000000
+CLONE_NEWIPC = 0x08000000
+PR_CAPBSET_DROP = 24
+PR_CAP_AMBIENT = 47
+PR_CAP_AMBIENT_CLEAR_ALL = 4
+MS_RDONLY = 0x1
+MS_NOEXEC = 0x8
+MS_REMOUNT = 0x20
+MS_BIND = 0x1000
 MS_NOSUID = 0x2
 MS_NODEV = 0x4
 MS_REC = 0x4000
@@ -161,17 +169,20 @@ class PrivateDirs:
     def enter(self) -> None:
         """Create the namespace and the mounts (in the child, before exec)."""
         uid, gid = os.getuid(), os.getgid()
+        # An IPC namespace of its own too: no SysV shared memory, semaphore or message
+        # queue (nor POSIX queue) it makes outlives it or reaches another bot.
         if self.userns:
-            _unshare(CLONE_NEWUSER | CLONE_NEWNS)
+            _unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWIPC)
             for name, text in (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1"),
                                ("gid_map", f"{gid} {gid} 1")):  # fmt: skip
                 fd = os.open(f"/proc/self/{name}", os.O_WRONLY)
                 os.write(fd, text.encode())
                 os.close(fd)
         else:
-            _unshare(CLONE_NEWNS)
+            _unshare(CLONE_NEWNS | CLONE_NEWIPC)
         # Nothing mounted here may propagate back to the host.
         _mount(None, "/", None, MS_REC | MS_PRIVATE, "")
+        read_only_cgroups()
         # What must stay visible is detached before a tmpfs covers it, then attached again
         # (a symbolic link is made again: its target is kept too). A scratch workdir is
         # made anew on the tmpfs instead.
@@ -207,6 +218,46 @@ class PrivateDirs:
         os.chdir(self.workdir)
 
 
+def read_only_cgroups() -> None:
+    """Remount every cgroup filesystem of this mount namespace read-only: the bot (which
+    has no capability left to remount them) cannot move itself out of its cgroups, nor
+    change their limits, even as root (whose files they are)."""
+    try:
+        with open("/proc/self/mountinfo") as f:
+            mounts = f.read().splitlines()
+    except OSError:
+        return
+    for line in mounts:
+        fields = line.split()
+        if "-" not in fields:
+            continue
+        fstype = fields[fields.index("-") + 1]
+        if fstype not in ("cgroup", "cgroup2"):
+            continue
+        # Its per-mount flags kept (a user namespace may not clear them), read-only added.
+        options = fields[5].split(",")
+        flags = MS_REMOUNT | MS_BIND | MS_RDONLY
+        for name, flag in (("nosuid", MS_NOSUID), ("nodev", MS_NODEV), ("noexec", MS_NOEXEC)):
+            if name in options:
+                flags |= flag
+        with contextlib.suppress(OSError):
+            _mount(None, fields[4].replace("\\040", " "), None, flags, "")
+
+
+def drop_capabilities() -> None:
+    """Empty this process's capability bounding and ambient sets: a root process keeps
+    its uid but gets no capability at its ``exec`` (no renice below 0, no remount, no
+    writing what only capabilities allow)."""
+    last = 63
+    with contextlib.suppress(OSError, ValueError), open("/proc/sys/kernel/cap_last_cap") as f:
+        last = int(f.read())
+    for cap in range(last + 1):
+        with contextlib.suppress(OSError):
+            prctl(PR_CAPBSET_DROP, cap)
+    with contextlib.suppress(OSError):
+        prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL)
+
+
 @dataclass(frozen=True)
 class Launch:
     """The steps a bot's child process takes before ``exec`` (a ``preexec_fn``)."""
@@ -218,6 +269,9 @@ class Launch:
     no_keyrings: bool = False
     new_pid_ns: bool = False
     """Make a PID namespace for the bot's program, behind :func:`pid_namespace_argv`."""
+    drop_caps: bool = False
+    """Root's bot: no capabilities after exec (:func:`drop_capabilities`; where a wrapper
+    still needs them, the wrapper's ``setpriv`` drops them instead)."""
 
     def __call__(self) -> None:
         """Run in the child between fork and exec; any exception fails the start."""
@@ -240,6 +294,8 @@ class Launch:
             except OSError as exc:
                 if exc.errno != errno.EINVAL:  # EINVAL: a kernel without seccomp filters
                     raise
+        if self.drop_caps:
+            drop_capabilities()
         prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
         if self.parent and os.getppid() != self.parent:
             os._exit(1)  # the parent died before the death signal was armed

@@ -39,11 +39,11 @@ from arena.botproc.procinfo import (
     waiting_on_pipe,
 )
 from arena.botproc.procwatch import ProcessWatch
-from arena.botproc.sandbox import FILE_SIZE_CAP_BYTES, Sandbox
+from arena.botproc.sandboxes.base import FILE_SIZE_CAP_BYTES, Sandbox
+from arena.botproc.sandboxes.registry import backend_of
 from arena.botproc.spawn import BotProcess, out_of_memory, spawn
 from arena.errors import ArenaError
 from arena.records import STDERR_ENDS
-from arena.records import split_detail as split_detail  # where views read it
 
 MAX_LINE_BYTES = 64 * 1024
 """A bot line longer than this (no newline yet) is an output flood."""
@@ -282,7 +282,6 @@ class LineBot:
     _exit_fd: int | None = None  # readable once the bot's own process has exited
     _fresh: int = 0  # bytes of the latest input while the bot has not started reading it
     _turns: int = 0  # inputs of new turns sent
-    _main: int | None = None  # the bot's own process (below bubblewrap's), once known
     _watch: ProcessWatch | None = None  # its files kept open, once it is known
     turn_usage: Usage | None = None
     """What the bot had used when its current turn's input was sent (:meth:`usage`)."""
@@ -447,12 +446,11 @@ class LineBot:
         top = self._process.pid
         # Below the sandbox's processes (procinfo.WRAPPERS: bubblewrap's, unshare's).
         main, final = main_process(top)
-        if self.sandbox.kind == "bwrap":
-            # Never the launcher shell that becomes bubblewrap, or setpriv before it
-            # becomes the bot (not final until then).
+        if backend_of(self.sandbox).launcher_on_top:
+            # Never the launcher shell that becomes the sandbox (bubblewrap), or setpriv
+            # before it becomes the bot (not final until then).
             final = final and main != top
         if final:
-            self._main = main
             self._watch = ProcessWatch(main)
         return main, self._watch
 

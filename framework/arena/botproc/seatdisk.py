@@ -36,7 +36,8 @@ from arena.botproc.launcher import (
     _mount,
     _unshare,
 )
-from arena.botproc.sandbox import Sandbox
+from arena.botproc.sandboxes.base import Sandbox
+from arena.botproc.sandboxes.registry import backend_of
 
 MNT_DETACH = 2
 _allowed = False  # this process plays games and nothing else: see allow_private_mounts
@@ -104,7 +105,7 @@ def cap_seats(workdirs: list[Path], fds: list[int], sandbox: Sandbox) -> SeatCap
     if not private_mounts():
         caps.checked = True
         return caps
-    ids = sandbox.bot_ids
+    ids = backend_of(sandbox).bot_ids(sandbox)
     uid, gid = ids if ids is not None else (os.getuid(), os.getgid())
     options = f"size={size},mode=0755,uid={uid},gid={gid}"
     try:

@@ -21,7 +21,8 @@ from arena.botproc import procinfo
 from arena.botproc.cgroups import BotCgroup
 from arena.botproc.commands import start_problem
 from arena.botproc.launcher import SHELL, become_subreaper
-from arena.botproc.sandbox import Sandbox
+from arena.botproc.sandboxes.base import Sandbox
+from arena.botproc.sandboxes.registry import backend_of
 
 _live: dict[int, BotProcess] = {}
 """Bots this process started and has not reaped yet, by pid (other children: orphans)."""
@@ -97,16 +98,17 @@ def spawn(
 ) -> BotProcess:
     """Start one bot process: its own session and directory, every limit set before it runs.
 
-    ``scratch``: see :meth:`Sandbox.command`; ``core``: the CPU its cgroup confines it to
-    (:func:`~arena.botproc.cgroups.claim_cores`)."""
+    ``scratch``: see :meth:`~arena.botproc.sandboxes.base.SandboxBackend.command`;
+    ``core``: the CPU its cgroup confines it to (:func:`~arena.botproc.cgroups.claim_cores`)."""
     global _subreaper
-    sandbox.adopt()  # what the machine allows, as probed where the sandbox was resolved
+    # What the machine allows, as probed where the sandbox was resolved.
+    backend = backend_of(sandbox)
     if not _subreaper:
         become_subreaper()
         _subreaper = True
     cgroup = BotCgroup.create(sandbox.max_processes, sandbox.memory_mb, core=core)
     try:
-        command, launch = sandbox.command(argv, workdir, cgroup, file_cap, scratch)
+        command, launch = backend.command(sandbox, argv, workdir, cgroup, file_cap, scratch)
         try:
             proc = subprocess.Popen(
                 command,
@@ -117,7 +119,7 @@ def spawn(
                 start_new_session=True,  # own session and process group: one killpg ends it
                 bufsize=0,
                 close_fds=True,
-                env=sandbox.env(workdir),
+                env=backend.env(sandbox, workdir),
                 preexec_fn=launch,
             )
         except (OSError, subprocess.SubprocessError) as exc:

@@ -31,7 +31,7 @@ from arena.botproc.procinfo import (
     threads_of,
     tree_threads,
 )
-from arena.botproc.sandbox import Sandbox
+from arena.botproc.sandboxes.base import Sandbox
 from arena.botproc.spawn import BotProcess, out_of_memory, spawn, sweep_orphans
 from arena.text import shown_line
 

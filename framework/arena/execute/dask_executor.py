@@ -13,7 +13,7 @@ the games move, and cheaply:
   writes the game's files into the output folder itself; elsewhere they come back with
   the record and the coordinator writes them. Then the coordinator stores the game.
 
-- **Bot files** (:mod:`arena.botproc.botfiles`): the files the bots' commands name are packed
+- **Bot files** (:mod:`arena.execute.botfiles`): the files the bots' commands name are packed
   once, registered on the cluster as a worker plugin (:class:`BotFiles`: every worker,
   also one that joins or restarts later, receives them), and unpacked on each worker
   machine into a content-addressed cache; the command is rewritten to the cached copy.
@@ -63,7 +63,9 @@ import distributed
 from distributed import WorkerPlugin
 
 from arena.botproc import Sandbox
-from arena.botproc.botfiles import (
+from arena.botproc.sandboxes.base import DEFAULT_DISK_MB
+from arena.errors import ArenaError, ConfigError
+from arena.execute.botfiles import (
     CACHE_ENV,
     FileRef,
     Pack,
@@ -74,8 +76,6 @@ from arena.botproc.botfiles import (
     pack_paths,
     unpack,
 )
-from arena.botproc.sandbox import DEFAULT_DISK_MB
-from arena.errors import ArenaError, ConfigError
 from arena.execute.dask_cluster import LocalClusterProcess
 from arena.execute.executor import Finished
 from arena.execute.game_process import GameProcess, GameProcessDied, GameRequest

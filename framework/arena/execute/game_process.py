@@ -37,7 +37,7 @@ from pathlib import Path
 from types import FrameType
 from typing import IO, Any
 
-from arena.botproc.sandbox import DEFAULT_DISK_MB
+from arena.botproc.sandboxes.base import DEFAULT_DISK_MB
 from arena.errors import ArenaError
 from arena.execute.jobs import Job
 from arena.execute.pool import WATCHDOG_GRACE_S
@@ -192,9 +192,11 @@ def request_sandbox(request: GameRequest) -> Any:
     """The sandbox of ``request`` on this machine: its kind decided here, its ``read_only``
     copies shown where the tournament named them (under bubblewrap; without it, a bot
     sees this machine's files: the named path must then exist here)."""
+    from arena.botproc import backend_of
+
     sandbox = _sandbox(request.sandbox, request.memory_mb, request.max_processes, request.disk_mb)
     sandbox = replace(sandbox, files=request.files)
-    if sandbox.kind == "bwrap":
+    if backend_of(sandbox).shows_copies:
         return replace(sandbox, mounts=request.read_only)
     missing = [named for _, named in request.read_only if not os.path.exists(named)]
     if missing:

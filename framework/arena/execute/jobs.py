@@ -20,10 +20,11 @@ from arena.botproc import (
     auto_warning,
     bot_homes,
     cpu_warning,
+    describe,
     remove_leftovers,
     resolve_sandbox,
 )
-from arena.botproc.sandbox import DEFAULT_DISK_MB
+from arena.botproc.sandboxes.base import DEFAULT_DISK_MB
 from arena.errors import ConfigError
 from arena.execute.pool import Failure, WorkerPool
 from arena.game import Game
@@ -118,7 +119,7 @@ def announce_sandbox(requested: str, sandbox: Sandbox, say: Callable[[str], None
         say(f"arena: {warning}")
     if warning := cpu_warning():
         say(f"arena: {warning}")
-    say(f"arena: sandbox {sandbox.describe()}")
+    say(f"arena: sandbox {describe(sandbox)}")
     remove_leftovers()
 
 

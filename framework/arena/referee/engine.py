@@ -34,7 +34,7 @@ from arena.referee.external import helper_scope
 from arena.referee.file_seats import FileSeats
 from arena.referee.line_seats import LineSeats
 from arena.referee.seats import Seats, Table
-from arena.referee.viewdiff import ViewRecorder
+from arena.viewdiff import ViewRecorder
 
 MAX_STEPS = 100_000
 """A game still running after this many steps is a broken plugin, not a long game."""
@@ -246,7 +246,7 @@ class Referee:
             if actions:
                 state = self.game.apply(state, actions)
             if recorder is not None:
-                # Each step keeps only what changed in the view (see arena.referee.viewdiff).
+                # Each step keeps only what changed in the view (see arena.viewdiff).
                 step["view"] = recorder.record(self.game.view(state))
             step["turn"] = self.game.turn_number(state)
             steps.append(step)

@@ -14,6 +14,7 @@ import csv
 import dataclasses
 import io
 import json
+import math
 import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -88,6 +89,25 @@ class Timing:
             return Timing(late)
         ordered = sorted(times)
         return Timing(late, percentile(ordered, 0.5), percentile(ordered, 0.99), ordered[-1])
+
+    @staticmethod
+    def of_bins(bins: Sequence[tuple[float, int]], late: int = 0) -> Timing:
+        """The timing of a bot from its times counted by value, ascending (what the store
+        keeps: times to 0.01 ms, so the percentiles are those of the times, rounded)."""
+        total = sum(n for _, n in bins)
+        if not total:
+            return Timing(late)
+
+        def at(q: float) -> float:
+            rank = min(max(1, math.ceil(q * total - 1e-9)), total)
+            seen = 0
+            for value, n in bins:
+                seen += n
+                if seen >= rank:
+                    return value
+            return bins[-1][0]
+
+        return Timing(late, at(0.5), at(0.99), bins[-1][0])
 
 
 @dataclass(frozen=True)
@@ -253,6 +273,7 @@ class Leaderboard:
                     "draw%": round(100 * p.draw_rate, 1),
                     "pairs": p.ptnml.pairs,
                     "ptnml": list(p.ptnml.counts),
+                    "unpaired": p.unpaired,
                 }
             )
         return out
@@ -390,6 +411,8 @@ class Leaderboard:
         )
         if pw.ptnml.pairs:
             text += f", Ptnml(0-2) [{', '.join(str(c) for c in pw.ptnml.counts)}]"
+            if pw.unpaired:
+                text += f" + {pw.unpaired} unpaired game" + ("s" if pw.unpaired > 1 else "")
         return text
 
     def _full(self, fmt: str, width: int | None = None) -> str:
@@ -620,26 +643,36 @@ def leaderboard_from_store(
     ``rating_name`` (see :func:`chosen_rating`)."""
     meta = store.meta()
     sort_by = chosen_rating(meta, rating_name)
-    games = store.games(current_only=not every_game)
     bots = list(meta.get("bots", []))
-    if every_game:  # bots of games the file no longer defines too
-        bots += sorted({s.bot for g in games for s in g.seats} - set(bots))
-    stats, pairs = rating.compute(bots, games, meta.get("variant_keys", []), sort_by)
+    kept = None if every_game else store.kept(bots)
+    if kept is not None:
+        stats = rating.rate(kept.counts, kept.states, sort_by)
+        pairs, played = kept.counts.pairs, kept.games
+        timing = {
+            s.name: Timing.of_bins(kept.times.get(s.name, ()), kept.late.get(s.name, 0))
+            for s in stats
+        }
+    else:
+        games = store.games(current_only=not every_game)
+        if every_game:  # bots of games the file no longer defines too
+            bots += sorted({s.bot for g in games for s in g.seats} - set(bots))
+        stats, pairs = rating.compute(bots, games, meta.get("variant_keys", []), sort_by)
+        played = len(games)
+        late: dict[str, int] = {}
+        for game in games:
+            for seat in game.seats:
+                late[seat.bot] = late.get(seat.bot, 0) + seat.late
+        times = store.response_times(current_only=not every_game)
+        timing = {s.name: Timing.of(times.get(s.name, ()), late.get(s.name, 0)) for s in stats}
     fmt = meta.get("format", "round-robin")
     shown = "" if fmt == DEFAULT_FORMAT else f"{fmt}, "
     title = f"{meta.get('name', store.output.name)} ({meta.get('game', '?')}, {shown}"
-    title += f"{len(games)} games)"
+    title += f"{played} games)"
     sprt = None
     if meta.get("sprt") and len(bots) == 2:  # only format sprt stores its test
         test = Sprt(**meta["sprt"])
         pw = pairs.get((bots[0], bots[1]), rating.Pairwise())
         sprt = test.result(bots[0], bots[1], pw.ptnml)
-    late: dict[str, int] = {}
-    for game in games:
-        for seat in game.seats:
-            late[seat.bot] = late.get(seat.bot, 0) + seat.late
-    times = store.response_times(current_only=not every_game)
-    timing = {s.name: Timing.of(times.get(s.name, ()), late.get(s.name, 0)) for s in stats}
     stalls = meta.get("stall_replays") or {}
     clock = ClockOptions(
         meta.get("time_margin_ms", 0),

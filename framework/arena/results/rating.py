@@ -69,12 +69,18 @@ class Pairwise:
         """95% Wilson interval of :attr:`rate` (asymmetric, inside [0, 1])."""
         return st.wilson(self.wins + 0.5 * self.draws, self.n)
 
+    @property
+    def unpaired(self) -> int:
+        """Encounters outside the seat-swapped pairs (a pair's other game not played, or
+        games of 3+ players): counted by :meth:`elo` beside the pairs."""
+        return max(0, self.n - 2 * self.ptnml.pairs) if self.ptnml.pairs else 0
+
     def elo(self) -> st.EloEstimate:
-        """Elo difference ±95%, LOS: over the seat-swapped pairs when there are any
-        (pentanomial, as fastchess), else over single encounters (trinomial)."""
-        if self.ptnml.pairs:
-            return self.ptnml.estimate()
-        return st.trinomial(self.wins, self.draws, self.losses)
+        """Elo difference ±95%, LOS over every encounter: the seat-swapped pairs
+        (pentanomial, as fastchess) and the games left unpaired
+        (:func:`arena.results.stats.with_unpaired`); over single encounters (trinomial)
+        without pairs."""
+        return st.with_unpaired(self.wins, self.draws, self.losses, self.ptnml)
 
 
 @dataclass

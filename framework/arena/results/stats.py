@@ -84,19 +84,26 @@ def _estimate(scores: Sequence[float], counts: Sequence[int], nelo_factor: float
         return EloEstimate(0, nan, nan, nan, nan, nan, nan, nan, nan, nan)
     score = sum(a * c for a, c in zip(scores, counts, strict=True)) / n
     variance = sum(c * (a - score) ** 2 for a, c in zip(scores, counts, strict=True)) / n
-    if variance > 0:
-        centre, sd_mean = score, math.sqrt(variance / n)
-        low_s, high_s = score - Z95 * sd_mean, score + Z95 * sd_mean
-    else:
+    return _interval(n, score, variance, math.sqrt(variance / n), round(nelo_factor * n))
+
+
+def _interval(n: int, score: float, variance: float, sd_mean: float, games: int) -> EloEstimate:
+    """The estimate from a mean ``score`` of ``n`` units (games or pairs) of ``games``
+    games, the variance of one unit's score and the standard deviation of the mean."""
+    centre = score
+    low_s, high_s = score - Z95 * sd_mean, score + Z95 * sd_mean
+    if sd_mean <= 0 or (0 < score < 1 and (low_s <= 0 or high_s >= 1)):
         # Every game (pair) scored the same, one game included: the sample shows no
-        # spread, which is not the same as none. Fall back to the Wilson interval of the
-        # score over the games played (a pair is two), the width single games of that
-        # score allow; LOS and normalized Elo then use its centre and the spread it implies.
-        games = round(nelo_factor * n)
+        # spread, which is not the same as none; or the normal interval of a score that
+        # is not one-sided reaches 0% or 100% (an infinite Elo bound the data do not
+        # show). Fall back to the Wilson interval of the score over the games played (a
+        # pair is two), which stays inside (0, 1) unless the score is 0 or 1; LOS and
+        # normalized Elo then use its centre and the spread it implies, so all three
+        # tell of the one interval.
         low_s, high_s = wilson(score * games, games)
         centre, sd_mean = (low_s + high_s) / 2, (high_s - low_s) / (2 * Z95)
     los = normal_cdf((centre - 0.5) / sd_mean)
-    sd = math.sqrt(nelo_factor * n) * sd_mean  # of one game's (pair's) score
+    sd = math.sqrt(games) * sd_mean  # of one game's score
     low, high = score_to_elo(low_s), score_to_elo(high_s)
     return EloEstimate(
         n=n,
@@ -107,9 +114,35 @@ def _estimate(scores: Sequence[float], counts: Sequence[int], nelo_factor: float
         elo_low=low,
         elo_high=high,
         los=los,
-        nelo=(score - 0.5) / sd * NELO_SCALE,
+        nelo=(centre - 0.5) / sd * NELO_SCALE,
         nelo_error=(high_s - low_s) / 2 / sd * NELO_SCALE,
     )
+
+
+def with_unpaired(wins: int, draws: int, losses: int, pairs: Pentanomial) -> EloEstimate:
+    """Elo, 95% interval, LOS and normalized Elo over every game of a pairing: the
+    seat-swapped ``pairs`` (pentanomial) and the games left unpaired (the other games
+    among ``wins``, ``draws``, ``losses``), which fastchess would drop.
+
+    The score is the points of all ``n`` games over ``n``; the variance of the total is
+    the pairs' (4 times the pentanomial variance of a pair's mean score, per pair) plus,
+    per unpaired game, the trinomial variance of every game. Without unpaired games this
+    is :meth:`Pentanomial.estimate` exactly.
+    """
+    n = wins + draws + losses
+    unpaired = n - 2 * pairs.pairs
+    if unpaired <= 0 or pairs.pairs == 0:
+        return pairs.estimate() if pairs.pairs else trinomial(wins, draws, losses)
+    p = pairs.pairs
+    pair_mean = sum(a * c for a, c in zip(PENTANOMIAL_SCORES, pairs.counts, strict=True)) / p
+    pair_var = (
+        sum(c * (a - pair_mean) ** 2 for a, c in zip(PENTANOMIAL_SCORES, pairs.counts, strict=True))
+        / p
+    )
+    score = (wins + 0.5 * draws) / n
+    game_var = (wins * (1 - score) ** 2 + draws * (0.5 - score) ** 2 + losses * score**2) / n
+    total_var = p * 4 * pair_var + unpaired * game_var  # of the points of all games
+    return _interval(n, score, game_var, math.sqrt(total_var) / n, n)
 
 
 def trinomial(wins: int, draws: int, losses: int) -> EloEstimate:

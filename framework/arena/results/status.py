@@ -16,6 +16,7 @@ machine restarted) reads as ``stopped``.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import time
@@ -97,10 +98,15 @@ class StatusWriter(RunObserver):
         return round(max(self.total - self.done, 0) * per_game, 1)
 
     def write(self) -> None:
-        """Write the file whole: a temporary file beside it, renamed over it."""
+        """Write the file whole: a temporary file beside it, renamed over it. A write that
+        fails (a full disk) is skipped: the file says less, the run says why it stopped."""
         tmp = self.path.with_name(f".{STATUS_NAME}.{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(self.status()) + "\n", encoding="utf-8")
-        os.replace(tmp, self.path)
+        try:
+            tmp.write_text(json.dumps(self.status()) + "\n", encoding="utf-8")
+            os.replace(tmp, self.path)
+        except OSError:
+            with contextlib.suppress(OSError):
+                tmp.unlink(missing_ok=True)
         self.last_write = time.monotonic()
 
     def _game_ended(self, done: int, total: int | None) -> None:

@@ -26,7 +26,7 @@ import time
 import urllib.parse
 from array import array
 from collections.abc import Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -36,6 +36,7 @@ from arena.records import GameRecord, SeatRecord, StoredGame
 from arena.results.batching import Batch
 from arena.results.identity import canonical, identity_hash
 from arena.results.queries import GAME_COLUMNS, INDEXES, GameFilter, page_query
+from arena.results.ratings import kept
 from arena.text import safe_text
 
 DB_NAME = "arena.sqlite"
@@ -183,6 +184,7 @@ class Store:
         self.path = output / DB_NAME
         self._writes = create
         self._batch: Batch | None = None
+        self._writer = create
         if create:
             make_output_folder(output, str(output))
             if self.path.exists():
@@ -204,10 +206,12 @@ class Store:
                 self.db.executescript(SCHEMA)
                 for statement in INDEXES:
                     self.db.execute(statement)
+                kept.ensure(self.db)
                 with self.db:
                     for old in range(version or SCHEMA_VERSION, SCHEMA_VERSION):
                         for statement in UPGRADES[old]:
                             self.db.execute(statement)
+                        kept.invalidate(self.db)  # built again under the new schema
                     self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             self.db.commit()
             columns = {row[1] for row in self.db.execute("PRAGMA table_info(seats)")}
@@ -368,19 +372,22 @@ class Store:
                 self.db.execute("DELETE FROM seats WHERE game_id = ?", (row[0],))
                 self.db.execute("DELETE FROM games WHERE id = ?", (row[0],))
                 self.db.execute("DELETE FROM current_games WHERE key = ?", (key,))
+            kept.invalidate(self.db)
         for key in keys:
             shutil.rmtree(self.game_dir(key), ignore_errors=True)
 
     def set_current(self, games: list[CurrentGame]) -> None:
         """Record which stored games the tournament file now defines (replacing the list);
         :meth:`add_game` adds every game played after."""
+        rows = [(g.key, g.ord, g.round, g.group, g.identity_hash) for g in games]
         with self._writing():
             self.db.execute("DELETE FROM current_games")
             self.db.executemany(
                 "INSERT INTO current_games(key, ord, round, grp, identity_hash)"
                 " VALUES (?, ?, ?, ?, ?)",
-                [(g.key, g.ord, g.round, g.group, g.identity_hash) for g in games],
+                rows,
             )
+            kept.on_set_current(self.db, rows)
 
     def add_game(
         self,
@@ -396,7 +403,14 @@ class Store:
         of the current tournament; return its id. ``folder`` holds its files (default
         :meth:`game_dir`)."""
         digest = identity_hash(identity)
+        # (a string, not paths: this runs for every game, and paths cost more than the rows)
+        where = (
+            f"games/{game_slug(key)}" if folder is None else str(folder.relative_to(self.output))
+        )
         with self._game_rows():
+            replaced = self.db.execute(
+                "SELECT 1 FROM current_games WHERE key = ?", (key,)
+            ).fetchone()
             self.db.execute(
                 "INSERT OR REPLACE INTO current_games(key, ord, round, grp, identity_hash)"
                 " VALUES (?, ?, ?, ?, ?)",
@@ -419,7 +433,7 @@ class Store:
                     record.turns,
                     record.steps,
                     record.duration_ms,
-                    str((folder or self.game_dir(key)).relative_to(self.output)),
+                    where,
                     time.strftime("%Y-%m-%dT%H:%M:%S"),
                     canonical(identity),
                     digest,
@@ -439,6 +453,9 @@ class Store:
                     for i, s in enumerate(record.seats)
                 ],
             )  # fmt: skip
+            kept.on_game_stored(
+                self.db, game_id, (key, order, round_, group, digest), replaced is not None
+            )
         return game_id
 
     def games(self, current_only: bool = True) -> list[StoredGame]:
@@ -494,6 +511,47 @@ class Store:
         ):
             out.setdefault(bot, array("f")).extend(unpack_times(blob))
         return out
+
+    def kept(self, bots: Sequence[str]) -> kept.Kept | None:
+        """The ratings and counts kept as games were stored (:mod:`arena.results.ratings.kept`),
+        built now when they are missing or stale and this folder can be written; ``None``
+        when they cannot be (then read the games), or the file is of an older schema."""
+        if not self._own_schema():
+            return None
+        lock = self._batch.lock if self._batch is not None else nullcontext()
+        with lock:
+            found = kept.read(self.db, bots)
+            if found is not None or not self._can_build():
+                return found
+            if self._writer:  # this connection writes (a run): build in it
+                with self._writing():
+                    kept.rebuild(self.db)
+                return kept.read(self.db, bots)
+        try:
+            db = sqlite3.connect(self.path, timeout=10)
+        except sqlite3.Error:
+            return None
+        try:
+            with db:
+                kept.ensure(db)
+                if not kept.is_valid(db):
+                    kept.rebuild(db)
+            return kept.read(db, bots)
+        except sqlite3.Error:
+            return None  # read-only folder, a busy writer...: read the games instead
+        finally:
+            db.close()
+
+    def _own_schema(self) -> bool:
+        """Whether the file is of this arena's schema (an older one is read as it is)."""
+        return int(self.db.execute("PRAGMA user_version").fetchone()[0]) == SCHEMA_VERSION
+
+    def _can_build(self) -> bool:
+        """Whether this arena may write the kept tables into the file (a folder it may
+        write)."""
+        import os
+
+        return os.access(self.output, os.W_OK)
 
     def game(self, game_id: int) -> StoredGame | None:
         """One stored game by id (current or not): one row by its key."""
@@ -553,6 +611,18 @@ class Store:
             )
             for row in rows
         ]  # fmt: skip
+
+    def forfeit_counts(self) -> dict[str, dict[str, int]]:
+        """Per bot, its forfeits by reason over the games the tournament file defines
+        (counted in SQL, on the forfeits' index)."""
+        out: dict[str, dict[str, int]] = {}
+        for bot, reason, count in self.db.execute(
+            "SELECT s.bot, s.forfeit, COUNT(*) FROM seats s JOIN games g ON g.id = s.game_id"
+            " JOIN current_games c ON c.key = g.key AND c.identity_hash = g.identity_hash"
+            " WHERE s.forfeit IS NOT NULL GROUP BY s.bot, s.forfeit"
+        ):
+            out.setdefault(bot, {})[reason] = int(count)
+        return out
 
     def has_bot(self, bot: str) -> bool:
         """Whether a bot played any stored game (an index lookup)."""

@@ -63,8 +63,10 @@ class VerdictRule:
             raise ValueError(f"elo1 ({self.elo1:g}) must be above elo0 ({self.elo0:g})")
         for name in ("alpha", "beta"):
             value = getattr(self, name)
-            if not 0 < value < 0.5:
-                raise ValueError(f"{name} must be between 0 and 0.5, not {value:g}")
+            if not 0 < value < 1:
+                raise ValueError(f"{name} must be between 0 and 1, not {value:g}")
+        if self.alpha + self.beta >= 1:
+            raise ValueError("alpha + beta must be less than 1")
 
     @property
     def better(self) -> Sprt:
@@ -194,11 +196,17 @@ def _tests_dict(tests: VerdictTests) -> dict[str, object]:
         "answer": tests.answer,
         "pairs": tests.pentanomial.pairs,
         "pentanomial": list(tests.pentanomial.counts),
-        "elo": None if math.isnan(estimate.elo) else round(estimate.elo, 1),
-        "elo_error": None if math.isnan(estimate.elo_error) else round(estimate.elo_error, 1),
+        "elo": _finite(estimate.elo),
+        "elo_low": _finite(estimate.elo_low),
+        "elo_high": _finite(estimate.elo_high),
         "better": _state_dict(tests.better),
         "not_worse": _state_dict(tests.not_worse),
     }
+
+
+def _finite(value: float) -> float | None:
+    """A figure for JSON: rounded, ``None`` where it is unbounded or not measured yet."""
+    return None if math.isnan(value) or math.isinf(value) else round(value, 1)
 
 
 def _state_dict(state: SequentialTest) -> dict[str, object]:

@@ -1,12 +1,12 @@
-"""Building a tournament's bots from source, before any game (see :mod:`arena.botproc.build`)."""
+"""Building a tournament's bots from source, before any game (see :mod:`arena.botbuild.build`)."""
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
 
-from arena.botproc.build import BuildFailed, build
-from arena.botproc.sandbox import Sandbox
+from arena.botbuild.build import BuildFailed, build
+from arena.botproc.sandboxes.base import Sandbox
 from arena.errors import ConfigError
 from arena.tournament.config import TournamentConfig, where
 from arena.tournament.formats import FORMATS

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from arena.botproc.build import Recipe, RecipeError, check_preset, make_recipe, merge_presets
+from arena.botbuild.build import Recipe, RecipeError, check_preset, make_recipe, merge_presets
 from arena.botproc.commands import (
     bot_file,
     default_names,
@@ -33,7 +33,6 @@ from arena.limits import (
     BUILD_TIMEOUT_S,
     DISK_MB,
     MAX_PROCESSES,
-    SANDBOXES,
     ClockKind,
     ExecutorKind,
     FilesKind,
@@ -41,14 +40,9 @@ from arena.limits import (
     SandboxKind,
 )
 from arena.tournament.formats import DEFAULT_FORMAT, FORMATS, Scheduler, schedule_size
-from arena.tournament.keys import (
-    KEYS,
-    REQUIRED,
-    Override,
-    check_clock_scale,
-    check_time_margin,
-    parse_seeds,
-)
+from arena.tournament.keys import KEYS, REQUIRED, Override
+from arena.tournament.keys import check_clock_scale as check_clock_scale  # for arena match
+from arena.tournament.keys import check_time_margin as check_time_margin
 from arena.tournament.schedule import MAX_GAMES
 
 if TYPE_CHECKING:  # yaml and stats are imported where used: `arena match` needs neither
@@ -56,10 +50,6 @@ if TYPE_CHECKING:  # yaml and stats are imported where used: `arena match` needs
 
     from arena.plugins.registry import Registry
     from arena.results.stats import Sprt
-
-__all__ = [  # names other modules import from here, though declared elsewhere
-    "KEYS", "SANDBOXES", "check_clock_scale", "check_time_margin", "parse_seeds",
-]  # fmt: skip
 
 BOT_KEYS = ("name", "cmd", "source", "build", "language", "flags")
 SPRT_KEYS = ("elo0", "elo1", "alpha", "beta", "model")
@@ -115,6 +105,8 @@ class TournamentConfig:
     variant_keys: tuple[str, ...] = ()
     champion: str | None = None
     sprt: Sprt | None = None
+    candidate: str | None = None  # format candidate: the bot judged (None: the first)
+    verdict: Sprt | None = None  # format candidate: its bounds (None: the defaults)
     executor: ExecutorKind = "local"
     dask: str | None = None  # the Dask scheduler's address (None: a LocalCluster)
     lines: dict[str, int] = field(default_factory=dict)
@@ -387,7 +379,7 @@ def load_tournament(
     bots = _load_bots(doc, data.get("bots"), path.parent, presets)
     if len(bots) < players:
         raise doc.error("bots", f"needs at least {players} bots for {players}-player games")
-    champion, sprt = _check_format(doc, data, fmt, players, bots)
+    champion, sprt, candidate, verdict = _check_format(doc, data, fmt, players, bots)
     seed = _value(data, "seed")
     if (why := check_seed(game_cls, seed)) is not None:
         raise doc.error("seed", why)
@@ -417,6 +409,8 @@ def load_tournament(
         disk_mb=_value(data, "disk_mb"),
         champion=champion,
         sprt=sprt,
+        candidate=candidate,
+        verdict=verdict,
         executor=executor,
         dask=address,
         lines=doc.lines,
@@ -647,12 +641,12 @@ def _executor(doc: _Located, data: dict[str, Any]) -> tuple[ExecutorKind, str | 
 
 def _check_format(
     doc: _Located, data: dict[str, Any], fmt: str, players: int, bots: list[BotEntry]
-) -> tuple[str | None, Sprt | None]:
+) -> tuple[str | None, Sprt | None, str | None, Sprt | None]:
     """The format's rules (:data:`~arena.tournament.formats.FORMATS`): the keys it needs
     (and the other formats refuse), the players and bots it takes."""
     rules = FORMATS[fmt]
     for owner, other in FORMATS.items():
-        for key, _ in other.needs:
+        for key in (*(k for k, _ in other.needs), *other.own_keys):
             if key in data and owner != fmt:
                 raise doc.error(key, f"only used with `format: {owner}` (format is {fmt})")
     if rules.two_players and players != 2:
@@ -666,47 +660,57 @@ def _check_format(
     if rules.bot_count is not None and len(bots) != rules.bot_count:
         count = _NUMBERS.get(rules.bot_count, str(rules.bot_count))
         raise doc.error("bots", f"format {fmt} compares exactly {count} bots, not {len(bots)}")
-    champion = None
-    if "champion" in data:
-        champion = str(data["champion"])
-        names = [b.name for b in bots]
-        if champion not in names:
-            raise doc.error("champion", f"no bot named {champion!r} (bots: {', '.join(names)})")
+    champion, candidate = (_bot_named(doc, data, key, bots) for key in ("champion", "candidate"))
     sprt = _load_sprt(doc, data["sprt"]) if "sprt" in data else None
-    return champion, sprt
+    verdict = _load_sprt(doc, data["verdict"], "verdict") if "verdict" in data else None
+    return champion, sprt, candidate, verdict
+
+
+def _bot_named(doc: _Located, data: dict[str, Any], key: str, bots: list[BotEntry]) -> str | None:
+    """The bot a key names (``champion``, ``candidate``), None when the key is not given."""
+    if key not in data:
+        return None
+    name = str(data[key])
+    names = [b.name for b in bots]
+    if name not in names:
+        raise doc.error(key, f"no bot named {name!r} (bots: {', '.join(names)})")
+    return name
 
 
 _NUMBERS = {2: "two", 3: "three", 4: "four"}
 
 
-def _load_sprt(doc: _Located, raw: Any) -> Sprt:
+def _load_sprt(doc: _Located, raw: Any, key_name: str = "sprt") -> Sprt:
+    """The ``sprt`` mapping (or ``verdict``, which has the same keys) as a test."""
     from arena.results.stats import SPRT_MODELS, Sprt
 
     if raw is None:
         raise doc.error("format", "format sprt needs `sprt: {elo0: 0, elo1: 5}`")
     if not isinstance(raw, dict):
-        raise doc.error("sprt", "must be a mapping: {elo0, elo1, alpha, beta, model}")
+        raise doc.error(key_name, "must be a mapping: {elo0, elo1, alpha, beta, model}")
     for key in raw:
         if key not in SPRT_KEYS:
-            raise doc.error(f"sprt.{key}", f"unknown key (known: {', '.join(SPRT_KEYS)})")
+            raise doc.error(f"{key_name}.{key}", f"unknown key (known: {', '.join(SPRT_KEYS)})")
     values: dict[str, float] = {}
     for key, default in (("elo0", None), ("elo1", None), ("alpha", 0.05), ("beta", 0.05)):
         value = raw.get(key, default)
         if value is None:
-            raise doc.error("sprt", f"missing key {key!r}")
+            raise doc.error(key_name, f"missing key {key!r}")
         if isinstance(value, bool) or not isinstance(value, int | float):
-            raise doc.error(f"sprt.{key}", f"must be a number, not {value!r}")
+            raise doc.error(f"{key_name}.{key}", f"must be a number, not {value!r}")
         values[key] = float(value)
     if values["elo0"] >= values["elo1"]:
-        raise doc.error("sprt.elo1", "must be greater than elo0")
+        raise doc.error(f"{key_name}.elo1", "must be greater than elo0")
     for key in ("alpha", "beta"):
         if not 0 < values[key] < 1:
-            raise doc.error(f"sprt.{key}", f"must be between 0 and 1, not {values[key]:g}")
+            raise doc.error(f"{key_name}.{key}", f"must be between 0 and 1, not {values[key]:g}")
     if values["alpha"] + values["beta"] >= 1:
-        raise doc.error("sprt.beta", "alpha + beta must be less than 1")
+        raise doc.error(f"{key_name}.beta", "alpha + beta must be less than 1")
     model = raw.get("model", "normalized")
     if model not in SPRT_MODELS:
-        raise doc.error("sprt.model", f"must be one of {', '.join(SPRT_MODELS)}, not {model!r}")
+        raise doc.error(
+            f"{key_name}.model", f"must be one of {', '.join(SPRT_MODELS)}, not {model!r}"
+        )
     return Sprt(values["elo0"], values["elo1"], values["alpha"], values["beta"], model)
 
 

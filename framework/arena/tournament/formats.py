@@ -22,6 +22,7 @@ scheduler class, one line of the table, its tests and its docs.
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import math
 from abc import ABC, abstractmethod
@@ -35,6 +36,7 @@ from arena.tournament.schedule import gauntlet, pair_round, paired_rounds, round
 
 if TYPE_CHECKING:  # the loader reads this table: rating (trueskill) and the store load later
     from arena.results.store import StoredPlace
+    from arena.results.verdict import VerdictRule
     from arena.tournament.config import TournamentConfig
 
 
@@ -59,6 +61,8 @@ class Scheduler(ABC):
     min_players: ClassVar[int] = 1
     #: the exact number of bots it compares (None: any, at least a game's worth)
     bot_count: ClassVar[int | None] = None
+    #: optional keys only this format reads (every other format refuses them)
+    own_keys: ClassVar[tuple[str, ...]] = ()
     #: ``seeds`` gives one round per seed, instead of ``games``
     seeded_rounds: ClassVar[bool] = False
 
@@ -316,6 +320,8 @@ class LeagueScheduler(Scheduler):
     description = "one pair of games at a time where it tells most, until `games` or Ctrl-C"
     open_ended = True
     two_players = True
+    _met: dict[str, set[str]] | None = None  # per bot, the bots it has met (made on first use)
+    _met_pairs = 0  # pairings of the file's bots met
 
     def __init__(self, config: TournamentConfig, stored: Iterable[StoredGame]) -> None:
         self.bots = [b.name for b in config.bots]
@@ -376,6 +382,7 @@ class LeagueScheduler(Scheduler):
             self.next_round += 1
             pairing = frozenset((a, b))
             self.rounds[pairing] = self.rounds.get(pairing, 0) + 1
+            self._meet(a, b)
             for spec in pair_round(a, b, r, self.seed, self.variants, order=self.issued):
                 if not self._room():
                     return
@@ -383,11 +390,10 @@ class LeagueScheduler(Scheduler):
 
     def choose(self) -> tuple[str, str]:
         """The pairing of the next round."""
+        fresh = self._fresh_pairing()
+        if fresh is not None:
+            return fresh
         candidates = list(itertools.combinations(self.bots, 2))
-        fresh = [c for c in candidates if not self.rounds.get(frozenset(c))]
-        if fresh:
-            # Coverage first: a new bot (fewest games) meets every other bot.
-            return min(fresh, key=lambda c: self.games[c[0]] + self.games[c[1]])
         model = st.bradley_terry(
             self.bots,
             (
@@ -398,6 +404,60 @@ class LeagueScheduler(Scheduler):
         return st.information_order(
             candidates, model, lambda a, b: self.rounds.get(frozenset((a, b)), 0)
         )[0]
+
+    def _fresh_pairing(self) -> tuple[str, str] | None:
+        """Coverage first: of the pairings not played yet, the one whose bots have the
+        fewest games together (a new bot meets every other bot), the first in the file's
+        order among equals; ``None`` once every pairing has played.
+
+        The same choice as the minimum over every pairing, found without listing them
+        (a choice costs about the bots, not their pairs): the fewest games together,
+        from each bot's first unmet partner in the order of games; then, in the file's
+        order, the first pairing of that many games.
+        """
+        n = len(self.bots)
+        met = self._met_so_far()
+        if self._met_pairs == n * (n - 1) // 2:
+            return None
+        bots, games = self.bots, [self.games[b] for b in self.bots]
+        order = sorted(range(n), key=lambda i: (games[i], i))
+        best: int | None = None
+        for at, i in enumerate(order):
+            if best is not None and 2 * games[i] > best:
+                break  # every pairing left has at least this many games together
+            for k in range(at + 1, n):  # (pairings with a bot before i were looked at)
+                if bots[order[k]] not in met[bots[i]]:
+                    total = games[i] + games[order[k]]
+                    best = total if best is None else min(best, total)
+                    break
+        assert best is not None
+        by_games: dict[int, list[int]] = {}
+        for i in range(n):
+            by_games.setdefault(games[i], []).append(i)
+        for i in range(n):
+            partners = by_games.get(best - games[i], [])
+            for k in range(bisect.bisect_right(partners, i), len(partners)):
+                if bots[partners[k]] not in met[bots[i]]:
+                    return bots[i], bots[partners[k]]
+        raise AssertionError("a pairing of the fewest games exists")  # (found above)
+
+    def _met_so_far(self) -> dict[str, set[str]]:
+        """Per bot of the file, the bots it has played a round with (made once from the
+        rounds, then kept by :meth:`_meet`)."""
+        if self._met is None:
+            self._met = {b: set() for b in self.bots}
+            self._met_pairs = 0
+            for pairing, count in self.rounds.items():
+                if count and len(pairing) == 2:
+                    self._meet(*pairing)
+        return self._met
+
+    def _meet(self, a: str, b: str) -> None:
+        """``a`` and ``b`` play a round (from now on, not a fresh pairing)."""
+        if self._met is not None and a in self._met and b in self._met and b not in self._met[a]:
+            self._met[a].add(b)
+            self._met[b].add(a)
+            self._met_pairs += 1
 
     def record(self, spec: GameSpec, seats: Sequence[SeatRecord], settings: Any) -> None:
         """Count the result (ratings for the next choices)."""
@@ -411,11 +471,140 @@ class LeagueScheduler(Scheduler):
         return cls(config, stored)
 
 
+class CandidateScheduler(Scheduler):
+    """``candidate``: the candidate against every pool bot until its verdict is clear.
+
+    Round ``k`` plays one seat-swapped pair against each pool bot in turn, all on the
+    same seed (the ``k``-th round seed), so every pool bot meets the candidate on the
+    same positions. Before each new game the pooled tests of
+    :class:`~arena.results.verdict.CandidateVerdict` are looked at: once the answer is
+    clear no new game starts (games already running finish and are stored).
+    """
+
+    description = (
+        "the candidate (first bot, or `candidate`) against every other bot on shared seeds, "
+        "until its verdict is clear (better, not worse, worse), or `games`"
+    )
+    open_ended = True
+    two_players = True
+    own_keys = ("candidate", "verdict")
+
+    DEFAULT_GAMES = 10_000
+    """The game limit when the file sets none (a verdict may never come: ``inconclusive``)."""
+
+    def __init__(self, config: TournamentConfig, stored: Iterable[StoredGame]) -> None:
+        from arena.results import rating
+        from arena.results.verdict import CandidateVerdict
+
+        self.rating = rating
+        self.candidate, self.pool = candidate_and_pool(config)
+        self.verdict = CandidateVerdict(verdict_rule(config), self.candidate, self.pool)
+        self.plan = self.full_plan(config) or []
+        self.planned = len(self.plan)
+        self.limit = self.planned
+        self.halves: dict[tuple[Any, ...], dict[tuple[str, ...], float]] = {}
+        self.done: set[str] = set()
+        keys = {spec.key for spec in self.plan}
+        for g in stored:
+            if g.key in keys:
+                self._count(g.round, g.seats, g.settings)
+                self.done.add(g.key)
+        self.stored = len(self.done)
+
+    @classmethod
+    def create(
+        cls, config: TournamentConfig, stored: list[StoredGame], plan: list[GameSpec] | None
+    ) -> Scheduler:
+        """Pairs until the verdict is clear (the stored pairs counted)."""
+        return cls(config, stored)
+
+    @classmethod
+    def full_plan(cls, config: TournamentConfig) -> list[GameSpec] | None:
+        """Rounds of one pair against each pool bot on a shared seed, up to ``games``."""
+        candidate, pool = candidate_and_pool(config)
+        limit = config.games if config.games is not None else cls.DEFAULT_GAMES
+        variants = max(1, len(config.variants))
+        specs: list[GameSpec] = []
+        for k in itertools.count():
+            shared = [round_seed(config.schedule_seed, k)]  # one seed for the whole round
+            for i, opponent in enumerate(pool):
+                r = k * len(pool) + i
+                for spec in pair_round(candidate, opponent, r, shared, variants, len(specs)):
+                    if len(specs) == limit:
+                        return specs
+                    specs.append(spec)
+        return specs  # pragma: no cover (the loop returns)
+
+    @classmethod
+    def defines(cls, config: TournamentConfig, seats: tuple[str, ...]) -> bool:
+        """The candidate against a pool bot."""
+        candidate, pool = candidate_and_pool(config)
+        return len(seats) == 2 and candidate in seats and any(b in pool for b in seats)
+
+    def _count(self, round_index: int, seats: Sequence[SeatRecord], settings: Any) -> None:
+        bots = tuple(s.bot for s in seats)
+        if len(bots) != 2 or self.candidate not in bots:
+            return
+        opponent = bots[1] if bots[0] == self.candidate else bots[0]
+        if opponent not in self.pool:
+            return
+        done = self.halves.setdefault(self.rating.pair_id(round_index, settings, bots), {})
+        done[bots] = self.rating.pair_points(seats, self.candidate)
+        if len(done) == 2:
+            first = done[(self.candidate, opponent)]
+            second = done[(opponent, self.candidate)]
+            self.verdict.add_pair(opponent, first, second)
+
+    def specs(self) -> Iterator[GameSpec]:
+        """The next games of the plan not stored, while the verdict is not clear."""
+        for spec in self.plan:
+            if spec.key in self.done:
+                continue
+            if self.verdict.done:
+                return
+            yield spec
+
+    def record(self, spec: GameSpec, seats: Sequence[SeatRecord], settings: Any) -> None:
+        """Count the game; a completed pair moves the tests."""
+        self._count(spec.round, seats, settings)
+
+    def status(self) -> str:
+        """``better LLR +1.23, not worse LLR +0.40 (-2.94, 2.94)``."""
+        pooled = self.verdict.pooled
+        test = pooled.better.test
+        return (
+            f"better LLR {pooled.better.llr:+.2f}, not worse LLR {pooled.not_worse.llr:+.2f} "
+            f"({test.lower:.2f}, {test.upper:.2f})"
+        )
+
+    def expected_total(self) -> int | None:
+        """The games so far once decided, else ``None`` (the plan's limit)."""
+        return 2 * self.verdict.pairs if self.verdict.done else None
+
+
+def candidate_and_pool(config: TournamentConfig) -> tuple[str, tuple[str, ...]]:
+    """The candidate (``candidate:``, else the first bot) and the pool (the others)."""
+    names = [b.name for b in config.bots]
+    candidate = config.candidate or names[0]
+    return candidate, tuple(n for n in names if n != candidate)
+
+
+def verdict_rule(config: TournamentConfig) -> VerdictRule:
+    """The verdict's bounds: the file's ``verdict`` mapping, else the defaults."""
+    from arena.results.verdict import VerdictRule
+
+    test = config.verdict
+    if test is None:
+        return VerdictRule()
+    return VerdictRule(test.elo0, test.elo1, test.alpha, test.beta, test.model)
+
+
 FORMATS: dict[str, type[Scheduler]] = {
     DEFAULT_FORMAT: RoundRobinScheduler,
     "gauntlet": GauntletScheduler,
     "sprt": SprtScheduler,
     "league": LeagueScheduler,
+    "candidate": CandidateScheduler,
 }
 """Every tournament format by name: its scheduler, which carries its rules. The first is
 the default (``format`` left out, :data:`arena.limits.DEFAULT_FORMAT`)."""

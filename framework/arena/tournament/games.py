@@ -9,7 +9,7 @@ import json
 import os
 import sys
 
-from arena.botproc import hostcache
+from arena import hostcache
 from arena.plugins import registry as plugins
 
 

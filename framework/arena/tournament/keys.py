@@ -188,6 +188,10 @@ _KEYS = (
         check=optional(positive()), option=("--games",), parse=_whole_text, metavar="N"),
     Key("champion", "text", "gauntlet: the bot that plays every other bot", check=text),
     Key("sprt", "mapping", "sprt: {elo0, elo1, alpha, beta, model}"),
+    Key("candidate", "text", "candidate: the bot judged against all the others (default: "
+        "the first bot)", check=text),
+    Key("verdict", "mapping", "candidate: the verdict's bounds {elo0, elo1, alpha, beta, "
+        "model} (default {elo0: 0, elo1: 5}; see docs/ci.md)"),
     Key("players", "positive whole number",
         "bots per game (default: the game's minimum, 2 for two-player games)",
         check=positive()),

@@ -26,8 +26,8 @@ from arena.records import BotSpec, Clock, GameRecord, GameSpec
 from arena.tournament.play import GamePlan, play_plan
 
 if TYPE_CHECKING:
-    from arena.botproc.build import Recipe
-    from arena.botproc.sandbox import Sandbox
+    from arena.botbuild.build import Recipe
+    from arena.botproc.sandboxes.base import Sandbox
     from arena.execute.jobs import Job
     from arena.game import Game, GameInfo
     from arena.results.leaderboard import Leaderboard
@@ -94,7 +94,7 @@ def match_bots(commands: Sequence[str]) -> list[MatchBot]:
 def _source_recipe(cmd: str, index: int) -> Recipe | None:
     """The recipe of a command that is one source file with a known ending (not Python,
     whose files run as commands, as always); None for any other command."""
-    from arena.botproc.build import RecipeError, known_extension, make_recipe
+    from arena.botbuild.build import RecipeError, known_extension, make_recipe
 
     try:
         words = shlex.split(cmd)
@@ -272,7 +272,7 @@ def _build_sources(
     bots: list[MatchBot], sandbox: Sandbox, say: Callable[[str], None]
 ) -> list[BotSpec]:
     """Each source bot built (or found built in the cache); the others as they are."""
-    from arena.botproc.build import BuildFailed, build
+    from arena.botbuild.build import BuildFailed, build
 
     out: list[BotSpec] = []
     for bot in bots:
@@ -341,6 +341,7 @@ def _write_match_meta(store: Store, request: MatchRequest, bots: list[BotSpec]) 
             "bots": names,
             "champion": None,
             "sprt": None,
+            "rating": None,  # the default rating
             **clock_options,
         }
     )

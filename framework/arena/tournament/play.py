@@ -93,7 +93,7 @@ class GamePlan:
 
 
 @dataclass
-class PlayResult:
+class PlanResult:
     """What :func:`play_plan` did: games stored, failures (``game <key>: why``), the
     stalls (:class:`~arena.tournament.stalls.StallBook`) and the stop signal, if any."""
 
@@ -104,7 +104,7 @@ class PlayResult:
     stop: Exception | None = None  # the Interrupted that ended the run early
 
 
-Store = Callable[[GameSpec, GameRecord], None]
+KeepGame = Callable[[GameSpec, GameRecord], None]
 """Keeps a played game (raises to stop the run: e.g. an OutputError on a full disk)."""
 OnFailed = Callable[[GameSpec, str], None]
 
@@ -115,7 +115,7 @@ class _Loop:
     def __init__(
         self,
         plan: GamePlan,
-        store: Store,
+        store: KeepGame,
         failed: OnFailed,
         observers: Observers,
         say: Callable[[str], None],
@@ -125,7 +125,7 @@ class _Loop:
         self.on_failed = failed
         self.observers = observers
         self.say = say
-        self.result = PlayResult(stalls=StallBook(say, plan.max_replays))
+        self.result = PlanResult(stalls=StallBook(say, plan.max_replays))
         self.done = plan.stored
 
     def total(self) -> int | None:
@@ -161,12 +161,12 @@ class _Loop:
 def play_plan(
     plan: GamePlan,
     executor: Executor,
-    store: Store,
+    store: KeepGame,
     failed: OnFailed,
     observers: Observers,
     say: Callable[[str], None],
     stop_early: Callable[[], str | None] = _none,
-) -> PlayResult:
+) -> PlanResult:
     """Play ``plan``'s games (and the replays of stalled ones) on ``executor`` until done,
     ``stop_early()`` gives a reason (the stream of specs ended for it), or a stop signal.
 

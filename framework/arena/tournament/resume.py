@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from arena.botproc import BOT_HOMES
-from arena.botproc.botfiles import is_shipped
 from arena.botproc.commands import bot_folder
 from arena.errors import ConfigError
+from arena.execute.botfiles import is_shipped
 from arena.records import GameSpec
 from arena.results.identity import (
     FileWatch,
@@ -27,6 +27,7 @@ from arena.results.identity import (
     canonical,
     comparable_pair,
     describe_changes,
+    folder_digests,
 )
 from arena.results.store import CurrentGame, Store
 from arena.tournament.config import TournamentConfig
@@ -50,18 +51,27 @@ def bot_identities(config: TournamentConfig) -> BotIdentities:
     variants = config.variants or [config.settings]
     skip = [str(config.output)]  # output folders inside a bot's folder argument change
     every_file = [path for b in config.bots for _, path in b.files]
-    fingerprints = {
-        b.name: bot_fingerprint(
-            b.name,
-            b.cmd,
-            b.files,
-            skip,
-            b.recipe.identity() if b.recipe else None,
-            own_folder(b.argv) if config.files == "folder" else None,
-            every_file,
-        )
-        for b in config.bots
+    folders = {
+        b.name: own_folder(b.argv) if config.files == "folder" else None for b in config.bots
     }
+    # Each bot's folder leaves out the files the bots' commands name in it: looked up by
+    # folder, and a folder shared by many bots hashed once, so that start-up stays linear
+    # in bots (not every file of the folder for every bot).
+    under = _files_by_folder(every_file) if any(folders.values()) else {}
+    digests: dict[tuple[str, frozenset[str]], dict[str, str]] = {}
+    fingerprints = {}
+    for b in config.bots:
+        build = b.recipe.identity() if b.recipe else None
+        fingerprint = bot_fingerprint(b.name, b.cmd, b.files, skip, build)
+        folder = folders[b.name]
+        if folder is not None:
+            inside = _inside(under, folder)
+            # Its own files outside the folder: the same for a folder's bots (none, mostly).
+            own = frozenset(os.path.realpath(p) for _, p in b.files) - set(inside)
+            if (folder, own) not in digests:
+                digests[folder, own] = folder_digests(folder, [*own, *inside], skip)
+            fingerprint["folder"] = digests[folder, own]
+        fingerprints[b.name] = fingerprint
     clock_options: dict[str, Any] = {
         "time_margin_ms": config.time_margin_ms,
         "clock_scale": config.clock_scale,
@@ -72,19 +82,52 @@ def bot_identities(config: TournamentConfig) -> BotIdentities:
         config.game, config.version, config.seed, variants, fingerprints, clock_options
     )
     watch = FileWatch({b.name: b.files for b in config.bots})
-    return BotIdentities(ids, watch, clock_options, _named_in_folders(config, every_file))
+    return BotIdentities(ids, watch, clock_options, _named_in_folders(folders, every_file))
 
 
-def _named_in_folders(config: TournamentConfig, every_file: list[str]) -> dict[str, set[str]]:
+def _inside(under: Mapping[str, list[str]], folder: str | None) -> list[str]:
+    """The files of ``under`` (:func:`_files_by_folder`) inside ``folder``."""
+    return list(under.get(os.path.realpath(folder), [])) if folder is not None else []
+
+
+def _files_by_folder(paths: list[str]) -> dict[str, list[str]]:
+    """The real path of each file, under every folder above it (by real path): one
+    ``realpath`` per file, a lookup per bot."""
+    out: dict[str, list[str]] = {}
+    for path in dict.fromkeys(paths):
+        real = os.path.realpath(path)
+        folder = os.path.dirname(real)
+        while True:
+            out.setdefault(folder, []).append(real)
+            parent = os.path.dirname(folder)
+            if parent == folder:
+                break
+            folder = parent
+    return out
+
+
+def _named_in_folders(
+    folders: Mapping[str, str | None], every_file: list[str]
+) -> dict[str, set[str]]:
     """Per bot, the files other bots' commands name inside its own folder (relative): in
     a folder of several bots they are those bots' (their own identities follow them)."""
-    out: dict[str, set[str]] = {}
-    for b in config.bots:
-        folder = own_folder(b.argv) if config.files == "folder" else None
-        if folder is not None:
-            out[b.name] = {
-                os.path.relpath(p, folder) for p in every_file if p.startswith(folder + "/")
-            }
+    by_folder: dict[str, list[str]] = {}  # the paths as written, under each folder above them
+    relative: dict[str, set[str]] = {}  # per folder, computed once for all its bots
+    for path in dict.fromkeys(every_file):
+        folder = os.path.dirname(path)
+        while folder and folder not in ("/", "."):
+            by_folder.setdefault(folder, []).append(path)
+            parent = os.path.dirname(folder)
+            if parent == folder:
+                break
+            folder = parent
+    out = {}
+    for name, own in folders.items():
+        if own is not None:
+            if own not in relative:
+                inside = by_folder.get(own.rstrip("/"), [])
+                relative[own] = {os.path.relpath(p, own) for p in inside}
+            out[name] = set(relative[own])
     return out
 
 

@@ -16,7 +16,7 @@ import sqlite3
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arena.botproc import Sandbox, remove_leftovers
 from arena.errors import ConfigError, OutputError
@@ -34,9 +34,12 @@ from arena.text import shown_line
 from arena.tournament.builds import build_bots
 from arena.tournament.config import TournamentConfig, where
 from arena.tournament.control import wait_while_paused
-from arena.tournament.formats import Scheduler, fixed_plan, make_scheduler
-from arena.tournament.play import GamePlan, PlayResult, play_plan
+from arena.tournament.formats import CandidateScheduler, Scheduler, fixed_plan, make_scheduler
+from arena.tournament.play import GamePlan, PlanResult, play_plan
 from arena.tournament.resume import BotIdentities, bot_identities, current_games
+
+if TYPE_CHECKING:
+    from arena.results.verdict import CandidateVerdict
 
 DISK_FULL = ("No space left on device", "Disk quota exceeded", "database or disk is full")
 """How a full disk shows in a failed game's reason (the worker's ``OSError``)."""
@@ -60,6 +63,7 @@ class RunSummary:
     given_up: list[str] = field(default_factory=list)  # "game <key>: why", each given up
     failures: list[str] = field(default_factory=list)  # "game <key>: why", each failed game
     left_out: int = 0  # stored games the file no longer defines: not on the leaderboard
+    verdict: CandidateVerdict | None = None  # format candidate: the candidate's verdict
 
 
 def run_tournament(
@@ -133,6 +137,7 @@ def run_tournament(
             given_up=result.stalls.given_up,
             failures=result.failures,
             left_out=store.left_out(),
+            verdict=scheduler.verdict if isinstance(scheduler, CandidateScheduler) else None,
         )
     finally:
         store.close()
@@ -178,7 +183,7 @@ class _Games:
         expected = self.scheduler.expected_total()
         return self.scheduler.planned if expected is None else expected
 
-    def play(self, executor: Executor, observers: Observers) -> PlayResult:
+    def play(self, executor: Executor, observers: Observers) -> PlanResult:
         """Play the scheduled games (and the replays of stalled ones) until done, a bot's
         file changes, or a stop signal."""
         # Lazy: a worker asks for the next game when it is free. No game starts once a
@@ -238,6 +243,7 @@ def _sandbox(
     line = config.lines.get("sandbox")
     key = f"{config.path}: sandbox" + (f" (line {line})" if line else "")
     sandbox = (
+        # Only the request (`auto` too): each Dask worker resolves it for its machine.
         Sandbox(config.sandbox)
         if remote
         else choose_sandbox(

@@ -10,10 +10,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arena.botproc.lines import split_detail
 from arena.errors import ConfigError
 from arena.game import Game
-from arena.records import Replay, ReplayStep, SeatRecord, first_places, result_of
+from arena.records import Replay, ReplayStep, SeatRecord, first_places, result_of, split_detail
 from arena.results.columns import Column, fit_table
 from arena.results.queries import GameFilter
 from arena.results.rating import variant_label

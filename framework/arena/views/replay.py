@@ -17,7 +17,7 @@ from typing import Any, cast
 from arena.errors import AnswerError, ConfigError
 from arena.game import Game, Move, standing_moves
 from arena.records import Replay
-from arena.referee.viewdiff import normalize, patch
+from arena.viewdiff import normalize, patch
 
 
 @dataclass(frozen=True)

@@ -3,10 +3,11 @@
 It shows the leaderboard (every column of the ``--wide`` table, under the names the text
 and markdown tables print: :meth:`Leaderboard.table_rows`), the win-rate matrix
 as a heatmap with its intervals, each bot's rating over the games played, response times
-against the budget, forfeits by reason, and every game (filterable by bot and result),
-each linking to its viewer (``games/<slug>/viewer.html``, written alongside when missing
-or stale). Tables and charts are plain HTML and SVG; a few lines of script filter the
-games list.
+against the budget, forfeits by reason, and the newest :data:`SHOWN_GAMES` games
+(filterable by bot and result), each linking to its viewer (``games/<slug>/viewer.html``,
+written alongside when missing or stale): what the page costs follows what it shows, not
+the games stored (every game is ``arena list``'s and ``arena serve``'s). Tables and
+charts are plain HTML and SVG; a few lines of script filter the games list.
 """
 
 from __future__ import annotations
@@ -21,14 +22,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arena.botproc.lines import split_detail
 from arena.errors import ArenaError
 from arena.plugins.registry import Registry, load_registry
-from arena.records import Replay
+from arena.records import Replay, split_detail
 from arena.results import rating, ratings
 from arena.results.leaderboard import Leaderboard, leaderboard_from_store
+from arena.results.queries import GameFilter
 from arena.results.stats import percentile
-from arena.results.store import StoredGame, left_out_note, open_existing
+from arena.results.store import GamesPage, StoredGame, left_out_note, open_existing
 from arena.views.listing import result_text, seat_result
 from arena.views.replay import load_replay
 from arena.views.viewer import VIEWER_NAME, static_text, viewer_html, viewer_stamp
@@ -42,6 +43,9 @@ PALETTE = (
 )  # fmt: skip
 LONG_HEADER = 16
 """A table header longer than this may break after its slashes."""
+SHOWN_GAMES = 200
+"""The newest games the report lists (with their viewers and answer times); the others
+are in ``arena list`` and ``arena serve``, their viewers written by ``arena view``."""
 MAX_POINTS = 400
 """Points per line in the rating chart (long tournaments are sampled evenly)."""
 
@@ -134,6 +138,9 @@ def write_report(
         board = leaderboard_from_store(store, rating, every_game)
         meta = store.meta()
         games = store.games(current_only=not every_game)
+        newest = store.games_page(order="newest", limit=SHOWN_GAMES)
+        forfeits = store.games_page(GameFilter(result="forfeit"), "newest", SHOWN_GAMES)
+        forfeit_counts = store.forfeit_counts()
         left_out = 0 if every_game else store.left_out()
     finally:
         store.close()
@@ -143,13 +150,16 @@ def write_report(
     problems: list[str] = []
     written = 0
     stamps: dict[str, str] = {}
-    for g in games:
+    timed = {g.id for g in newest.games}
+    # Viewers and times of the games the page shows only: its cost follows the page.
+    for g in {g.id: g for g in [*newest.games, *forfeits.games]}.values():
         replay_path = output / g.dir / "replay.json"
         try:
             game = registry.create(g.game)
             stamp = stamps.setdefault(g.game, viewer_stamp(game))
             replay = load_replay(replay_path)
-            collect_times(replay, times)
+            if g.id in timed:
+                collect_times(replay, times)
             viewer = replay_path.with_name(VIEWER_NAME)
             if not _fresh(viewer, replay_path, stamp):
                 page = viewer_html(game, replay, f"game {g.id} · {g.dir}")
@@ -173,13 +183,13 @@ def write_report(
             _matrix_section(board),
             _pairings_section(board),
             _rating_section(history),
-            _times_section(times, board),
-            _forfeits_section(games, links),
-            _games_section(games, links, meta.get("variant_keys", [])),
+            _times_section(times, board, len(newest.games), newest.total),
+            _forfeits_section(forfeits, forfeit_counts, links),
+            _games_section(newest, links, meta.get("variant_keys", []), output),
         ]
     )
     subtitle = (
-        f"{meta.get('game', '?')} · {len(games)} games · seed {meta.get('seed', '?')} · "
+        f"{meta.get('game', '?')} · {newest.total} games · seed {meta.get('seed', '?')} · "
         f"written {time.strftime('%Y-%m-%d %H:%M')}"
     )
     for token, value in (
@@ -348,7 +358,10 @@ def _rating_section(history: dict[str, list[tuple[int, float]]]) -> str:
     )
 
 
-def _times_section(times: dict[str, TurnTimes], board: Leaderboard) -> str:
+def _times_section(
+    times: dict[str, TurnTimes], board: Leaderboard, timed: int = 0, total: int = 0
+) -> str:
+    """Each bot's answer times (over the newest ``timed`` of ``total`` games, when fewer)."""
     order = [s.name for s in board.stats if s.name in times] + sorted(
         set(times) - {s.name for s in board.stats}
     )
@@ -388,7 +401,12 @@ def _times_section(times: dict[str, TurnTimes], board: Leaderboard) -> str:
         )
     return (
         '<section id="times"><h2>Response times against the budget</h2>'
-        "<p class=\"muted\">Each answer's time as a share of that turn's budget: bar from the "
+        + (
+            f'<p class="muted">Over the newest {timed} of the {total} games.</p>'
+            if timed < total
+            else ""
+        )
+        + "<p class=\"muted\">Each answer's time as a share of that turn's budget: bar from the "
         "median to the 90th percentile, line to the 99th, circle at the slowest; the red line "
         'is the budget.</p><div class="scroll"><table><tr>'
         '<th class="l">bot</th><th>answers</th><th>p50 ms</th><th>p90 ms</th><th>p99 ms</th>'
@@ -398,15 +416,16 @@ def _times_section(times: dict[str, TurnTimes], board: Leaderboard) -> str:
     )
 
 
-def _forfeits_section(games: Sequence[StoredGame], links: Mapping[int, str]) -> str:
-    counts: dict[str, dict[str, int]] = {}
+def _forfeits_section(
+    page: GamesPage, counts: Mapping[str, Mapping[str, int]], links: Mapping[int, str]
+) -> str:
+    """Forfeits by bot and reason (every stored game counted) and the newest games with a
+    forfeit, each forfeit with its detail."""
     items = []
-    for g in games:
+    for g in page.games:
         for s in g.seats:
             if not s.forfeit:
                 continue
-            counts.setdefault(s.bot, {})
-            counts[s.bot][s.forfeit] = counts[s.bot].get(s.forfeit, 0) + 1
             link = _link(links, g, "last")
             summary, tail = split_detail(s.detail)
             stderr = f"<pre>{esc(chr(10).join(tail))}</pre>" if tail else ""
@@ -424,10 +443,13 @@ def _forfeits_section(games: Sequence[StoredGame], links: Mapping[int, str]) -> 
         + "</tr>"
         for bot, c in sorted(counts.items())
     )
+    every = "every forfeit"
+    if len(page.games) < page.matching:
+        every = f"the forfeits of the newest {len(page.games)} of {page.matching} such games"
     return (
         '<section id="forfeits"><h2>Forfeits by reason</h2>'
         f'<div class="scroll"><table><tr>{head}</tr>{body}</table></div>'
-        '<details><summary>every forfeit</summary><div class="scroll"><table><tr><th>game</th>'
+        f'<details><summary>{every}</summary><div class="scroll"><table><tr><th>game</th>'
         '<th class="l">bot</th><th class="l">reason</th><th class="l">detail</th></tr>'
         f"{''.join(items)}</table></div></details></section>"
     )
@@ -442,8 +464,10 @@ def _link(links: Mapping[int, str], g: StoredGame, step: str = "") -> str:
 
 
 def _games_section(
-    games: Sequence[StoredGame], links: Mapping[int, str], variant_keys: Sequence[str]
+    page: GamesPage, links: Mapping[int, str], variant_keys: Sequence[str], output: Path
 ) -> str:
+    """The newest games (all of them in a small tournament), in the order played."""
+    games = sorted(page.games, key=lambda g: g.id)
     bots = sorted({s.bot for g in games for s in g.seats})
     rows = []
     for g in games:
@@ -466,7 +490,16 @@ def _games_section(
     options = "".join(f'<option value="{esc(b)}">{esc(b)}</option>' for b in bots)
     settings_head = '<th class="l">settings</th>' if variant_keys else ""
     return (
-        '<section id="games"><h2>Games</h2><div class="filters">'
+        '<section id="games"><h2>Games</h2>'
+        + (
+            f'<p class="muted">The newest {len(games)} of the {page.total} games: every game '
+            f"is in <code>arena list {esc(output)}</code> (<code>--page</code>, "
+            "<code>--bot</code>...) and <code>arena serve</code>; <code>arena view GAME --from "
+            f"{esc(output)}</code> writes the viewer of any.</p>"
+            if len(games) < page.total
+            else ""
+        )
+        + '<div class="filters">'
         '<label>bot <select id="filter-bot"><option value="">all</option>'
         f"{options}</select></label> "
         '<label>result <select id="filter-result"><option value="">all</option>'

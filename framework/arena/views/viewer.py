@@ -20,7 +20,7 @@ from typing import Any
 from arena.game import Game
 from arena.plugins.registry import Registry, load_registry
 from arena.records import Replay
-from arena.referee.viewdiff import diff
+from arena.viewdiff import diff
 from arena.views.replay import load_replay, step_views, text_pictures
 
 VIEWER_NAME = "viewer.html"

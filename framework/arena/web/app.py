@@ -17,6 +17,7 @@ from typing import Any
 
 import jinja2
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
@@ -124,7 +125,7 @@ def make_app(served: Served) -> Starlette:
             done = served.child.stop()
         else:
             write_control(output, Control(paused=False))
-            done = served.child.start()
+            done = await run_in_threadpool(served.child.start)  # a stopped run ends first
         await served.watcher.poll_once()
         return JSONResponse({"ok": done, "action": action})
 
@@ -154,14 +155,10 @@ def make_app(served: Served) -> Starlette:
 
 
 async def _in_thread(view: Callable[..., dict[str, Any]], served: Served, request: Request) -> Any:
-    from starlette.concurrency import run_in_threadpool
-
     return await run_in_threadpool(view, served, request)
 
 
 async def _viewer(served: Served, request: Request) -> Response:
-    from starlette.concurrency import run_in_threadpool
-
     try:
         text = await run_in_threadpool(pages.viewer, served, request)
     except pages.NotFound as missing:

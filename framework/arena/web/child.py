@@ -4,6 +4,7 @@ end and are stored, nothing is lost) and started again to resume."""
 
 from __future__ import annotations
 
+import contextlib
 import signal
 import subprocess
 import sys
@@ -24,6 +25,7 @@ class RunChild:
         self.extra = list(extra or [])
         self._proc: subprocess.Popen[bytes] | None = None
         self._lock = threading.Lock()
+        self._stopping = False  # SIGINT sent: the run is winding down
 
     @property
     def log(self) -> Path:
@@ -39,10 +41,15 @@ class RunChild:
         return None if self._proc is None else self._proc.poll()
 
     def start(self) -> bool:
-        """Start the run (or resume it, after a stop); ``False`` when it is running."""
+        """Start the run (or resume it, after a stop: once the stopped run has ended);
+        ``False`` when it is running."""
         with self._lock:
+            if self.alive() and self._stopping:
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    self._proc.wait(STOP_WAIT_S)  # type: ignore[union-attr]
             if self.alive():
                 return False
+            self._stopping = False
             with open(self.log, "ab") as log:
                 argv = [sys.executable, "-m", "arena", "run", str(self.tournament)]
                 argv += ["--output", str(self.output), "--no-progress", *self.extra]
@@ -58,6 +65,7 @@ class RunChild:
                 return False
             assert self._proc is not None
             self._proc.send_signal(signal.SIGINT)
+            self._stopping = True
             return True
 
     def close(self) -> None:

@@ -8,19 +8,16 @@ lock (``.arena.lock``, an ``flock``) is never taken here, so nothing here blocks
 
 from __future__ import annotations
 
-import json
-import os
 import sqlite3
 import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from arena.results.status import STATUS_NAME, read_status
 from arena.results.store import DB_NAME, Store
 from arena.tournament.control import read_control
 
-STATUS_NAME = "status.json"
-"""Written by ``arena run`` in the output folder: the run's state, counts and ETA."""
 STATES = ("running", "stopped", "done")
 
 
@@ -110,15 +107,15 @@ class Folder:
         as stopped. Without the file: the state of the run this server started
         (``child``), else ``unknown``, with the store's count of games."""
         paused = read_control(self.output).paused
-        status = _read_status(self.output / STATUS_NAME)
+        status = read_status(self.output)  # a "running" whose process is gone: "stopped"
         if status is None:
             state = child or "unknown"
             return RunState(state, games, None, None, paused=paused)
         state = str(status.get("state"))
         if state not in STATES:
             state = "unknown"
-        if state == "running" and not _alive(status.get("pid")):
-            state = "stopped"
+        if child == "running":  # started again: the file is the last run's until it writes
+            state = "running"
         return RunState(
             state,
             _int(status.get("games_done"), games) or 0,
@@ -129,26 +126,6 @@ class Folder:
             _int(status.get("failed"), 0) or 0,
             paused,
         )
-
-
-def _read_status(path: Path) -> dict[str, Any] | None:
-    try:
-        data = json.loads(path.read_text("utf-8"))
-    except (OSError, ValueError):
-        return None
-    return data if isinstance(data, dict) else None
-
-
-def _alive(pid: Any) -> bool:
-    if not isinstance(pid, int) or pid <= 0:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # another user's process: alive
-        return True
-    return True
 
 
 def _int(value: Any, default: int | None) -> int | None:

@@ -89,5 +89,5 @@ def test_run_plays_a_tournament_file_with_overrides_and_resumes(tmp_path, monkey
     assert "cg-sticks (cg-referee, 2 games)" in result.leaderboard.render("markdown")
     again = arena.run("tournaments/cg-referee.yaml", games=2, output=out)
     assert (again.played, again.resumed) == (0, 2)
-    with pytest.raises(ConfigError, match="games must be at least 1, not 0"):
+    with pytest.raises(ConfigError, match=r"^games: must be a positive whole number, not 0$"):
         arena.run("tournaments/cg-referee.yaml", games=0)

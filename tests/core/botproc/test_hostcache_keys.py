@@ -9,7 +9,9 @@ import shutil
 
 import pytest
 
-from arena.botproc import cgroups, hostcache
+from arena import hostcache
+from arena.botproc import cgroups
+from arena.botproc.sandboxes.registry import adopt_cached, host_key
 
 
 @pytest.fixture
@@ -43,23 +45,23 @@ def test_every_cgroup_parent_survives_the_cache_the_cpuset_too(tmp_path):
     for folder in folders.values():
         folder.mkdir()
     found = cgroups.CgroupParents(1, **folders)
-    back = hostcache.parents_from_json(json.loads(json.dumps(hostcache.parents_to_json(found))))
+    back = cgroups.parents_from_json(json.loads(json.dumps(cgroups.parents_to_json(found))))
     assert back == found
     assert back is not None and back.describe() == found.describe()
 
 
 def test_a_cached_probe_is_redone_when_bwrap_changes(cache_home, own_bwrap):
-    key = hostcache.host_key()
+    key = host_key()
     hostcache.store(key, {"bwrap": BWRAP_FACT, "cgroups": None})
     assert hostcache.load(key) == {"bwrap": BWRAP_FACT, "cgroups": None}
     os.utime(own_bwrap, ns=(0, 0))  # another bubblewrap installed in its place
-    changed = hostcache.host_key()
+    changed = host_key()
     assert changed != key
     assert hostcache.load(changed) is None
 
 
 def test_another_cgroup_probes_only_the_cgroups_again(cache_home):
-    host, _, cgroup = hostcache.host_key().partition("/")
+    host, _, cgroup = host_key().partition("/")
     hostcache.store(f"{host}/{cgroup}", {"bwrap": BWRAP_FACT, "cgroups": None})
     # The same user and programs, started in another cgroup: bubblewrap's result holds.
     assert hostcache.load(f"{host}/{'0' * 64}") == {"bwrap": BWRAP_FACT}
@@ -68,7 +70,7 @@ def test_another_cgroup_probes_only_the_cgroups_again(cache_home):
 
 
 def test_only_the_latest_keys_are_kept(cache_home):
-    host = hostcache.host_key().partition("/")[0]
+    host = host_key().partition("/")[0]
     for n in range(hostcache.MAX_KEYS + 3):
         hostcache.store(f"{host}/{n:064d}", {"bwrap": BWRAP_FACT, "cgroups": None})
     data = json.loads((cache_home / hostcache.FILE_NAME).read_text())
@@ -79,7 +81,7 @@ def test_only_the_latest_keys_are_kept(cache_home):
 
 
 def test_a_cache_file_of_the_old_format_is_ignored(cache_home):
-    key = hostcache.host_key()
+    key = host_key()
     cache_home.mkdir(parents=True, mode=0o700)
     old = {"key": key, "facts": {"cgroups": [1, "/sys/fs/cgroup/pids", None, None, None]}}
     (cache_home / hostcache.FILE_NAME).write_text(json.dumps(old))
@@ -90,18 +92,18 @@ def test_a_cache_file_of_the_old_format_is_ignored(cache_home):
 def test_a_cache_file_of_another_user_is_never_read(cache_home):
     if os.getuid() != 0:
         pytest.skip("only root can give a file to another user")
-    key = hostcache.host_key()
+    key = host_key()
     hostcache.store(key, {"bwrap": BWRAP_FACT, "cgroups": None})
     os.chown(cache_home / hostcache.FILE_NAME, 65534, 65534)
     assert hostcache.load(key) is None
 
 
 def test_a_malformed_entry_is_ignored_not_trusted(cache_home):
-    key = hostcache.host_key()
+    key = host_key()
     hostcache.store(key, {"bwrap": BWRAP_FACT, "cgroups": None})
     path = cache_home / hostcache.FILE_NAME
     data = json.loads(path.read_text())
     cgroup = key.partition("/")[2]
     data["entries"][cgroup] = {"cgroups": [1, "/nowhere"]}  # a parent missing
     path.write_text(json.dumps(data))
-    assert hostcache.adopt_cached(key) == {}
+    assert adopt_cached(key) == {}

@@ -8,8 +8,9 @@ import sys
 
 import pytest
 
-from arena.botproc import hostcache
-from arena.botproc.sandbox import _ask_python
+from arena import hostcache
+from arena.botproc.sandboxes import view
+from arena.botproc.sandboxes.view import ask_python as _ask_python
 
 
 @pytest.fixture
@@ -35,13 +36,13 @@ def test_an_interpreters_answer_is_asked_once_then_cached(cache_home, tmp_path):
     python.parent.mkdir()
     python.symlink_to(os.path.realpath(sys.executable))
     asked = Asked()
-    first = hostcache.python_install(str(python), asked)
+    first = view.python_install(str(python), asked)
     assert first is not None and asked.paths == [str(python)]
-    assert hostcache.python_install(str(python), asked) == first
+    assert view.python_install(str(python), asked) == first
     assert asked.paths == [str(python)]  # the second answer came from the cache
     # A virtual environment made there since: its prefix changes, so it is asked again.
     (tmp_path / "pyvenv.cfg").write_text(f"home = {os.path.dirname(sys.executable)}\n")
-    again = hostcache.python_install(str(python), asked)
+    again = view.python_install(str(python), asked)
     assert len(asked.paths) == 2
     assert again is not None and str(tmp_path) in again[1]
 
@@ -52,15 +53,15 @@ def test_a_script_running_another_python_is_never_cached(cache_home, tmp_path):
     shim.chmod(0o755)
     asked = Asked()
     for _ in range(2):
-        assert hostcache.python_install(str(shim), asked) is not None
+        assert view.python_install(str(shim), asked) is not None
     assert len(asked.paths) == 2
 
 
 def test_a_foreign_cache_entry_is_not_trusted(cache_home, tmp_path):
     python = tmp_path / "python3"
     python.symlink_to(os.path.realpath(sys.executable))
-    key = hostcache.python_key(str(python))
-    hostcache._write({key: {"python": "not a pair of paths"}})
+    key = view.python_key(str(python))
+    hostcache.write_entry(key, {"python": "not a pair of paths"})
     asked = Asked()
-    assert hostcache.python_install(str(python), asked) is not None
+    assert view.python_install(str(python), asked) is not None
     assert len(asked.paths) == 1

@@ -262,20 +262,22 @@ def test_bubblewrap_is_probed_once_per_run_not_again_in_each_worker(tmp_path):
 # send it), and must start bots without forking a probe of its own.
 WORKER_PROBES = """
 import os, pickle, sys
-from arena.botproc import sandbox as sb
+from pathlib import Path
+from arena.botproc import backend_of
+from arena.botproc.sandboxes import none
 sandbox = pickle.loads(bytes.fromhex(sys.argv[1]))
 def no_fork():
     raise AssertionError("the worker probed again")
 os.fork = no_fork
-sandbox.adopt()
-print(repr(sb.private_dirs_supported()))
-print(sandbox.env(sb.Path("/nowhere"))["TMPDIR"])
+backend = backend_of(sandbox)
+print(repr(none.private_dirs_supported()))
+print(backend.env(sandbox, Path("/nowhere"))["TMPDIR"])
 """
 
 
 def test_private_tmp_is_probed_once_per_run_not_again_in_each_worker(tmp_path):
     from arena.botproc import resolve_sandbox
-    from arena.botproc.sandbox import private_dirs_supported
+    from arena.botproc.sandboxes.none import private_dirs_supported
 
     sandbox = resolve_sandbox("none")
     env = {**os.environ, "TMPDIR": str(tmp_path)}

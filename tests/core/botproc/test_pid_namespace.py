@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from arena.botproc import hostcache
 from arena.botproc.launcher import PrivateDirs
-from arena.botproc.sandbox import Sandbox, pid_namespace
+from arena.botproc.sandboxes import none
+from arena.botproc.sandboxes.base import Sandbox
+from arena.botproc.sandboxes.none import pid_namespace
 from arena.botproc.spawn import spawn
 
 needs_pid_namespace = pytest.mark.skipif(
@@ -63,12 +64,12 @@ def test_the_bots_exit_status_comes_through(tmp_path):
 
 def test_the_probes_pid_namespace_is_cached_and_a_bad_one_refused():
     private = PrivateDirs("/", 1 << 20, True, pid_ns=("/usr/bin/unshare", "--fork", "--"))
-    value = hostcache.private_to_json(private)
-    assert hostcache.private_from_json(value, "/").pid_ns == private.pid_ns
+    value = none.private_to_json(private)
+    assert none.private_from_json(value).pid_ns == private.pid_ns
     # An older cache (no pid_ns) means none; a cached command that is not words is refused.
-    assert hostcache.private_from_json({"userns": True}, "/").pid_ns == ()
+    assert none.private_from_json({"userns": True}).pid_ns == ()
     with pytest.raises(ValueError):
-        hostcache.private_from_json({"userns": True, "pid_ns": [1, 2]}, "/")
+        none.private_from_json({"userns": True, "pid_ns": [1, 2]})
 
 
 @needs_pid_namespace

@@ -112,7 +112,7 @@ def test_a_huge_number_of_games(tmp_path):
         "100000000000 games in all; arena plays at most 200000 in one tournament"
     )
     assert refused(tmp_path, "run", str(tournament(tmp_path)), "--games", "200001") == (
-        "arena: --games 200001: 200001 games per combination make 200001 games in all; "
+        "arena: --games: 200001 games per combination make 200001 games in all; "
         "arena plays at most 200000 in one tournament"
     )
     assert refused(

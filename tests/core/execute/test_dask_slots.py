@@ -21,8 +21,8 @@ from support import REPO, STC_STRONG_SH, games_stored
 
 pytest.importorskip("distributed")
 
-from arena.botproc.botfiles import CACHE_ENV, pack_commands
 from arena.execute import dask_executor
+from arena.execute.botfiles import CACHE_ENV, pack_commands
 from arena.execute.dask_executor import BotFiles, RemoteJob, output_identity, play_remote
 
 

@@ -192,9 +192,9 @@ def test_a_log_written_after_the_answer_stays_with_its_turn(tmp_path, monkeypatc
 @needs_cpu_cgroup
 def test_a_tournament_replays_a_stalled_game_and_says_so(tmp_path):
     core = max(os.sched_getaffinity(0))
-    # Busy outside arena on every core (where a cpuset gives the loaded bot a core of its
-    # own, that may be any) until that bot starts a second time (bots do not see the
-    # test's /tmp: the hogs watch the process table).
+    # Busy outside arena on the loaded bot's core (the game's bots are given that core, or
+    # share every core: spinning) until that bot starts a second time (bots do not see
+    # the test's /tmp: the hogs watch the process table).
     spin = textwrap.dedent("""
         import os, sys
         os.sched_setaffinity(0, {int(sys.argv[1])})
@@ -216,7 +216,7 @@ def test_a_tournament_replays_a_stalled_game_and_says_so(tmp_path):
     plain = tmp_path / "plain.py"
     plain.write_text(stc_worker(0.0))
     tournament = stc_tournament(tmp_path, {"loaded": loaded, "plain": plain}, games=2)
-    with spinning(sorted(os.sched_getaffinity(0)), source=spin):
+    with spinning([core], source=spin):
         config = load_tournament(tournament, load_registry())
         summary = run_tournament(config, log=lambda _: None)
     assert summary.replayed >= 1 and summary.abandoned == 0, summary.stalled

@@ -10,7 +10,7 @@ import pytest
 
 from arena.game import Game, Move
 from arena.plugins.registry import load_registry
-from arena.referee.viewdiff import ViewRecorder, diff, normalize, patch
+from arena.viewdiff import ViewRecorder, diff, normalize, patch
 
 GAMES = [g for g in sorted(load_registry().games) if g != "cg-referee"]
 

@@ -11,7 +11,14 @@ import pytest
 from arena.records import SeatRecord
 from arena.results.leaderboard import Leaderboard
 from arena.results.rating import compute
-from arena.results.stats import Pentanomial, elo_bound, score_interval, trinomial, wilson
+from arena.results.stats import (
+    Pentanomial,
+    elo_bound,
+    normal_cdf,
+    score_interval,
+    trinomial,
+    wilson,
+)
 from arena.results.store import StoredGame
 
 
@@ -35,9 +42,19 @@ def test_a_single_pair_has_an_interval():
     # One pair won twice is two games: Wilson over 2 games, the same as above.
     one = Pentanomial([0, 0, 0, 0, 1]).estimate()
     assert one.n == 1 and round(100 * one.los, 1) == 84.6
-    # Two pairs, 1/2 and 1: spread measured, fastchess's formula as before.
+    # Two pairs, 1/2 and 1: spread measured, but the normal interval 0.75 ± 0.49 reaches
+    # past 100% (fastchess writes "+190.8 (> -68)", LOS 92.1%) for a score that lost a
+    # game: the Wilson interval of 3 of 4 games, [0.301, 0.954], is the interval, and LOS
+    # is that of its centre and width.
     two = Pentanomial([0, 0, 1, 0, 1]).estimate()
-    assert round(two.elo, 1) == 190.8 and round(100 * two.los, 1) == 92.1
+    low, high = wilson(3, 4)
+    assert (round(low, 3), round(high, 3)) == (0.301, 0.954)
+    assert round(two.elo, 1) == 190.8 and math.isfinite(two.elo_high)
+    assert two.elo_low == pytest.approx(-400 * math.log10(1 / low - 1))
+    assert two.elo_high == pytest.approx(-400 * math.log10(1 / high - 1))
+    sd = (high - low) / (2 * 1.959963984540054)
+    assert two.los == pytest.approx(normal_cdf(((low + high) / 2 - 0.5) / sd))
+    assert round(100 * two.los, 1) == 77.8
 
 
 def test_an_infinite_elo_is_a_bound_in_text_and_a_direction_in_json():

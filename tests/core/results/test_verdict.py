@@ -33,8 +33,9 @@ def test_the_two_tests_of_the_default_rule() -> None:
     "kwargs, message",
     [
         ({"elo0": 5, "elo1": 5}, "elo1 (5) must be above elo0 (5)"),
-        ({"alpha": 0.5}, "alpha must be between 0 and 0.5, not 0.5"),
-        ({"beta": 0}, "beta must be between 0 and 0.5, not 0"),
+        ({"alpha": 1}, "alpha must be between 0 and 1, not 1"),
+        ({"beta": 0}, "beta must be between 0 and 1, not 0"),
+        ({"alpha": 0.5, "beta": 0.5}, "alpha + beta must be less than 1"),
     ],
 )
 def test_a_rule_that_cannot_decide_is_refused(kwargs: dict[str, float], message: str) -> None:

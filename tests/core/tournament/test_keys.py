@@ -77,6 +77,13 @@ def test_every_key_with_an_option_is_an_arena_run_option_made_from_the_table():
     assert options["--executor"].choices == ("local", "dask") == limits.EXECUTORS
 
 
+def test_the_sandbox_kinds_of_the_keys_are_the_backends_the_sandbox_has():
+    from arena.botproc.sandboxes.registry import KINDS
+
+    assert KINDS == limits.SANDBOXES == ("auto", "bwrap", "none")
+    assert KEYS["sandbox"].choices == limits.SANDBOXES
+
+
 def test_every_key_is_documented_with_its_default_and_its_choices():
     doc = (REPO / "docs" / "tournaments.md").read_text()
     rows = {line.split("|")[1].strip(): line for line in doc.splitlines() if line.startswith("| `")}

@@ -20,7 +20,7 @@ from arena.tournament.config import load_tournament
 from arena.tournament.match import match_bots
 from support import REPO
 
-CPP_BOT = REPO / "tests" / "core" / "botproc" / "build" / "bots" / "stc_bot.cpp"
+CPP_BOT = REPO / "tests" / "core" / "botbuild" / "bots" / "stc_bot.cpp"
 GREEDY = REPO / "bots" / "stc" / "greedy.py"
 
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from arena.plugins.registry import load_registry
-from arena.referee.viewdiff import diff, normalize, patch
+from arena.viewdiff import diff, normalize, patch
 from arena.views.replay import resimulate, step_views
 from arena.views.viewer import viewer_html
 from support import REPO, run_arena

@@ -130,25 +130,16 @@ def shipped(name: str) -> str:
     return f"{sys.executable} {REPO / 'bots' / 'stc' / name}"
 
 
-SLOW_BOT = """
-import runpy, sys, time
-sys.argv = [{bot!r}]
-real = sys.stdout
-class Slow:
-    def write(self, text):
-        if text.endswith("\\n"):
-            time.sleep({sleep!r})
-        return real.write(text)
-    def flush(self):
-        real.flush()
-sys.stdout = Slow()
-runpy.run_path({bot!r}, run_name="__main__")
-"""
-
-
 def slow_bot(folder: Path, sleep: float) -> str:
-    """A command playing like the random bot, ``sleep`` s slower each turn."""
+    """A command playing like the random bot, ``sleep`` s slower each turn (one file: the
+    sandbox shows a bot only the file its command names)."""
+    source = (REPO / "bots" / "stc" / "random_bot.py").read_text()
+    slower = source.replace(
+        "        start = time.perf_counter()",
+        f"        time.sleep({sleep!r})\n        start = time.perf_counter()",
+        1,
+    )
+    assert slower != source
     path = folder / "slow.py"
-    bot = str(REPO / "bots" / "stc" / "random_bot.py")
-    path.write_text(SLOW_BOT.format(bot=bot, sleep=sleep))
+    path.write_text(slower)
     return f"{sys.executable} {path}"

@@ -46,8 +46,8 @@ def test_live_run_stop_and_start_again(
 ) -> None:
     """Serving a tournament file: the leaderboard and the run's state follow the run; stop
     ends it cleanly (games stored whole), start again resumes it to the end."""
-    bots = {"slow": slow_bot(tmp_path, 0.05), "greedy": shipped("greedy.py")}
-    tournament = write_tournament(tmp_path, bots, games=6, max_turns=12)
+    bots = {"slow": slow_bot(tmp_path, 0.04), "greedy": shipped("greedy.py")}
+    tournament = write_tournament(tmp_path, bots, games=8, max_turns=12)
     output = tmp_path / "out"
     server = serve(str(tournament))
     errors: list[str] = []
@@ -67,14 +67,14 @@ def test_live_run_stop_and_start_again(
     page.click("button[data-action='stop']")
     page.wait_for_selector("#run-state[data-state='stopped']", timeout=60000)
     stopped_at = stored_games(output)
-    assert 0 < stopped_at < 6
+    assert 0 < stopped_at < 8
     log = (output / "serve-run.log").read_text()
     assert "interrupted" in log and "run the same command to resume" in log
     page.click("button[data-action='start']")
-    page.wait_for_selector("#run-state[data-state='done']", timeout=120000)
-    assert stored_games(output) == 6
+    page.wait_for_selector("#run-state[data-state='done']", timeout=300000)
+    assert stored_games(output) == 8
     page.wait_for_function(
-        "/6 games\\)/.test(document.querySelector('#board-title').textContent)", timeout=30000
+        "/8 games\\)/.test(document.querySelector('#board-title').textContent)", timeout=30000
     )
     assert page.locator("#leaderboard tbody tr").count() == 2
     assert errors == []

@@ -2,7 +2,7 @@
 once in the sandbox into a per-user cache, reused while the sources and the recipe hold.
 
 A :class:`Recipe` is what decides a build: the language, the build steps and the run
-command (as templates, see :mod:`arena.botproc.languages`) and the source files. Its
+command (as templates, see :mod:`arena.botbuild.languages`) and the source files. Its
 :meth:`Recipe.digest` (the recipe, each source's content, the compilers' files) names the
 build's folder in the cache (:func:`cache_root`), so a later run with the same sources finds
 the result there. :func:`build` runs the steps in that folder, in the bots' sandbox, with a
@@ -31,10 +31,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from arena.botbuild.languages import PRESET_KEYS, PRESETS
 from arena.botproc import cgroups
 from arena.botproc.homes import private_folder, remove_tree
-from arena.botproc.languages import PRESET_KEYS, PRESETS
-from arena.botproc.sandbox import FILE_SIZE_CAP_BYTES, SYSTEM_DIRS, Sandbox
+from arena.botproc.sandboxes.base import FILE_SIZE_CAP_BYTES, SYSTEM_DIRS, Sandbox
+from arena.botproc.sandboxes.registry import backend_of
 from arena.botproc.spawn import spawn
 from arena.errors import ConfigError
 from arena.limits import BUILD_MEMORY_MB, BUILD_TIMEOUT_S
@@ -559,15 +560,18 @@ def _run_steps(
     capped = memory_mb if found is not None and found.memory is not None else None
     # Without a memory cgroup the cap would be the address space, which JVMs, Go and
     # Mono reserve by gigabytes without using: builds then go uncapped.
-    box = dataclasses.replace(sandbox, memory_mb=capped, max_processes=BUILD_MAX_PROCESSES)
-    ids = box.bot_ids
+    box = dataclasses.replace(
+        sandbox, memory_mb=capped, max_processes=BUILD_MAX_PROCESSES, build=True
+    )
+    backend = backend_of(box)
+    ids = backend.bot_ids(box)
     if ids is not None:
         os.chown(out, *ids)
     deadline = time.monotonic() + timeout_s
     log_path = out / "build.log"
     for step in recipe.steps:
         argv = list(_fill_out(step, out))
-        argv[0] = find_program(argv[0], box.kind)
+        argv[0] = find_program(argv[0], backend.system_programs_first)
         command = shlex.join([step[0], *argv[1:]])  # the real paths, as it ran
         with open(log_path, "ab") as log:
             proc = spawn(
@@ -594,9 +598,10 @@ def _run_steps(
             raise BuildFailed(f"the build failed ({why})", command, output)
 
 
-def find_program(name: str, kind: str) -> str:
-    """A build step's program as an absolute path. In the bubblewrap sandbox, which shows
-    only the system folders, a copy there wins over one earlier in ``PATH`` (``~/.cargo``)."""
+def find_program(name: str, system_first: bool) -> str:
+    """A build step's program as an absolute path. In a sandbox that shows only the system
+    folders (``system_first``: bubblewrap's), a copy there wins over one earlier in
+    ``PATH`` (``~/.cargo``)."""
     if "/" in name:
         return name
     candidates = []
@@ -606,7 +611,7 @@ def find_program(name: str, kind: str) -> str:
             candidates.append(os.path.abspath(path))
     if not candidates:
         return name
-    if kind == "bwrap":
+    if system_first:
         for path in candidates:
             if any(path.startswith(d + "/") for d in SYSTEM_DIRS):
                 return path

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.botproc.build import cache_root
+from arena.botbuild.build import cache_root
 from arena.errors import ConfigError
 from arena.plugins.registry import load_registry
 from arena.results.identity import bot_fingerprint, describe_changes

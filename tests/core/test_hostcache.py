@@ -6,7 +6,9 @@ import os
 
 import pytest
 
-from arena.botproc import hostcache
+from arena import hostcache
+from arena.botproc import cgroups
+from arena.botproc.sandboxes.registry import host_key
 
 
 @pytest.fixture
@@ -17,7 +19,7 @@ def cache_home(tmp_path, monkeypatch):
 
 
 def test_facts_stored_under_a_key_come_back_under_that_key_only(cache_home):
-    key = hostcache.host_key()
+    key = host_key()
     assert key
     hostcache.store(key, {"cgroups": None})
     assert hostcache.load(key) == {"cgroups": None}
@@ -26,7 +28,7 @@ def test_facts_stored_under_a_key_come_back_under_that_key_only(cache_home):
 
 
 def test_a_cache_file_others_may_write_is_never_read(cache_home):
-    key = hostcache.host_key()
+    key = host_key()
     hostcache.store(key, {"cgroups": None})
     path = cache_home / hostcache.FILE_NAME
     path.chmod(0o666)
@@ -34,7 +36,7 @@ def test_a_cache_file_others_may_write_is_never_read(cache_home):
 
 
 def test_a_cache_file_that_is_a_link_is_never_read(cache_home, tmp_path):
-    key = hostcache.host_key()
+    key = host_key()
     hostcache.store(key, {"cgroups": None})
     path = cache_home / hostcache.FILE_NAME
     elsewhere = tmp_path / "elsewhere.json"
@@ -45,7 +47,7 @@ def test_a_cache_file_that_is_a_link_is_never_read(cache_home, tmp_path):
 
 def test_the_cache_can_be_turned_off(cache_home, monkeypatch):
     monkeypatch.setenv("ARENA_NO_HOST_CACHE", "1")
-    key = hostcache.host_key()
+    key = host_key()
     hostcache.store(key, {"cgroups": None})
     assert not (cache_home / hostcache.FILE_NAME).exists()
 
@@ -53,7 +55,7 @@ def test_the_cache_can_be_turned_off(cache_home, monkeypatch):
 def test_a_cached_cgroup_folder_that_is_gone_is_probed_again(tmp_path):
     gone = [1, str(tmp_path / "gone"), None, None, None, None]
     with pytest.raises(ValueError):
-        hostcache.parents_from_json(gone)
+        cgroups.parents_from_json(gone)
     here = [1, str(tmp_path), None, None, None, None]
-    found = hostcache.parents_from_json(here)
-    assert found is not None and hostcache.parents_to_json(found) == here
+    found = cgroups.parents_from_json(here)
+    assert found is not None and cgroups.parents_to_json(found) == here

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.botproc.languages import PRESETS
+from arena.botbuild.languages import PRESETS
 from support import REPO
 
 BOTS = Path(__file__).parent / "bots"
@@ -31,7 +31,7 @@ SOURCES = {
 
 def toolchain_missing(language: str) -> str | None:
     """Why ``language``'s preset cannot be used here (None when it can)."""
-    from arena.botproc.build import missing_programs
+    from arena.botbuild.build import missing_programs
 
     preset = PRESETS[language]
     missing = missing_programs(preset)

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from arena.botproc import botfiles
-from arena.botproc.botfiles import (
+from arena.execute import botfiles
+from arena.execute.botfiles import (
     FileRef,
     PackError,
     is_shipped,

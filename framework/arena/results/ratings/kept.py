@@ -1,0 +1,421 @@
+"""Ratings kept in the store as games are stored, so a leaderboard costs the same at a
+thousand games and at a million.
+
+:func:`on_game_stored` runs in the transaction that stores a game and adds it to
+order-free counts (each bot's tallies and scores, each ordered pairing's results, the
+seat-swapped pairs, the games of 3+ players by their pairs and points, response times in
+0.01 ms bins): the fitted ratings (Bradley-Terry, Elo) are fitted on them when read.
+
+Incremental ratings (TrueSkill, OpenSkill) depend on the order of the games, which is the
+schedule's, not the order games end in: their state is kept up to a *checkpoint* in
+schedule order, and the newest games after it (the *tail*, at most ``2 * TAIL`` of them)
+are rated when the leaderboard is read. Games end a little out of order (several play at
+once), so the checkpoint trails the newest game by :data:`TAIL` games; a game stored before
+the checkpoint (a resumed run filling a gap) moves it back to the start, and the next
+stored game rates everything again, once.
+
+Anything else that changes which games count (``arena run --update`` removing games, a
+tournament file that now defines other games, other variant keys, a one-player game,
+whose results depend on its whole round) marks the kept counts invalid; they are built
+again from the stored games by the next write or read that can write (an older store,
+without these tables, too), and until then read from scratch. The figures are those of
+:func:`arena.results.rating.compute` on the same games (``tests/core/results/test_kept.py``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from arena.records import SeatRecord, StoredGame
+from arena.results import rating as rt
+from arena.results import ratings
+from arena.results import stats as st
+
+TAIL = 200
+"""Newest games (in schedule order) left after the checkpoint; rated on every read."""
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS kept_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS kept_bots (
+    bot TEXT PRIMARY KEY, games INTEGER NOT NULL, wins INTEGER NOT NULL,
+    draws INTEGER NOT NULL, losses INTEGER NOT NULL, rank_sum REAL NOT NULL,
+    late INTEGER NOT NULL, forfeits TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS kept_scores (
+    bot TEXT NOT NULL, scope INTEGER NOT NULL, variant TEXT NOT NULL, n INTEGER NOT NULL,
+    total REAL NOT NULL, m2 REAL NOT NULL, low REAL NOT NULL, high REAL NOT NULL,
+    PRIMARY KEY (bot, scope, variant)
+);
+CREATE TABLE IF NOT EXISTS kept_pairs (
+    a TEXT NOT NULL, b TEXT NOT NULL, wins INTEGER NOT NULL, draws INTEGER NOT NULL,
+    losses INTEGER NOT NULL, PRIMARY KEY (a, b)
+);
+CREATE TABLE IF NOT EXISTS kept_ptnml (
+    a TEXT NOT NULL, b TEXT NOT NULL, counts TEXT NOT NULL, PRIMARY KEY (a, b)
+);
+CREATE TABLE IF NOT EXISTS kept_halves (
+    pid TEXT NOT NULL, first TEXT NOT NULL, points REAL NOT NULL, PRIMARY KEY (pid, first)
+);
+CREATE TABLE IF NOT EXISTS kept_multi (pattern TEXT PRIMARY KEY, count INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS kept_times (
+    bot TEXT NOT NULL, ms REAL NOT NULL, count INTEGER NOT NULL, PRIMARY KEY (bot, ms)
+);
+"""
+TABLES = (
+    "kept_bots", "kept_scores", "kept_pairs", "kept_ptnml", "kept_halves", "kept_multi",
+    "kept_times",
+)  # fmt: skip
+OVERALL, VARIANT = 0, 1  # kept_scores.scope
+CURRENT = (
+    "SELECT g.id, g.key, s.ord, s.round, s.grp, g.game, g.seed, g.reason, g.turns,"
+    " g.duration_ms, g.dir, g.settings FROM games g JOIN current_games s"
+    " ON s.key = g.key AND s.identity_hash = g.identity_hash"
+)
+"""The current games (as :meth:`Store.games` reads them), before any WHERE or ORDER."""
+ORDER = " ORDER BY s.round, s.ord, g.id"
+
+
+def ensure(db: sqlite3.Connection) -> None:
+    """Create the kept tables (empty and invalid until built) if missing, inside the
+    caller's transaction (no ``executescript``: it would commit)."""
+    for statement in SCHEMA.split(";"):
+        if statement.strip():
+            db.execute(statement)
+
+
+def has_tables(db: sqlite3.Connection) -> bool:
+    """Whether the store has the kept tables."""
+    return bool(db.execute("SELECT 1 FROM sqlite_master WHERE name = 'kept_meta'").fetchone())
+
+
+def _get(db: sqlite3.Connection, key: str) -> Any:
+    row = db.execute("SELECT value FROM kept_meta WHERE key = ?", (key,)).fetchone()
+    return None if row is None else json.loads(row[0])
+
+
+def _set(db: sqlite3.Connection, key: str, value: Any) -> None:
+    db.execute(
+        "INSERT OR REPLACE INTO kept_meta(key, value) VALUES (?, ?)", (key, json.dumps(value))
+    )
+
+
+def _variant_keys(db: sqlite3.Connection) -> list[str]:
+    row = db.execute("SELECT value FROM meta WHERE key = 'variant_keys'").fetchone()
+    return list(json.loads(row[0]) or []) if row else []
+
+
+def is_valid(db: sqlite3.Connection) -> bool:
+    """Whether the kept counts hold exactly the current games (with today's variant keys)."""
+    return bool(
+        has_tables(db) and _get(db, "valid") and _get(db, "variant_keys") == _variant_keys(db)
+    )
+
+
+def invalidate(db: sqlite3.Connection) -> None:
+    """Mark the kept counts stale (built again by the next write or writable read)."""
+    if has_tables(db):
+        _set(db, "valid", False)
+
+
+def current_digest(rows: Iterable[tuple[str, int, int, str, str]]) -> int:
+    """An order-free digest of the current games (key, ord, round, group, identity hash):
+    :meth:`Store.set_current` compares it to see whether the list changed."""
+    total = 0
+    for key, order, round_, group, digest in rows:
+        text = f"{key}\0{order}\0{round_}\0{group}\0{digest}".encode()
+        total += int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "little")
+    return total % (1 << 64)
+
+
+def on_set_current(db: sqlite3.Connection, rows: Sequence[tuple[str, int, int, str, str]]) -> None:
+    """The tournament file now defines the games ``rows``: the counts hold while that is
+    the list they were kept for (a resumed run), else they are built again."""
+    if not is_valid(db):
+        return
+    if _get(db, "digest") != str(current_digest(rows)):
+        invalidate(db)
+
+
+def on_game_stored(
+    db: sqlite3.Connection, game_id: int, row: tuple[str, int, int, str, str], replaced: bool
+) -> None:
+    """Count the game ``game_id`` just stored (its current-games ``row``), in the caller's
+    transaction. ``replaced``: its key was current with another game, which no longer
+    counts: the counts are built again."""
+    if not has_tables(db):
+        ensure(db)
+    if replaced or not is_valid(db):
+        rebuild(db)
+        return
+    game = _read_games(db, " WHERE g.id = ?", (game_id,))
+    if not game or len(game[0].seats) < 2:
+        rebuild(db)  # a one-player game: its round's ranks move with every game of it
+        return
+    g = game[0]
+    _count(db, g, _variant_keys(db))
+    _set(db, "games", int(_get(db, "games") or 0) + 1)
+    _set(db, "digest", str((int(_get(db, "digest") or 0) + current_digest([row])) % (1 << 64)))
+    checkpoint = _get(db, "checkpoint")
+    if checkpoint is not None and [g.round, g.ord, g.id] < checkpoint:
+        _set(db, "checkpoint", None)  # stored before the checkpoint: rate everything again
+        _set(db, "states", {})
+        _set(db, "tail", int(_get(db, "games")))
+    else:
+        _set(db, "tail", int(_get(db, "tail") or 0) + 1)
+    _advance(db)
+
+
+def rebuild(db: sqlite3.Connection) -> None:
+    """Build the kept counts from the current games, in the caller's transaction."""
+    ensure(db)
+    for table in TABLES:
+        db.execute(f"DELETE FROM {table}")
+    keys = _variant_keys(db)
+    games = _read_games(db, "", ())
+    _set(db, "variant_keys", keys)
+    _set(db, "checkpoint", None)
+    _set(db, "states", {})
+    _set(db, "games", len(games))
+    _set(db, "tail", len(games))
+    if any(len(g.seats) < 2 for g in games):
+        _set(db, "valid", False)  # one-player games: read from scratch
+        return
+    for g in games:
+        _count(db, g, keys)
+    rows = db.execute("SELECT key, ord, round, grp, identity_hash FROM current_games")
+    _set(db, "digest", str(current_digest(rows)))
+    _set(db, "valid", True)
+    _advance(db)
+
+
+def _advance(db: sqlite3.Connection) -> None:
+    """Rate the tail's oldest games into the kept states once the tail is over ``2 TAIL``."""
+    tail = int(_get(db, "tail") or 0)
+    if tail <= 2 * TAIL:
+        return
+    checkpoint = _get(db, "checkpoint")
+    games = _games_after(db, checkpoint)[: tail - TAIL]
+    states = _get(db, "states") or {}
+    evs = rt.events(games, _variant_keys(db))
+    for r in ratings.everyone():
+        if isinstance(r, ratings.IncrementalRating):
+            states[r.name] = ratings.rate_events(r, evs, states.get(r.name))
+    last = games[-1]
+    _set(db, "states", states)
+    _set(db, "checkpoint", [last.round, last.ord, last.id])
+    _set(db, "tail", tail - len(games))
+
+
+def _games_after(db: sqlite3.Connection, checkpoint: list[int] | None) -> list[StoredGame]:
+    """The current games after ``checkpoint`` in schedule order (all without one): a
+    range of the schedule index, the game ids compared here."""
+    if checkpoint is None:
+        return _read_games(db, "", ())
+    found = _read_games(db, " WHERE (s.round, s.ord) >= (?, ?)", tuple(checkpoint[:2]))
+    return [g for g in found if [g.round, g.ord, g.id] > checkpoint]
+
+
+def _read_games(db: sqlite3.Connection, where: str, args: tuple[Any, ...]) -> list[StoredGame]:
+    """Current games matching ``where``, seats included (no text fields), in schedule order."""
+    query = CURRENT + where + ORDER
+    rows = db.execute(query, args).fetchall()
+    seats: dict[int, list[SeatRecord]] = {r[0]: [] for r in rows}
+    timed = "late" in {row[1] for row in db.execute("PRAGMA table_info(seats)")}
+    columns = "game_id, bot, rank, score, forfeit, " + ("late, turn_ms" if timed else "0, NULL")
+    ids = list(seats)
+    if where:
+        chunks = [ids[i : i + 500] for i in range(0, len(ids), 500)]
+        found: Iterable[Any] = (
+            row
+            for chunk in chunks
+            for row in db.execute(
+                f"SELECT {columns} FROM seats WHERE game_id IN ({', '.join('?' * len(chunk))})"
+                " ORDER BY game_id, seat",
+                chunk,
+            )
+        )
+    else:
+        found = db.execute(f"SELECT {columns} FROM seats ORDER BY game_id, seat")
+    from arena.results.store import unpack_times  # the store imports this module
+
+    for gid, bot, rank, score, forfeit, late, blob in found:
+        if gid in seats:
+            times = list(unpack_times(blob))
+            seats[gid].append(SeatRecord(bot, rank, score, forfeit, late=late, turn_ms=times))
+    return [
+        StoredGame(
+            id=r[0], key=r[1], ord=r[2], round=r[3], group=r[4], game=r[5], seed=r[6],
+            reason=r[7], turns=r[8], duration_ms=r[9], dir=r[10], seats=tuple(seats[r[0]]),
+            settings=json.loads(r[11]),
+        )
+        for r in rows
+    ]  # fmt: skip
+
+
+def _count(db: sqlite3.Connection, g: StoredGame, variant_keys: Sequence[str]) -> None:
+    """Add one game of two or more seats to the kept counts."""
+    delta = rt.Counts()
+    (event,) = rt.events([g], variant_keys)
+    delta.add_event(event)
+    late: dict[str, int] = {}
+    for s in g.seats:
+        late[s.bot] = late.get(s.bot, 0) + s.late
+    for bot, bs in delta.stats.items():
+        _add_bot(db, bs, late.get(bot, 0))
+    for e in event:
+        _add_score(db, e.bot, OVERALL, "", e.score)
+        _add_score(db, e.bot, VARIANT, e.variant, e.score)
+    for (a, b), pw in delta.pairs.items():
+        db.execute(
+            "INSERT INTO kept_pairs(a, b, wins, draws, losses) VALUES (?, ?, ?, ?, ?)"
+            " ON CONFLICT(a, b) DO UPDATE SET wins = wins + excluded.wins,"
+            " draws = draws + excluded.draws, losses = losses + excluded.losses",
+            (a, b, pw.wins, pw.draws, pw.losses),
+        )
+    for pattern, count in delta.multi.items():
+        db.execute(
+            "INSERT INTO kept_multi(pattern, count) VALUES (?, ?)"
+            " ON CONFLICT(pattern) DO UPDATE SET count = count + excluded.count",
+            (json.dumps(pattern), count),
+        )
+    _add_half(db, g)
+    bins: dict[tuple[str, float], int] = {}
+    for s in g.seats:
+        for ms in s.turn_ms:
+            key = (s.bot, round(ms, 2))
+            bins[key] = bins.get(key, 0) + 1
+    db.executemany(
+        "INSERT INTO kept_times(bot, ms, count) VALUES (?, ?, ?)"
+        " ON CONFLICT(bot, ms) DO UPDATE SET count = count + excluded.count",
+        [(bot, ms, n) for (bot, ms), n in bins.items()],
+    )
+
+
+def _add_bot(db: sqlite3.Connection, bs: rt.BotStats, late: int) -> None:
+    row = db.execute("SELECT forfeits FROM kept_bots WHERE bot = ?", (bs.name,)).fetchone()
+    forfeits = json.loads(row[0]) if row else dict.fromkeys(rt.REASONS, 0)
+    for k, n in bs.forfeits.items():
+        forfeits[k] = forfeits.get(k, 0) + n
+    db.execute(
+        "INSERT INTO kept_bots(bot, games, wins, draws, losses, rank_sum, late, forfeits)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(bot) DO UPDATE SET"
+        " games = games + excluded.games, wins = wins + excluded.wins,"
+        " draws = draws + excluded.draws, losses = losses + excluded.losses,"
+        " rank_sum = rank_sum + excluded.rank_sum, late = late + excluded.late,"
+        " forfeits = excluded.forfeits",
+        (bs.name, bs.games, bs.wins, bs.draws, bs.losses, bs.rank_sum, late, json.dumps(forfeits)),
+    )
+
+
+def _add_score(db: sqlite3.Connection, bot: str, scope: int, variant: str, value: float) -> None:
+    row = db.execute(
+        "SELECT n, total, m2, low, high FROM kept_scores WHERE bot = ? AND scope = ?"
+        " AND variant = ?",
+        (bot, scope, variant),
+    ).fetchone()
+    m = st.Moments(*row) if row else st.Moments()
+    m.add(value)
+    db.execute(
+        "INSERT OR REPLACE INTO kept_scores(bot, scope, variant, n, total, m2, low, high)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (bot, scope, variant, m.n, m.total, m.m2, m.low, m.high),
+    )
+
+
+def _add_half(db: sqlite3.Connection, g: StoredGame) -> None:
+    """Count a two-bot game as half of its seat-swapped pair, as
+    :func:`arena.results.rating.pentanomials` does (the latest game of each seating counts)."""
+    bots = tuple(s.bot for s in g.seats)
+    if len(bots) != 2 or bots[0] == bots[1]:
+        return
+    pid = json.dumps(rt.pair_id(g.round, g.settings, bots))
+    a, b = sorted(bots)
+    points = rt.pair_points(g.seats, a)
+    halves = dict(db.execute("SELECT first, points FROM kept_halves WHERE pid = ?", (pid,)))
+    me, other = bots
+    if other in halves:  # the pair is complete
+        if me in halves:  # it was already, with an earlier game of this seating
+            _add_pair(db, a, b, halves[me] + halves[other], -1)
+        _add_pair(db, a, b, points + halves[other], 1)
+    db.execute(
+        "INSERT OR REPLACE INTO kept_halves(pid, first, points) VALUES (?, ?, ?)",
+        (pid, me, points),
+    )
+
+
+def _add_pair(db: sqlite3.Connection, a: str, b: str, points: float, n: int) -> None:
+    """Count (``n`` = 1) or take out (-1) a pair in which a scored ``points`` (0 to 2)."""
+    row = db.execute("SELECT counts FROM kept_ptnml WHERE a = ? AND b = ?", (a, b)).fetchone()
+    counts = json.loads(row[0]) if row else [0] * 5
+    counts[round(2 * points)] += n
+    db.execute(
+        "INSERT OR REPLACE INTO kept_ptnml(a, b, counts) VALUES (?, ?, ?)",
+        (a, b, json.dumps(counts)),
+    )
+
+
+class Kept:
+    """What the leaderboard reads of the kept counts: everything but the games."""
+
+    def __init__(
+        self,
+        counts: rt.Counts,
+        states: dict[str, dict[str, Any]],
+        games: int,
+        late: dict[str, int],
+        times: dict[str, list[tuple[float, int]]],
+    ) -> None:
+        self.counts = counts
+        self.states = states  # every incremental rating's state after every current game
+        self.games = games  # current games
+        self.late = late
+        self.times = times  # each bot's response times: (ms to 0.01, how many), ascending
+
+
+def read(db: sqlite3.Connection, bots: Sequence[str]) -> Kept | None:
+    """The kept counts and ratings of the current games (the bots of ``bots`` first), the
+    tail rated now; ``None`` when they are not valid (read from scratch then)."""
+    if not is_valid(db):
+        return None
+    counts = rt.Counts()
+    for b in bots:
+        counts.bot(b)
+    late: dict[str, int] = {}
+    for bot, games, wins, draws, losses, rank_sum, late_n, forfeits in db.execute(
+        "SELECT bot, games, wins, draws, losses, rank_sum, late, forfeits FROM kept_bots"
+        " ORDER BY rowid"
+    ):
+        bs = counts.bot(bot)
+        bs.games, bs.wins, bs.draws, bs.losses, bs.rank_sum = games, wins, draws, losses, rank_sum
+        bs.forfeits.update(json.loads(forfeits))
+        late[bot] = late_n
+    for bot, scope, variant, n, total, m2, low, high in db.execute(
+        "SELECT bot, scope, variant, n, total, m2, low, high FROM kept_scores ORDER BY rowid"
+    ):
+        m = st.Moments(n, total, m2, low, high)
+        if scope == OVERALL:
+            counts.bot(bot).scores = m
+        else:
+            counts.bot(bot).variant_scores[variant] = m
+    for a, b, wins, draws, losses in db.execute(
+        "SELECT a, b, wins, draws, losses FROM kept_pairs ORDER BY rowid"
+    ):
+        counts.pairs[a, b] = rt.Pairwise(wins, draws, losses)
+    for a, b, ptnml in db.execute("SELECT a, b, counts FROM kept_ptnml ORDER BY rowid"):
+        counts.add_pentanomial(a, b, st.Pentanomial(json.loads(ptnml)))
+    for pattern, n in db.execute("SELECT pattern, count FROM kept_multi ORDER BY rowid"):
+        counts.multi[tuple((a, b, p) for a, b, p in json.loads(pattern))] = n
+    counts.finish()
+    states = _get(db, "states") or {}
+    evs = rt.events(_games_after(db, _get(db, "checkpoint")), _variant_keys(db))
+    for r in ratings.everyone():
+        if isinstance(r, ratings.IncrementalRating):
+            states[r.name] = ratings.rate_events(r, evs, states.get(r.name))
+    times: dict[str, list[tuple[float, int]]] = {}
+    for bot, ms, n in db.execute("SELECT bot, ms, count FROM kept_times ORDER BY bot, ms"):
+        times.setdefault(bot, []).append((ms, n))
+    return Kept(counts, states, int(_get(db, "games") or 0), late, times)

@@ -1,0 +1,32 @@
+"""The run's visible observers: the progress bar with its leader, the periodic table."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+from support import REPO, stc_cycler
+
+
+def test_the_bar_counts_the_games_and_names_the_leader(tmp_path):
+    bots = tmp_path / "bots"
+    bots.mkdir()
+    (bots / "c6.py").write_text(stc_cycler(6))
+    (bots / "c3.py").write_text(stc_cycler(3))
+    path = tmp_path / "t.yaml"
+    path.write_text(
+        "name: barred\ngame: stc\ngames: 2\nseed: 3\nconcurrency: 1\nsettings:\n  max_turns: 3\n"
+        f"bots:\n  - cmd: python3 {bots}/c6.py\n  - cmd: python3 {bots}/c3.py\n"
+        f"output: {tmp_path / 'out'}\nrating_interval: 2\n"
+    )
+    env = {**os.environ, "ARENA_PROGRESS": "1"}
+    result = subprocess.run(
+        [sys.executable, "-m", "arena", "run", str(path)],
+        cwd=REPO, capture_output=True, text=True, timeout=600, env=env,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "barred: 100%" in result.stderr and "2/2" in result.stderr
+    assert "leader: c" in result.stderr
+    # The periodic table, above the bar, once after the second game.
+    assert result.stderr.count("--- barred: 2 games stored\n") == 1
