@@ -630,7 +630,7 @@ def _games(
         if "games" not in given:
             raise doc.error("games", "give `games` or `seeds`, not both (one round per seed)")
     if games is None and not rules.open_ended:
-        return 2
+        return rules.default_games
     return games
 
 

@@ -90,6 +90,9 @@ class GamePlan:
     status: Callable[[], str | None] = _none
     stored: int = 0  # games already stored when the run began
     max_replays: int = MAX_STALL_REPLAYS
+    more: Callable[[], Iterator[GameSpec] | None] = _none
+    """The next round's games once every game of ``specs`` has ended (a format that plays
+    round by round), else ``None``: the run is over."""
 
 
 @dataclass
@@ -183,9 +186,15 @@ def play_plan(
         todo = with_retries(plan.specs, stalls.retry, say)
         while True:
             executor.run(todo, plan.job, loop.finished)
-            if not stalls.retry or stop_early():
+            if stop_early():
                 break
-            todo = with_retries(iter(()), stalls.retry, say)  # the last stalls
+            if stalls.retry:
+                todo = with_retries(iter(()), stalls.retry, say)  # the last stalls
+                continue
+            following = plan.more()  # every game so far has ended: the next round
+            if following is None:
+                break
+            todo = with_retries(following, stalls.retry, say)
         why = stop_early()
         state = "stopped" if why else "done"
     except Interrupted as stop:

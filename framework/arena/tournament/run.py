@@ -171,6 +171,7 @@ class _Games:
         self.argv = {b.name: b.argv for b in config.bots}
         self.clock = Clock(config.clock_scale, config.time_margin_ms, config.clock)
         self.changed: list[str] = []  # why no more games were started (a bot's file changed)
+        self.halted: list[bool] = []  # stopped while paused: no next round either
 
     def job(self, spec: GameSpec) -> Job:
         """The job a worker plays for ``spec``."""
@@ -190,7 +191,7 @@ class _Games:
         file changes, or a stop signal."""
         # Lazy: a worker asks for the next game when it is free. No game starts once a
         # bot's file has changed: the games stored so far all ran the files as they were.
-        specs = _while_unchanged(self.scheduler.specs(), self.bots.watch, self.config, self.changed)
+        specs = self.specs()
         plan = GamePlan(
             self.config.name,
             self.config.output,
@@ -199,6 +200,7 @@ class _Games:
             total=self.total,
             status=self.scheduler.status,
             stored=self.scheduler.stored,
+            more=self.next_round,
         )
         changed = self.changed
         result = play_plan(
@@ -214,6 +216,19 @@ class _Games:
             stored = f"{result.played} games stored; run the same command to resume"
             self.say(f"\ninterrupted ({result.stop}): {stored}")
         return result
+
+    def specs(self) -> Iterator[GameSpec]:
+        """The scheduler's games while no bot's file changed and no stop came."""
+        return _while_unchanged(
+            self.scheduler.specs(), self.bots.watch, self.config, self.changed, self.halted
+        )
+
+    def next_round(self) -> Iterator[GameSpec] | None:
+        """A format played round by round: the next round's games, unless none is left or
+        the run was stopped."""
+        if self.changed or self.halted or not self.scheduler.more_rounds():
+            return None
+        return self.specs()
 
     def failed(self, spec: GameSpec, reason: str) -> None:
         """A game failed in the referee: said; a full disk stops the run."""
@@ -344,7 +359,11 @@ def _check_round_seeds(config: TournamentConfig, plan: list[GameSpec] | None) ->
 
 
 def _while_unchanged(
-    specs: Iterator[GameSpec], watch: FileWatch, config: TournamentConfig, changed: list[str]
+    specs: Iterator[GameSpec],
+    watch: FileWatch,
+    config: TournamentConfig,
+    changed: list[str],
+    halted: list[bool],
 ) -> Iterator[GameSpec]:
     """The scheduled games, until a file a bot's command names has changed since the run
     began; then why, in ``changed``, and no more games (those already running go on: they
@@ -363,6 +382,7 @@ def _while_unchanged(
             )
             return
         if not wait_while_paused(config.output, lambda: first_stop() is not None):
+            halted.append(True)
             return  # stopped while paused (arena serve's control file)
         yield spec
 

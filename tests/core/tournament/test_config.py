@@ -89,7 +89,7 @@ def test_a_good_file_loads_with_defaults_and_absolute_bot_paths(tmp_path, monkey
             "t.yaml: bots[1].cmd (line 13): file not found: 'bots/stc/gredy.py'",
         ),
         ("  - name: b", "  - name: a", "t.yaml: bots[1].name (line 12): bot name 'a' used twice"),
-        ("format: round-robin", "format: swiss", "t.yaml: format (line 3): unknown format 'swiss'"),
+        ("format: round-robin", "format: dutch", "t.yaml: format (line 3): unknown format 'dutch'"),
         ("seed: 5", "seed: [5", "t.yaml (line 6): invalid YAML:"),
         (
             "concurrency: 1",

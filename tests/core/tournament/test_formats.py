@@ -206,9 +206,9 @@ def test_format_keys_load(tmp_path, monkeypatch):
     ("extra", "message"),
     [
         (
-            "format: swiss\n",
-            "format (line 10): unknown format 'swiss' "
-            "(known: round-robin, gauntlet, sprt, league, candidate)",
+            "format: dutch\n",
+            "format (line 10): unknown format 'dutch' "
+            "(known: round-robin, gauntlet, sprt, league, candidate, swiss)",
         ),
         (
             "format: gauntlet\n",
