@@ -64,6 +64,7 @@ class RunSummary:
     failures: list[str] = field(default_factory=list)  # "game <key>: why", each failed game
     left_out: int = 0  # stored games the file no longer defines: not on the leaderboard
     verdict: CandidateVerdict | None = None  # format candidate: the candidate's verdict
+    roster_changed: bool = False  # league: bots were added or retired; run it again to go on
 
 
 def run_tournament(
@@ -138,6 +139,7 @@ def run_tournament(
             failures=result.failures,
             left_out=store.left_out(),
             verdict=scheduler.verdict if isinstance(scheduler, CandidateScheduler) else None,
+            roster_changed=scheduler.roster_changed,
         )
     finally:
         store.close()
