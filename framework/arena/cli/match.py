@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -292,11 +291,12 @@ def _print_summary(
 
 
 def fold_width() -> int | None:
-    """The width ``arena match`` folds its game lines to: the terminal's, or ``COLUMNS``;
-    none when its output goes to a pipe or a file (one line per game, for grep)."""
+    """The width ``arena match`` folds its game lines to on a terminal (its width, or
+    ``COLUMNS``); none when its output goes to a pipe or a file (one line per game, for
+    grep and scripts)."""
     from arena.results.columns import terminal_width
 
-    return terminal_width() if sys.stdout.isatty() or "COLUMNS" in os.environ else None
+    return terminal_width() if sys.stdout.isatty() else None
 
 
 def folded(text: str, width: int | None) -> str:

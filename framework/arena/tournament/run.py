@@ -92,7 +92,10 @@ def run_tournament(
     _check_round_seeds(config, plan)
     # On a remote Dask cluster each worker decides the sandbox (`auto`) for itself.
     remote = config.executor == "dask" and config.dask is not None
-    config, sandbox = _sandbox(config, remote, say)
+    built, sandbox = _sandbox(config, remote, say)
+    if len(built.bots) != len(config.bots):  # on_build_error: skip left some out
+        plan = fixed_plan(built)
+    config = built
     # A Dask cluster is reached before anything is written (an unreachable one is a
     # configuration mistake); dask is imported only when used (it is slow to import).
     dask = _open_dask(config, say) if config.executor == "dask" else None
