@@ -624,6 +624,10 @@ class SwissScheduler(Scheduler):
     two_players = True
     default_games = None
 
+    BYE_POINTS = 1.0
+    """A bye's points per game of the round it sits out (FIDE's full-point bye: a won
+    round, 2 points with one settings variant)."""
+
     def __init__(self, config: TournamentConfig, stored: Iterable[StoredGame]) -> None:
         from arena.results import rating
 
@@ -706,7 +710,7 @@ class SwissScheduler(Scheduler):
         self.history.append((pairs, bye))
         if bye is not None:
             self.byes[bye] += 1
-            self.points[bye] += 2 * self.variants  # a bye wins the round's games
+            self.points[bye] += self.BYE_POINTS * 2 * self.variants
         specs: list[GameSpec] = []
         for a, b in pairs:
             pairing = frozenset((a, b))

@@ -77,8 +77,20 @@ def test_four_bots_pair_by_score_without_rematches():
     assert sched.standings() == ["a", "b", "c", "d"]
     third = play_round(sched, strength)
     assert lineups(third) == [("a", "d"), ("d", "a"), ("b", "c"), ("c", "b")]
-    assert not sched.more_rounds() and list(sched.specs()) == []
     assert sched.points == {"a": 6, "b": 4, "c": 1, "d": 1}
+    assert not sched.more_rounds() and list(sched.specs()) == []
+
+
+def test_a_rematch_only_once_every_pairing_has_met_and_then_by_score():
+    sched = make_scheduler(config("abcd", 4), [])
+    for _ in range(3):
+        play_round(sched, strength)
+    # every pairing met once: a 6 and b 4 meet again, c and d (1 each) too
+    fourth = play_round(sched, strength)
+    assert lineups(fourth) == [("a", "b"), ("b", "a"), ("c", "d"), ("d", "c")]
+    assert sched.met == dict.fromkeys(map(frozenset, ("ab", "cd")), 2) | dict.fromkeys(
+        map(frozenset, ("ac", "ad", "bc", "bd")), 1
+    )
 
 
 def test_five_bots_one_bye_a_round_and_byes_rotate():
