@@ -193,7 +193,9 @@ class _Games:
         file changes, or a stop signal."""
         # Lazy: a worker asks for the next game when it is free. No game starts once a
         # bot's file has changed: the games stored so far all ran the files as they were.
-        specs = _while_unchanged(self.scheduler.specs(), self.bots.watch, self.config, self.changed)
+        specs = _while_unchanged(
+            self.scheduler.specs(), self.bots.watch, self.config, self.changed, self.say
+        )
         plan = GamePlan(
             self.config.name,
             self.config.output,
@@ -347,7 +349,11 @@ def _check_round_seeds(config: TournamentConfig, plan: list[GameSpec] | None) ->
 
 
 def _while_unchanged(
-    specs: Iterator[GameSpec], watch: FileWatch, config: TournamentConfig, changed: list[str]
+    specs: Iterator[GameSpec],
+    watch: FileWatch,
+    config: TournamentConfig,
+    changed: list[str],
+    say: Callable[[str], None] | None = None,
 ) -> Iterator[GameSpec]:
     """The scheduled games, until a file a bot's command names has changed since the run
     began; then why, in ``changed``, and no more games (those already running go on: they
@@ -365,7 +371,7 @@ def _while_unchanged(
                 "resume"
             )
             return
-        if not wait_while_paused(config.output, lambda: first_stop() is not None):
+        if not wait_while_paused(config.output, lambda: first_stop() is not None, say=say):
             return  # stopped while paused (arena serve's control file)
         yield spec
 
