@@ -223,7 +223,12 @@ class _Games:
     def specs(self) -> Iterator[GameSpec]:
         """The scheduler's games while no bot's file changed and no stop came."""
         return _while_unchanged(
-            self.scheduler.specs(), self.bots.watch, self.config, self.changed, self.halted
+            self.scheduler.specs(),
+            self.bots.watch,
+            self.config,
+            self.changed,
+            self.halted,
+            self.say,
         )
 
     def next_round(self) -> Iterator[GameSpec] | None:
@@ -367,6 +372,7 @@ def _while_unchanged(
     config: TournamentConfig,
     changed: list[str],
     halted: list[bool],
+    say: Callable[[str], None] | None = None,
 ) -> Iterator[GameSpec]:
     """The scheduled games, until a file a bot's command names has changed since the run
     began; then why, in ``changed``, and no more games (those already running go on: they
@@ -384,7 +390,7 @@ def _while_unchanged(
                 "resume"
             )
             return
-        if not wait_while_paused(config.output, lambda: first_stop() is not None):
+        if not wait_while_paused(config.output, lambda: first_stop() is not None, say=say):
             halted.append(True)
             return  # stopped while paused (arena serve's control file)
         yield spec
