@@ -9,7 +9,8 @@ beside the old code's (another checkout) on the same stores in the same run.
 -x -C /tmp/arena-old`` when missing); each checkout runs its own ``framework`` and
 ``games`` folders first on ``PYTHONPATH``. Stores are cached under ``--cache`` (a store
 is built once, by ``Store.add_game`` with batched commits, 2-player games of random
-results, some forfeits). Per command and size: CPU seconds (user + system of the
+results, some forfeits; a store of more than 100,000 games is the 100,000-game store's
+rows copied in SQL, see :func:`replicate`). Per command and size: CPU seconds (user + system of the
 command's process), peak memory (its max RSS) and, over the sizes, the fitted growth
 exponent (the slope of log CPU over log games). Also printed: storing's pace (games a
 second, one commit per game as before and batched), the start-up of a tournament of
@@ -75,11 +76,58 @@ def add_games(store: Store, games: int, bots: int) -> None:
         store.add_game(*args)
 
 
+REPLICATE_FROM = 100_000
+"""Stores of more games are the store of this many copied in SQL (see :func:`replicate`)."""
+
+
+def replicate(cache: Path, games: int, bots: int) -> Path:
+    """A store of ``games`` games made of copies of the :data:`REPLICATE_FROM`-game store's
+    rows (keys suffixed, new ids, in one SQL statement per table): the rows arena's own
+    API wrote, many times over, when building a million games game by game would take
+    hours of a shared machine's CPU."""
+    import shutil
+    import sqlite3
+
+    source = build(cache, REPLICATE_FROM, bots)
+    out = cache / f"games{games}-bots{bots}"
+    shutil.rmtree(out, ignore_errors=True)
+    shutil.copytree(source, out, ignore=shutil.ignore_patterns("built"))
+    db = sqlite3.connect(out / "arena.sqlite")
+    with db:
+        last = db.execute("SELECT MAX(id) FROM games").fetchone()[0]
+        for copy in range(1, games // REPLICATE_FROM):
+            shift = copy * last
+            db.execute(
+                "INSERT INTO games (id, key, ord, round, grp, game, seed, settings, players,"
+                " reason, turns, steps, duration_ms, dir, finished_at, identity, identity_hash)"
+                " SELECT id + ?, key || ?, ord + ?, round + ?, grp, game, seed, settings,"
+                " players, reason, turns, steps, duration_ms, dir, finished_at, identity,"
+                " identity_hash FROM games WHERE id <= ?",
+                (shift, f"c{copy}", shift, copy * 1000, last),
+            )
+            db.execute(
+                "INSERT INTO seats SELECT game_id + ?, seat, bot, rank, score, forfeit, detail,"
+                " raw, moves, total_ms, max_ms, stderr, late, turn_ms FROM seats"
+                " WHERE game_id <= ?",
+                (shift, last),
+            )
+            db.execute(
+                "INSERT INTO current_games SELECT key || ?, ord + ?, round + ?, grp,"
+                " identity_hash FROM current_games WHERE key NOT LIKE '%c%'",
+                (f"c{copy}", shift, copy * 1000),
+            )
+    db.close()
+    (out / "built").write_text(f"copied {games // REPLICATE_FROM} times from {source}\n")
+    return out
+
+
 def build(cache: Path, games: int, bots: int) -> Path:
     """The cached store of ``games`` games between ``bots`` bots (built when missing)."""
     out = cache / f"games{games}-bots{bots}"
     if (out / "built").is_file():
         return out
+    if games > REPLICATE_FROM and games % REPLICATE_FROM == 0:
+        return replicate(cache, games, bots)
     if out.exists():
         import shutil
 

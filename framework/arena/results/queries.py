@@ -111,12 +111,26 @@ def _conditions(flt: GameFilter, rounds: str) -> tuple[list[str], list[Any]]:
         else:
             seat_terms.append(_seat_result("s", flt.result))
     if seat_terms:
-        # Driven by the seats (the bot's index), each game once however many seats match.
+        # Each game once however many of its seats match.
         terms.append(
-            "g.id IN (SELECT s.game_id FROM seats s WHERE " + " AND ".join(seat_terms) + ")"
+            "EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND "
+            + " AND ".join(seat_terms)
+            + ")"
         )
         params.extend(seat_params)
     return terms, params
+
+
+def _seat_count(flt: GameFilter) -> tuple[str, list[Any]] | None:
+    """The count of every stored game passing a filter of seats only (no seed, no round),
+    on the seats' indexes alone; ``None`` for other filters."""
+    if flt.seed is not None or flt.round is not None:
+        return None
+    terms, params = _conditions(flt, "g.round")
+    if not terms:
+        return None
+    inner = terms[0].removeprefix("EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND ")
+    return f"SELECT COUNT(DISTINCT s.game_id) FROM seats s WHERE {inner[:-1]}", params
 
 
 GAME_COLUMNS = (
@@ -131,9 +145,15 @@ def page_query(flt: GameFilter, order: str, current_only: bool) -> tuple[str, st
     if order not in ORDERS:
         raise ValueError(f"order {order!r}: one of {', '.join(ORDERS)}")
     if current_only:
-        source = (
-            "games g JOIN current_games c ON c.key = g.key AND c.identity_hash = g.identity_hash"
+        # The schedule's order walks its index and stops at the page's end (the filter is
+        # a look-up per game): the first pages of any filter cost the same at any size.
+        # Other orders walk the games (by id) and look each up in the schedule.
+        first, then = (
+            ("current_games c", "games g")
+            if order == "schedule"
+            else ("games g", "current_games c")
         )
+        source = f"{first} CROSS JOIN {then} ON c.key = g.key AND c.identity_hash = g.identity_hash"
         places, rounds, sql_order = "c.ord, c.round, c.grp", "c.round", ORDERS[order][0]
     else:
         source, places, rounds, sql_order = (
@@ -148,4 +168,6 @@ def page_query(flt: GameFilter, order: str, current_only: bool) -> tuple[str, st
         f"SELECT {GAME_COLUMNS.format(places=places)} FROM {source}{where} ORDER BY {sql_order}"
     )
     count = f"SELECT COUNT(*) FROM {source}{where}"
+    if not current_only and (by_seats := _seat_count(flt)) is not None:
+        count = by_seats[0]  # (the same parameters: the seats' terms are all there is)
     return select, count, params

@@ -350,11 +350,8 @@ class Store:
     def left_out(self) -> int:
         """How many stored games the tournament file did not define at its last run: what
         the leaderboard, ``arena list`` and the report leave out unless ``--all``."""
-        current = self.db.execute(
-            "SELECT COUNT(*) FROM games g JOIN current_games s"
-            " ON s.key = g.key AND s.identity_hash = g.identity_hash"
-        ).fetchone()[0]
-        return self.count_games() - int(current)
+        # Every row of current_games is a stored game of that identity: no join needed.
+        return self.count_games() - self._count_current()
 
     def stored_identity(self, key: str) -> dict[str, Any]:
         """The full identity a stored game was played with."""
@@ -582,12 +579,21 @@ class Store:
         rows = self.db.execute(
             select + " LIMIT ? OFFSET ?", [*params, -1 if limit is None else limit, offset]
         ).fetchall()
-        _, every, _ = page_query(GameFilter(), order, current_only)
-        total = int(self.db.execute(every).fetchone()[0])
-        matching = (
-            int(self.db.execute(count, params).fetchone()[0]) if flt != GameFilter() else total
-        )
+        # Every row of current_games is a stored game of that identity (add_game and
+        # set_current write only those): counted without the join. When every stored game
+        # is current, the filter's count needs no join either.
+        stored = self.count_games()
+        total = self._count_current() if current_only else stored
+        if flt == GameFilter():
+            matching = total
+        else:
+            if current_only and total == stored:
+                _, count, params = page_query(flt, order, current_only=False)
+            matching = int(self.db.execute(count, params).fetchone()[0])
         return GamesPage(self._with_seats(rows), matching, total)
+
+    def _count_current(self) -> int:
+        return int(self.db.execute("SELECT COUNT(*) FROM current_games").fetchone()[0])
 
     def _with_seats(self, rows: list[Any]) -> list[StoredGame]:
         """Stored games of the rows of a :data:`~arena.results.queries.GAME_COLUMNS` query,

@@ -44,12 +44,24 @@ def write_control(output: Path, control: Control) -> None:
 
 
 def wait_while_paused(
-    output: Path, stopped: Callable[[], bool], sleep: Callable[[float], None] = time.sleep
+    output: Path,
+    stopped: Callable[[], bool],
+    sleep: Callable[[float], None] = time.sleep,
+    say: Callable[[str], None] | None = None,
 ) -> bool:
     """Wait while the control file asks for a pause; ``False`` when ``stopped()`` became
-    true during the pause (start no more games), else ``True`` (at once when not paused)."""
+    true during the pause (start no more games), else ``True`` (at once when not paused).
+    A pause is said once through ``say`` (a pause left by a server that was killed would
+    otherwise hold the run back silently)."""
+    told = False
     while read_control(output).paused:
         if stopped():
             return False
+        if say is not None and not told:
+            say(
+                f"arena: paused by {output / CONTROL_NAME} (arena serve's pause): no new game "
+                "starts until it is resumed (delete the file to go on)"
+            )
+            told = True
         sleep(POLL_S)
     return True

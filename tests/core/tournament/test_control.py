@@ -76,6 +76,9 @@ def test_a_paused_run_waits_then_resumes(tmp_path: Path) -> None:
     _, err = proc.communicate(timeout=300)
     assert proc.returncode == 0, err
     assert _games(output) == 2
+    # A pause is said (once): one left by a killed server must not hold a run silently.
+    note = f"arena: paused by {output / 'control.json'} (arena serve's pause)"
+    assert err.count(note) == 1, err
 
 
 def test_ctrl_c_ends_a_paused_run(tmp_path: Path) -> None:
