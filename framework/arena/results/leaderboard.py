@@ -195,6 +195,7 @@ class Leaderboard:
         ``os_mu``/``os_sigma``/``os_mu-3sigma``.
         """
         rows = []
+        variants = self.variants()
         for i, s in enumerate(self.stats, start=1):
             score = score_interval(s.scores)
             low, high = s.win_interval()
@@ -217,7 +218,7 @@ class Leaderboard:
                     "score_high": _num(score.high, 2),
                 }
             )
-            for label in self.variants():
+            for label in variants:
                 v = score_interval(s.variant_scores.get(label, []))
                 row[f"score {label}"] = round(v.mean, 2) + 0.0
                 row[f"score_ci {label}"] = _num(v.half, 2)
