@@ -3,7 +3,9 @@
 Builds stores of real GameRecords through arena's own storing API (``Store.add_game``,
 batched as a run stores them, so the kept ratings are written as they are in a run):
 1k, 10k, 100k (and with ``--million`` 1M) games between 10 bots, and 100k games between
-1,000 bots; then runs ``arena leaderboard OUTPUT --format json`` in a child process and
+1,000 bots; then runs ``arena leaderboard OUTPUT`` (``--format``: table by default, as a
+user reads it; json also lists every pairing, so it grows with the pairings shown) in a
+child process and
 prints its CPU seconds (user + system) and peak resident memory, beside the same
 command of the code before the kept ratings (``--old REV``, default the parent of the
 first ratings commit, extracted with ``git archive``) where that finishes in reasonable
@@ -117,6 +119,7 @@ def main() -> int:
     parser.add_argument("--old-up-to", type=int, default=100_000, help="largest old run")
     parser.add_argument("--keep", type=Path, help="build the stores here and keep them")
     parser.add_argument("--quick", action="store_true", help="only 1k and 10k games")
+    parser.add_argument("--format", default="table", help="the leaderboard's --format")
     args = parser.parse_args()
     cases = [(1_000, 10), (10_000, 10), (100_000, 10), (100_000, 1_000)]
     if args.quick:
@@ -132,15 +135,18 @@ def main() -> int:
     try:
         for games, bots in cases:
             out = root / f"g{games}-b{bots}"
-            if not (out / "arena.sqlite").exists():
+            if not (out / "complete").exists():
+                shutil.rmtree(out, ignore_errors=True)
                 built = build(out, games, bots)
+                (out / "complete").touch()
             else:
                 built = float("nan")
-            measure(["leaderboard", str(out), "--format", "json"])  # builds nothing now
-            cpu, mb = measure(["leaderboard", str(out), "--format", "json"])
+            command = ["leaderboard", str(out), "--format", args.format]
+            measure(command)  # the first read of a store (none here: built as stored)
+            cpu, mb = measure(command)
             line = f"{games:>9} {bots:>5} {built:>8.1f} {cpu:>7.2f} {mb:>7.0f}"
             if old and games <= args.old_up_to and bots <= 100:
-                old_cpu, old_mb = measure(["leaderboard", str(out), "--format", "json"], old)
+                old_cpu, old_mb = measure(command, old)
                 line += f" {old_cpu:>7.2f} {old_mb:>7.0f}"
             else:
                 line += f" {'-':>7} {'-':>7}"

@@ -45,7 +45,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "extensions": [".java"],
         "build": "javac {flags} -encoding UTF-8 -d {out} {sources}",
         "flags": "",
-        "cmd": "java -Xss64m -cp {out} {main}",
+        "cmd": "java -Xss64m -XX:-UsePerfData -cp {out} {main}",
         "install": "apt-get install default-jdk-headless",
     },
     "csharp": {

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -162,6 +161,7 @@ def _check_options(args: argparse.Namespace, info: GameInfo) -> Clock:
     """Refuse options the match cannot be played with; the clock they set."""
     from arena.records import Clock
     from arena.tournament.config import check_clock_scale, check_time_margin, players_text
+    from arena.tournament.keys import KEYS
     from arena.tournament.schedule import MAX_GAMES
 
     if not info.min_players <= len(args.bots) <= info.max_players:
@@ -172,6 +172,8 @@ def _check_options(args: argparse.Namespace, info: GameInfo) -> Clock:
             raise ConfigError(f"--{option} must be at least 1, not {getattr(args, option)}")
     if args.games > MAX_GAMES:
         raise ConfigError(f"--games {args.games}: arena plays at most {MAX_GAMES} games at once")
+    if (why := KEYS["concurrency"].problem(args.jobs)) is not None:  # the same bound as -j of run
+        raise ConfigError(f"--jobs: {why}")
     if args.verbose and args.jobs > 1:
         raise ConfigError("--verbose logs one game at a time: leave out -j")
     if message := check_time_margin(args.time_margin_ms):
@@ -289,11 +291,12 @@ def _print_summary(
 
 
 def fold_width() -> int | None:
-    """The width ``arena match`` folds its game lines to: the terminal's, or ``COLUMNS``;
-    none when its output goes to a pipe or a file (one line per game, for grep)."""
+    """The width ``arena match`` folds its game lines to on a terminal (its width, or
+    ``COLUMNS``); none when its output goes to a pipe or a file (one line per game, for
+    grep and scripts)."""
     from arena.results.columns import terminal_width
 
-    return terminal_width() if sys.stdout.isatty() or "COLUMNS" in os.environ else None
+    return terminal_width() if sys.stdout.isatty() else None
 
 
 def folded(text: str, width: int | None) -> str:

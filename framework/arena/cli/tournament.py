@@ -106,10 +106,18 @@ def cmd_run(args: argparse.Namespace, extra: list[str]) -> int:
         thinking = registry.get(config.game).info.thinking
         warn_concurrency(config.concurrency, "concurrency", thinking)
     say = _to_stderr
-    shown = run_observers(
-        config.output, progress_wanted(args.no_progress), config.rating_interval, True, say
-    )
-    summary = run_tournament(config, fresh=args.fresh, update=args.update, observers=shown)
+    fresh = args.fresh
+    while True:
+        shown = run_observers(
+            config.output, progress_wanted(args.no_progress), config.rating_interval, True, say
+        )
+        summary = run_tournament(config, fresh=fresh, update=args.update, observers=shown)
+        if not summary.roster_changed or summary.interrupted:
+            break
+        # `arena bot add|retire` changed the league: read the file and roster again, go on.
+        config = load_tournament(args.file, registry, option_overrides(args))
+        say(f"arena: the league's bots are now {', '.join(_roster_line(config))}")
+        fresh = False
     print_board(render_board(summary.leaderboard, args))
     done = f"{summary.played} games played now, {summary.resumed} resumed"
     print(f"{done}, results in {config.output}", file=sys.stderr)
@@ -131,6 +139,11 @@ def cmd_run(args: argparse.Namespace, extra: list[str]) -> int:
         )
         return EXIT_GIVEN_UP
     return EXIT_OK
+
+
+def _roster_line(config: Any) -> list[str]:
+    """The league's bots, the retired ones marked."""
+    return [b.name + (" (retired)" if b.name in config.retired else "") for b in config.bots]
 
 
 def _to_stderr(message: str) -> None:

@@ -125,3 +125,24 @@ def _render(columns: Sequence[Column], wrap: dict[int, int], tablefmt: str) -> s
         for k in range(height):
             out.append(line([cell[r][k] if k < len(cell[r]) else "" for cell in split]))
     return "\n".join(out)
+
+
+def folded_table(columns: Sequence[Column], width: int | None, keep: int = 1) -> str:
+    """Every column of the table within ``width`` characters (``None``: no limit): where
+    the whole table is wider, it is cut into blocks of columns one below the other, each
+    repeating the first ``keep`` columns (the names) and as many of the others as fit,
+    like a wide data frame printed in a narrow terminal. A column wider than the width
+    alone goes in a block of its own."""
+    whole = _render(columns, {}, "simple")
+    if width is None or width_of(whole) <= width or len(columns) <= keep:
+        return whole
+    head, rest = list(columns[:keep]), list(columns[keep:])
+    blocks: list[str] = []
+    block: list[Column] = []
+    for column in rest:
+        if block and width_of(_render([*head, *block, column], {}, "simple")) > width:
+            blocks.append(_render([*head, *block], {}, "simple"))
+            block = []
+        block.append(column)
+    blocks.append(_render([*head, *block], {}, "simple"))
+    return "\n\n".join(blocks)

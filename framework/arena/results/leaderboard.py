@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from arena.errors import ConfigError
 from arena.limits import DEFAULT_FORMAT
 from arena.results import rating, ratings
-from arena.results.columns import Column, fit_table, terminal_width
+from arena.results.columns import Column, fit_table, folded_table, terminal_width
 from arena.results.rating import REASONS, BotStats, Pairwise
 from arena.results.ratings.elo import elo_text, num, signed
 
@@ -335,7 +335,7 @@ class Leaderboard:
                 writer.writerows(rows)
             return buf.getvalue()
         if fmt == "markdown" or wide:
-            return self._full(fmt)
+            return self._full(fmt, width)
         if columns:
             return self._chosen(columns)
         return self.compact(width)
@@ -415,14 +415,28 @@ class Leaderboard:
                 text += f" + {pw.unpaired} unpaired game" + ("s" if pw.unpaired > 1 else "")
         return text
 
-    def _full(self, fmt: str) -> str:
-        """Every column, the pairings and the matrix (``--wide`` and markdown)."""
+    def _full(self, fmt: str, width: int | None = None) -> str:
+        """Every column, the pairings and the matrix (``--wide`` and markdown). As text,
+        each table is folded into blocks of columns that fit ``width`` (default: the
+        terminal's), the names repeated in each block (:func:`folded_table`)."""
         tablefmt = "github" if fmt == "markdown" else "simple"
+        fit = (width or terminal_width()) if fmt == "table" else None
 
         def heading(text: str) -> str:
-            return f"{text}:" if fmt == "table" else f"### {text}"
+            if fmt != "table":
+                return f"### {text}"
+            import textwrap
+
+            return textwrap.fill(f"{text}:", fit or 10**6, break_on_hyphens=False)
 
         def table(rows: Any, headers: Any) -> str:
+            if fit is not None and rows:  # plain text: folded to the width
+                names = list(rows[0]) if headers == "keys" else list(headers)
+                cells = [list(r.values()) if isinstance(r, dict) else list(r) for r in rows]
+                columns = [
+                    Column(str(h), [str(row[i]) for row in cells]) for i, h in enumerate(names)
+                ]
+                return folded_table(columns, fit, keep=2 if headers == "keys" else 1)
             from tabulate import tabulate  # only here: `arena match` starts without it
 
             return tabulate(rows, headers=headers, tablefmt=tablefmt, disable_numparse=True)

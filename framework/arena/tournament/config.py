@@ -43,6 +43,7 @@ from arena.tournament.formats import DEFAULT_FORMAT, FORMATS, Scheduler, schedul
 from arena.tournament.keys import KEYS, REQUIRED, Override
 from arena.tournament.keys import check_clock_scale as check_clock_scale  # for arena match
 from arena.tournament.keys import check_time_margin as check_time_margin
+from arena.tournament.roster import ROSTER_NAME, Roster, read_roster
 from arena.tournament.schedule import MAX_GAMES
 
 if TYPE_CHECKING:  # yaml and stats are imported where used: `arena match` needs neither
@@ -105,6 +106,7 @@ class TournamentConfig:
     variant_keys: tuple[str, ...] = ()
     champion: str | None = None
     sprt: Sprt | None = None
+    retired: tuple[str, ...] = ()  # league: bots given no new game (roster.json)
     candidate: str | None = None  # format candidate: the bot judged (None: the first)
     verdict: Sprt | None = None  # format candidate: its bounds (None: the defaults)
     executor: ExecutorKind = "local"
@@ -376,7 +378,13 @@ def load_tournament(
         raise doc.error("players", f"{info.id} is played by {players_text(info)}, not {players}")
     variants, variant_keys = _variants(doc, data, game_cls)
     presets = _load_languages(doc, data.get("languages"))
-    bots = _load_bots(doc, data.get("bots"), path.parent, presets)
+    output = _output(data, path, "output" in doc.given_by)
+    roster = read_roster(output)
+    raw_bots = data.get("bots")
+    if roster.added and isinstance(raw_bots, list):
+        raw_bots = [*raw_bots, *roster.added]  # added while a league ran (roster.json)
+    bots = _load_bots(doc, raw_bots, path.parent, presets)
+    retired = _retired(roster, bots, output)
     if len(bots) < players:
         raise doc.error("bots", f"needs at least {players} bots for {players}-player games")
     champion, sprt, candidate, verdict = _check_format(doc, data, fmt, players, bots)
@@ -402,7 +410,8 @@ def load_tournament(
         variants=variants,
         variant_keys=variant_keys,
         bots=bots,
-        output=_output(data, path, "output" in doc.given_by),
+        output=output,
+        retired=retired,
         sandbox=_value(data, "sandbox"),
         memory_mb=_value(data, "memory_mb"),
         max_processes=_value(data, "max_processes"),
@@ -749,6 +758,15 @@ def _load_bots(
         _check_name(doc, f"bots[{i}]", name, bots[:i])
         bots[i] = dataclasses.replace(bots[i], name=name)
     return bots
+
+
+def _retired(roster: Roster, bots: list[BotEntry], output: Path) -> tuple[str, ...]:
+    """The roster's retired bots, each one of the bots."""
+    names = [b.name for b in bots]
+    for name in roster.retired:
+        if name not in names:
+            raise ConfigError(f"{output / ROSTER_NAME}: retired bot {name!r} is not a bot")
+    return tuple(roster.retired)
 
 
 def _first_source(bot: BotEntry) -> str:

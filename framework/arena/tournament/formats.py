@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from arena.limits import DEFAULT_FORMAT
 from arena.records import GameSpec, SeatRecord, StoredGame
 from arena.results import stats as st
+from arena.tournament.roster import roster_stamp
 from arena.tournament.schedule import gauntlet, pair_round, paired_rounds, round_robin, round_seed
 
 if TYPE_CHECKING:  # the loader reads this table: rating (trueskill) and the store load later
@@ -71,6 +72,8 @@ class Scheduler(ABC):
         """How many line-ups a fixed format plays (None: open-ended, ``games`` in all)."""
         return None
 
+    #: the run stopped handing out games because the league's roster changed
+    roster_changed: bool = False
     #: games in the whole plan, stored ones included (``None``: open-ended)
     planned: int | None = None
     #: games of the plan already stored when the run started
@@ -324,7 +327,10 @@ class LeagueScheduler(Scheduler):
     _met_pairs = 0  # pairings of the file's bots met
 
     def __init__(self, config: TournamentConfig, stored: Iterable[StoredGame]) -> None:
-        self.bots = [b.name for b in config.bots]
+        # Retired bots (roster.json) keep their games and get no new one.
+        self.bots = [b.name for b in config.bots if b.name not in config.retired]
+        self.output = config.output
+        self.roster = roster_stamp(config.output)
         self.variants = max(1, len(config.variants))
         self.seed = config.schedule_seed
         self.limit = config.games
@@ -377,6 +383,9 @@ class LeagueScheduler(Scheduler):
                 return
             yield self._hand_out(spec)
         while self._room() and len(self.bots) >= 2:
+            if roster_stamp(self.output) != self.roster:
+                self.roster_changed = True  # bots added or retired: the run takes them up
+                return
             a, b = self.choose()
             r = self.next_round
             self.next_round += 1
@@ -394,11 +403,13 @@ class LeagueScheduler(Scheduler):
         if fresh is not None:
             return fresh
         candidates = list(itertools.combinations(self.bots, 2))
+        active = set(self.bots)
         model = st.bradley_terry(
             self.bots,
             (
                 st.Encounter(a, b, pw.wins + 0.5 * pw.draws, pw.n)
                 for (a, b), pw in self.pairs.results.items()
+                if a in active and b in active
             ),
         )
         return st.information_order(

@@ -64,6 +64,7 @@ class RunSummary:
     failures: list[str] = field(default_factory=list)  # "game <key>: why", each failed game
     left_out: int = 0  # stored games the file no longer defines: not on the leaderboard
     verdict: CandidateVerdict | None = None  # format candidate: the candidate's verdict
+    roster_changed: bool = False  # league: bots were added or retired; run it again to go on
 
 
 def run_tournament(
@@ -91,7 +92,10 @@ def run_tournament(
     _check_round_seeds(config, plan)
     # On a remote Dask cluster each worker decides the sandbox (`auto`) for itself.
     remote = config.executor == "dask" and config.dask is not None
-    config, sandbox = _sandbox(config, remote, say)
+    built, sandbox = _sandbox(config, remote, say)
+    if len(built.bots) != len(config.bots):  # on_build_error: skip left some out
+        plan = fixed_plan(built)
+    config = built
     # A Dask cluster is reached before anything is written (an unreachable one is a
     # configuration mistake); dask is imported only when used (it is slow to import).
     dask = _open_dask(config, say) if config.executor == "dask" else None
@@ -138,6 +142,7 @@ def run_tournament(
             failures=result.failures,
             left_out=store.left_out(),
             verdict=scheduler.verdict if isinstance(scheduler, CandidateScheduler) else None,
+            roster_changed=scheduler.roster_changed,
         )
     finally:
         store.close()

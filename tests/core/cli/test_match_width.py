@@ -1,4 +1,4 @@
-"""``arena match`` fits the terminal: at 80 columns its game lines fold, its summary
+"""``arena match`` fits its terminal (a real pseudo-terminal here): at 80 columns its game lines fold, its summary
 leaves columns out (and says which), and its intervals read as the leaderboard's."""
 
 from __future__ import annotations
@@ -14,13 +14,38 @@ BOTS = (f"{sys.executable} bots/stc/greedy.py", f"{sys.executable} bots/stc/rand
 
 
 def match(columns: int) -> list[str]:
-    result = subprocess.run(
-        [sys.executable, "-m", "arena", "match", "stc", *BOTS, "--games", "4", "--seed", "3"],
-        capture_output=True, text=True, cwd=REPO, timeout=300,
-        env={**os.environ, "COLUMNS": str(columns)},
-    )  # fmt: skip
+    """``arena match``'s output on a real terminal (a pseudo-terminal) ``columns`` wide."""
+    import fcntl
+    import pty
+    import struct
+    import termios
+
+    leader, follower = pty.openpty()
+    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    try:
+        result = subprocess.run(
+            [sys.executable, "-m", "arena", "match", "stc", *BOTS, "--games", "4", "--seed", "3",
+             "--no-progress"],
+            stdout=follower, stderr=subprocess.PIPE, text=True, cwd=REPO, timeout=300, env=env,
+        )  # fmt: skip
+        os.close(follower)
+        follower = -1
+        chunks = []
+        while True:
+            try:
+                chunk = os.read(leader, 65536)
+            except OSError:  # the terminal's other end closed: all read
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+    finally:
+        if follower >= 0:
+            os.close(follower)
+        os.close(leader)
     assert result.returncode == 0, result.stderr
-    return result.stdout.splitlines()
+    return b"".join(chunks).decode().replace("\r\n", "\n").splitlines()
 
 
 def test_at_80_columns_every_line_fits_and_intervals_read_as_the_boards():

@@ -14,7 +14,8 @@ from typing import Any
 
 import pytest
 
-from arena.botproc import Sandbox
+from arena.botproc import BotHome, Sandbox
+from arena.botproc.spawn import spawn
 from arena.records import Clock
 from arena.referee.engine import Referee
 from support import run_arena
@@ -55,11 +56,22 @@ REALTIME = "os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(1))"
 
 
 def _realtime_allowed() -> bool:
-    probe = f"import os\n{REALTIME}"
-    return subprocess.run([sys.executable, "-c", probe], capture_output=True).returncode == 0
+    """Whether a bot arena starts (sandbox none) may take SCHED_FIFO: not where it runs as
+    an unprivileged user, nor as root (root's bots have no capabilities)."""
+    home = BotHome.create("probe", 1, Sandbox("none"))
+    try:
+        probe = [sys.executable, "-c", f"import os\n{REALTIME}"]
+        null = subprocess.DEVNULL
+        bot = spawn(probe, home.workdirs[0], Sandbox("none"), null, null, null, 1 << 20)
+        try:
+            return bot.proc.wait(timeout=60) == 0
+        finally:
+            bot.kill()
+    finally:
+        home.close()
 
 
-@pytest.mark.skipif(not _realtime_allowed(), reason="SCHED_FIFO is not allowed here")
+@pytest.mark.skipif(not _realtime_allowed(), reason="a bot may not take SCHED_FIFO here")
 def test_a_bot_that_preempts_the_referee_is_timed_from_before_its_input(make_bot, tmp_path):
     # A real-time bot on the referee's only core runs the instant the referee's write
     # wakes it, before the write even returns, and keeps the core for the 2 ms it spins:

@@ -207,7 +207,8 @@ def test_format_keys_load(tmp_path, monkeypatch):
     [
         (
             "format: swiss\n",
-            "format (line 10): unknown format 'swiss' (known: round-robin, gauntlet, sprt, league)",
+            "format (line 10): unknown format 'swiss' "
+            "(known: round-robin, gauntlet, sprt, league, candidate)",
         ),
         (
             "format: gauntlet\n",

@@ -159,6 +159,10 @@ def test_a_huge_concurrency_is_refused_before_any_game(tmp_path, capsys):
         f"arena: {path}: concurrency (line 4): must be at most 1024, not 1000000000"
     )
     assert not (tmp_path / "out").exists()
+    bot = f"python3 {REPO}/bots/stc/random_bot.py"
+    assert refused(capsys, "match", "stc", bot, bot, "-j", "1000000000") == (
+        "arena: --jobs: must be at most 1024, not 1000000000"
+    )
 
 
 @pytest.mark.parametrize(

@@ -35,7 +35,7 @@ from arena.results import rating as rt
 from arena.results import ratings
 from arena.results import stats as st
 
-TAIL = 200
+TAIL = 100
 """Newest games (in schedule order) left after the checkpoint; rated on every read."""
 
 SCHEMA = """
