@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -14,10 +15,10 @@ import pytest
 from arena.tournament.formats import LeagueScheduler
 
 
-def league(bots: int) -> LeagueScheduler:
+def league(bots: int, output: Path) -> LeagueScheduler:
     config = SimpleNamespace(
         bots=[SimpleNamespace(name=f"b{i}") for i in range(bots)],
-        variants=[], schedule_seed=1, games=None,
+        variants=[], schedule_seed=1, games=None, retired=frozenset(), output=output,
     )  # fmt: skip
     return LeagueScheduler(config, [])  # type: ignore[arg-type]
 
@@ -29,9 +30,9 @@ def by_the_rule(s: LeagueScheduler) -> tuple[str, str] | None:
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_every_fresh_pairing_is_the_one_the_rule_gives(seed):
+def test_every_fresh_pairing_is_the_one_the_rule_gives(seed, tmp_path):
     rng = random.Random(seed)
-    s = league(rng.randint(2, 11))
+    s = league(rng.randint(2, 11), tmp_path)
     for a, b in itertools.combinations(s.bots, 2):  # stored games: some pairings met
         if rng.random() < 0.3:
             s.rounds[frozenset((a, b))] = rng.randint(1, 3)
