@@ -76,6 +76,8 @@ class Scheduler(ABC):
         """How many line-ups a fixed format plays (None: open-ended, ``games`` in all)."""
         return None
 
+    #: bots may be added and retired while it runs (``arena bot``, roster.json)
+    takes_bots: ClassVar[bool] = False
     #: the run stopped handing out games because the league's roster changed
     roster_changed: bool = False
     #: games in the whole plan, stored ones included (``None``: open-ended)
@@ -333,6 +335,7 @@ class LeagueScheduler(Scheduler):
     description = "one pair of games at a time where it tells most, until `games` or Ctrl-C"
     open_ended = True
     two_players = True
+    takes_bots = True
     _met: dict[str, set[str]] | None = None  # per bot, the bots it has met (made on first use)
     _met_pairs = 0  # pairings of the file's bots met
 

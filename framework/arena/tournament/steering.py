@@ -13,7 +13,16 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from arena.errors import ConfigError
+from arena.limits import DEFAULT_FORMAT
 from arena.tournament.roster import Roster, read_roster, write_roster
+
+
+def takes_bots(fmt: str) -> bool:
+    """Whether a tournament of format ``fmt`` takes bots while it runs (a league)."""
+    from arena.tournament.formats import FORMATS
+
+    scheduler = FORMATS.get(fmt)
+    return scheduler is not None and scheduler.takes_bots
 
 
 @dataclass(frozen=True)
@@ -34,8 +43,8 @@ def open_league(output: Path) -> League:
         meta = store.meta()
     finally:
         store.close()
-    if meta.get("format") != "league":
-        fmt = meta.get("format", "round-robin")
+    fmt = str(meta.get("format", DEFAULT_FORMAT))
+    if not takes_bots(fmt):
         raise ConfigError(f"{output}: a {fmt} tournament, not a league: only a league takes bots")
     roster = read_roster(output)
     names = [*meta.get("bots", []), *(b.get("name") for b in roster.added)]

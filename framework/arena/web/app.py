@@ -25,6 +25,7 @@ from starlette.staticfiles import StaticFiles
 
 from arena.errors import ArenaError
 from arena.tournament.control import Control, write_control
+from arena.tournament.steering import add_bot, retire_bot
 from arena.web import pages
 from arena.web.child import RunChild
 from arena.web.folder import Folder
@@ -78,6 +79,7 @@ def make_app(served: Served) -> Starlette:
         context.update(
             csrf=served.guard.csrf,
             steer=served.child is not None,
+            league=served.folder.is_league(),
             run=served.watcher.news.run,
             title=context.get("title", "arena"),
         )
@@ -129,6 +131,32 @@ def make_app(served: Served) -> Starlette:
         await served.watcher.poll_once()
         return JSONResponse({"ok": done, "action": action})
 
+    async def league(request: Request) -> Response:
+        """Add a bot to the league, or retire one (``arena bot add|retire`` from the page)."""
+        action = request.path_params["action"]
+        if not served.guard.same_origin(request):
+            return JSONResponse({"error": "refused: not from this app's page"}, status_code=403)
+        if action not in ("add", "retire"):
+            return JSONResponse({"error": f"no action {action!r}"}, status_code=404)
+        try:
+            form = await request.json()
+        except ValueError:
+            return JSONResponse({"error": "expected a JSON body"}, status_code=400)
+        text = form.get("bot") if isinstance(form, dict) else None
+        if not isinstance(text, str) or not text.strip() or len(text) > 4096:
+            return JSONResponse({"error": "give a bot: [NAME=]CMD or a source file"}, 400)
+        output = served.folder.output
+        try:
+            if action == "add":
+                name = await run_in_threadpool(add_bot, output, text.strip())
+            else:
+                await run_in_threadpool(retire_bot, output, text.strip())
+                name = text.strip()
+        except ArenaError as exc:
+            return JSONResponse({"error": pages.no_paths(str(exc), output)}, status_code=400)
+        await served.watcher.poll_once()
+        return JSONResponse({"ok": True, "action": action, "bot": name})
+
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         served.watcher.start()
@@ -147,6 +175,7 @@ def make_app(served: Served) -> Starlette:
         Route("/events", events),
         Route("/api/status", status),
         Route("/control/{action}", control, methods=["POST"]),
+        Route("/league/{action}", league, methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)

@@ -8,6 +8,7 @@ lock (``.arena.lock``, an ``flock``) is never taken here, so nothing here blocks
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import threading
 from dataclasses import dataclass
@@ -17,6 +18,7 @@ from typing import Any
 from arena.results.status import STATUS_NAME, read_status
 from arena.results.store import DB_NAME, Store
 from arena.tournament.control import read_control
+from arena.tournament.steering import takes_bots
 
 STATES = ("running", "stopped", "done")
 
@@ -77,6 +79,17 @@ class Folder:
             store = Store(self.output, create=False)
             self._local.store = store
         return store
+
+    def is_league(self) -> bool:
+        """Whether the folder holds a league (a format that takes bots while it runs)."""
+        db = self.db()
+        if db is None:
+            return False
+        try:
+            row = db.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
+        except sqlite3.Error:
+            return False
+        return row is not None and takes_bots(str(json.loads(row[0])))
 
     def db(self) -> sqlite3.Connection | None:
         """This thread's read-only connection."""

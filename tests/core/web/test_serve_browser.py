@@ -133,3 +133,52 @@ def test_script_in_a_bot_name_stays_text(
         assert page.evaluate("window.pwned") is None
         assert "<img src=x onerror=window.pwned=1>" in page.text_content("body")
     assert errors == []
+
+
+def test_a_bot_added_from_the_page_plays_in_the_running_league(
+    tmp_path: Path, browser: Any, serve: Callable[..., Server]
+) -> None:
+    """A league served from its file: a bot typed into the page's form joins the running
+    league and plays its first game; a bad one is refused on the page."""
+    bots = {"slow": slow_bot(tmp_path, 0.02), "greedy": shipped("greedy.py")}
+    tournament = write_tournament(tmp_path, bots, games=60, max_turns=8)
+    tournament.write_text(tournament.read_text().replace("round-robin", "league"))
+    output = tmp_path / "out"
+    server = serve(str(tournament))
+    errors: list[str] = []
+    page = open_page(browser, server.url, errors)
+    page.wait_for_selector("#run-state[data-state='running']", timeout=30000)
+    page.wait_for_function(
+        "document.querySelector('#board-title') &&"
+        " /[1-9]\\d* games\\)/.test(document.querySelector('#board-title').textContent)",
+        timeout=60000,
+    )
+    page.reload()  # the form shows once the folder holds the league
+    page.wait_for_selector("#league-bot", timeout=20000)
+    page.fill("#league-bot", f"greedy={shipped('random_bot.py')}")
+    page.click("button[data-league='add']")
+    page.wait_for_function(
+        "document.querySelector('#league-said').textContent.includes('already has a bot')",
+        timeout=20000,
+    )
+    page.fill("#league-bot", f"rookie={shipped('random_bot.py')}")
+    page.click("button[data-league='add']")
+    page.wait_for_function(
+        "document.querySelector('#league-said').textContent === 'rookie: joins the league'",
+        timeout=20000,
+    )
+
+    def rookie_games() -> int:
+        db = sqlite3.connect(f"file:{output / 'arena.sqlite'}?mode=ro", uri=True)
+        try:
+            return int(db.execute("SELECT COUNT(*) FROM seats WHERE bot = 'rookie'").fetchone()[0])
+        finally:
+            db.close()
+
+    page.wait_for_function(
+        "Array.from(document.querySelectorAll('#leaderboard tbody tr'))"
+        ".some(r => r.textContent.includes('rookie'))",
+        timeout=300000,
+    )
+    assert rookie_games() >= 1
+    assert errors == []

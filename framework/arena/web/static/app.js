@@ -140,6 +140,20 @@
     });
   });
 
+  document.querySelectorAll("button[data-league]").forEach(function (button) {
+    button.addEventListener("click", async function () {
+      const said = document.getElementById("league-said");
+      const bot = document.getElementById("league-bot").value;
+      const r = await fetch("/league/" + button.dataset.league, {
+        method: "POST", headers: {"X-CSRF-Token": csrf, "Content-Type": "application/json"},
+        body: JSON.stringify({bot: bot}),
+      });
+      const answer = await r.json();
+      said.textContent = answer.error || (answer.bot + (button.dataset.league === "add" ?
+        ": joins the league" : ": retired"));
+    });
+  });
+
   setUp();
   if (live.dataset.live) listen();
   document.body.dataset.ready = "1";
