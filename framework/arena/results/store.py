@@ -524,9 +524,24 @@ class Store:
                 with self._writing():
                     kept.rebuild(self.db)
                 return kept.read(self.db, bots)
+        return self._build_kept_as_reader(bots)
+
+    def _build_kept_as_reader(self, bots: Sequence[str]) -> kept.Kept | None:
+        """Build the kept tables from a reader (``arena leaderboard``, ``arena serve``) only
+        while no run holds the folder: the rebuild is one write transaction (minutes on a
+        million games) that would make a running ``arena run`` fail as "database is
+        locked". The folder's lock is held meanwhile, so no run starts; while a run holds
+        it, ``None``: the caller reads the games (slower, never in the run's way)."""
+        from arena.results.lock import lock_output
+
+        try:
+            held = lock_output(self.output)
+        except ConfigError:
+            return None  # a run is writing (it keeps the tables itself), or no lock here
         try:
             db = sqlite3.connect(self.path, timeout=10)
         except sqlite3.Error:
+            held.release()
             return None
         try:
             with db:
@@ -538,6 +553,7 @@ class Store:
             return None  # read-only folder, a busy writer...: read the games instead
         finally:
             db.close()
+            held.release()
 
     def _own_schema(self) -> bool:
         """Whether the file is of this arena's schema (an older one is read as it is)."""

@@ -150,6 +150,28 @@ def test_an_older_store_gets_its_kept_tables_on_first_read(tmp_path):
     reader.close()
 
 
+def test_a_reader_never_builds_the_tables_while_a_run_holds_the_folder(tmp_path):
+    """The rebuild is one long write transaction: built by a reader (`arena serve`,
+    `arena leaderboard`) while a run writes, it would make the run fail as locked."""
+    from arena.results.lock import lock_output
+
+    store = fill(tmp_path, "league", shuffle=2)
+    expected, _ = boards(store)
+    for table in (*kept.TABLES, "kept_meta"):
+        store.db.execute(f"DROP TABLE {table}")
+    store.db.commit()
+    store.close()
+    with lock_output(tmp_path):  # as a running `arena run` holds it
+        reader = open_existing(tmp_path)
+        assert reader.kept(BOTS) is None
+        assert same(json.loads(leaderboard_from_store(reader).render("json")), expected)
+        assert not kept.has_tables(reader.db)  # nothing written beside the run
+        reader.close()
+    reader = open_existing(tmp_path)  # no run: the reader builds them once
+    assert reader.kept(BOTS) is not None and kept.is_valid(reader.db)
+    reader.close()
+
+
 def test_a_read_only_store_without_kept_tables_is_read_from_scratch(tmp_path):
     store = fill(tmp_path, "sprt", shuffle=2)
     expected, _ = boards(store)
