@@ -37,6 +37,7 @@ from arena.results.batching import Batch
 from arena.results.identity import canonical, identity_hash
 from arena.results.queries import GAME_COLUMNS, INDEXES, GameFilter, page_query
 from arena.results.ratings import kept
+from arena.results.ratings.kept import Kept as KeptRatings
 from arena.text import safe_text
 
 DB_NAME = "arena.sqlite"
@@ -526,7 +527,7 @@ class Store:
                 return kept.read(self.db, bots)
         return self._build_kept_as_reader(bots)
 
-    def _build_kept_as_reader(self, bots: Sequence[str]) -> kept.Kept | None:
+    def _build_kept_as_reader(self, bots: Sequence[str]) -> KeptRatings | None:
         """Build the kept tables from a reader (``arena leaderboard``, ``arena serve``) only
         while no run holds the folder: the rebuild is one write transaction (minutes on a
         million games) that would make a running ``arena run`` fail as "database is
