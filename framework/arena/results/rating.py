@@ -218,11 +218,6 @@ def events(games: Iterable[StoredGame], variant_keys: Sequence[str] = ()) -> lis
     return out
 
 
-def new_env() -> Any:
-    """The TrueSkill environment arena uses (package defaults: mu 25, sigma 25/3)."""
-    return ratings.get("trueskill").env()  # type: ignore[attr-defined]
-
-
 def count(
     bots: Sequence[str], games: Sequence[StoredGame], variant_keys: Sequence[str] = ()
 ) -> tuple[Counts, list[list[Entry]]]:

@@ -21,19 +21,22 @@ from arena.events import (
     RunStarted,
 )
 from arena.records import GameRecord
-from arena.results import rating
+from arena.results import rating, ratings
 
 LIVE_MIN_S = 3.0
 """Seconds at least between two rewrites of the live report."""
 
 
 class Leader:
-    """The progress bar's current leader (completion order, display only): running
-    TrueSkill for games of several players, best mean score for one-player games."""
+    """The progress bar's current leader (completion order, display only): TrueSkill
+    through the rating interface for games of several players, best mean score for
+    one-player games."""
 
     def __init__(self) -> None:
-        self.env = rating.new_env()
-        self.ratings: dict[str, Any] = {}
+        trueskill = ratings.get("trueskill")
+        assert isinstance(trueskill, ratings.IncrementalRating)
+        self.trueskill = trueskill
+        self.state = trueskill.start()
         self.scores: dict[str, list[float]] = {}
 
     def add(self, record: GameRecord) -> str:
@@ -42,11 +45,9 @@ class Leader:
         if len(seats) == 1:
             self.scores.setdefault(seats[0].bot, []).append(seats[0].score)
             return max(self.scores, key=lambda b: sum(self.scores[b]) / len(self.scores[b]))
-        rs = [(self.ratings.get(s.bot, self.env.create_rating()),) for s in seats]
-        new = self.env.rate(rs, ranks=[s.rank for s in seats])
-        for s, (r,) in zip(seats, new, strict=True):
-            self.ratings[s.bot] = r
-        return max(self.ratings, key=lambda b: self.ratings[b].mu - 3 * self.ratings[b].sigma)
+        event = [rating.Entry(s.bot, s.rank, s.score, s.forfeit) for s in seats]
+        self.trueskill.update(self.state, event)
+        return max(self.state, key=lambda b: self.trueskill.rated(self.state, b).value or 0.0)
 
 
 class ProgressBar(RunObserver):

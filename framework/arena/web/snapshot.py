@@ -8,7 +8,6 @@ next while pages go on showing the last one (it says which game count it is of).
 
 from __future__ import annotations
 
-import math
 import threading
 import time
 from collections.abc import Sequence
@@ -16,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arena.records import StoredGame
-from arena.results import rating
+from arena.results import rating, ratings
 from arena.results.leaderboard import Leaderboard, leaderboard_from_store
 from arena.web.folder import Folder, Version
 
@@ -52,55 +51,28 @@ def rating_history(
 ) -> tuple[dict[str, list[Point]], int]:
     """Each bot's TrueSkill mu and sigma after the rating events it took part in, in
     schedule order (sampled to about :data:`MAX_POINTS` each), and the number of events:
-    the ratings :func:`arena.results.rating.compute` ends with, step by step."""
-    env = rating.new_env()
-    start = (env.mu, env.sigma)
-    ratings: dict[str, tuple[float, float]] = {b: start for b in bots}
-    full: dict[str, list[Point]] = {b: [Point(0, *start)] for b in bots}
+    the ratings :func:`arena.results.rating.compute` ends with, step by step (the same
+    update loop, :func:`arena.results.ratings.rate_events`)."""
+    trueskill = ratings.get("trueskill")
+    assert isinstance(trueskill, ratings.IncrementalRating)
+    state = trueskill.start()
+
+    def now(bot: str) -> tuple[float, float]:
+        raw = trueskill.rated(state, bot).raw
+        return raw["mu"], raw["sigma"]
+
+    full: dict[str, list[Point]] = {b: [Point(0, *now(b))] for b in bots}
     events = rating.events(games, variant_keys)
-    for i, event in enumerate(events, start=1):
+    for event in events:
         for e in event:
-            if e.bot not in ratings:
-                ratings[e.bot] = start
-                full[e.bot] = [Point(0, *start)]
-        if len(event) < 2:
-            continue
-        if len(event) == 2:
-            (a, b) = event
-            new = list(rate_pair(env, ratings[a.bot], ratings[b.bot], a.rank, b.rank))
-        else:
-            teams = [(env.create_rating(*ratings[e.bot]),) for e in event]
-            rated = env.rate(teams, ranks=[e.rank for e in event])
-            new = [(r.mu, r.sigma) for (r,) in rated]
-        for e, (mu, sigma) in zip(event, new, strict=True):
-            ratings[e.bot] = (mu, sigma)
-            full[e.bot].append(Point(i, mu, sigma))
+            full.setdefault(e.bot, [Point(0, *now(e.bot))])
+
+    def record(i: int, event: Sequence[rating.Entry], _: dict[str, Any]) -> None:
+        for e in event:
+            full[e.bot].append(Point(i, *now(e.bot)))
+
+    ratings.rate_events(trueskill, events, state, record)
     return {bot: _sample(points) for bot, points in full.items()}, len(events)
-
-
-def rate_pair(
-    env: Any, a: tuple[float, float], b: tuple[float, float], rank_a: int, rank_b: int
-) -> tuple[tuple[float, float], tuple[float, float]]:
-    """TrueSkill's update of two players (mu, sigma) after one game, in closed form: the
-    numbers ``env.rate`` gives for two teams of one (its own v and w functions), about a
-    hundred times faster, which a chart over a million games needs."""
-    if rank_b < rank_a:
-        new_b, new_a = rate_pair(env, b, a, rank_b, rank_a)
-        return new_a, new_b
-    var_a = a[1] ** 2 + env.tau**2
-    var_b = b[1] ** 2 + env.tau**2
-    c2 = 2 * env.beta**2 + var_a + var_b
-    c = math.sqrt(c2)
-    margin = env.ppf((env.draw_probability + 1) / 2) * math.sqrt(2) * env.beta
-    t, e = (a[0] - b[0]) / c, margin / c
-    if rank_a == rank_b:
-        v, w = env.v_draw(t, e), env.w_draw(t, e)
-    else:
-        v, w = env.v_win(t, e), env.w_win(t, e)
-    mu_a, mu_b = a[0] + var_a / c * v, b[0] - var_b / c * v
-    sigma_a = math.sqrt(var_a * (1 - var_a / c2 * w))
-    sigma_b = math.sqrt(var_b * (1 - var_b / c2 * w))
-    return (mu_a, sigma_a), (mu_b, sigma_b)
 
 
 def _sample(points: list[Point]) -> list[Point]:

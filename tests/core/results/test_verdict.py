@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 import numpy as np
 import pytest
@@ -39,7 +40,7 @@ def test_the_two_tests_of_the_default_rule() -> None:
     ],
 )
 def test_a_rule_that_cannot_decide_is_refused(kwargs: dict[str, float], message: str) -> None:
-    with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)")):
+    with pytest.raises(ValueError, match=re.escape(message)):
         VerdictRule(**kwargs)
 
 

@@ -8,12 +8,13 @@ import random
 import pytest
 
 from arena.records import SeatRecord, StoredGame
-from arena.results import rating
-from arena.web.snapshot import rate_pair, rating_history
+from arena.results import rating, ratings
+from arena.results.ratings.trueskill import rate_pair
+from arena.web.snapshot import rating_history
 
 
 def test_the_closed_form_is_trueskills_update_of_two_players() -> None:
-    env = rating.new_env()
+    env = ratings.get("trueskill").env()  # type: ignore[attr-defined]
     rng = random.Random(3)
     checked = 0
     for _ in range(2000):
