@@ -41,8 +41,8 @@ def read_roster(output: Path) -> Roster:
     path = output / ROSTER_NAME
     try:
         text = path.read_text("utf-8")
-    except FileNotFoundError:
-        return Roster()
+    except (FileNotFoundError, NotADirectoryError):
+        return Roster()  # no roster (or no folder yet: the output's own checks say why)
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: cannot read the roster: {exc}") from None
     try:
