@@ -62,27 +62,28 @@ thinking bot's time (about three quarters of it) whatever the weight of its grou
 kernel's most: see ``arena.botproc.cgroups.CPU_SHARES``)."""
 
 
-def busy(source: str, *args: str) -> subprocess.Popen[bytes]:
+def busy(source: str, *args: str, nice: bool = True) -> subprocess.Popen[bytes]:
     """A process outside arena running ``source`` (with ``args``) at nice -20 where it may
     (:data:`HOG_NICE`), in a session of its own: the kernel's autogroups would otherwise
     weigh all of them together as one."""
-    return subprocess.Popen(
-        [sys.executable, "-c", HOG_NICE + source, *args], start_new_session=True
-    )
+    first = HOG_NICE if nice else ""
+    return subprocess.Popen([sys.executable, "-c", first + source, *args], start_new_session=True)
 
 
 @contextmanager
 def spinning(
-    cores: Iterable[int], per_core: int = 8, source: str = SPIN
+    cores: Iterable[int], per_core: int = 8, source: str = SPIN, nice: bool = True
 ) -> Iterator[list[subprocess.Popen[bytes]]]:
     """``per_core`` busy processes on each of ``cores`` (``source`` gets the core as its
     argument), all spinning before the block starts and killed after it. Meanwhile every
     other core bots may be given is held, as another game holds it (:func:`holding`): a
     game started in the block gives its bots the busy cores, or, with too few of them,
-    lets them share every core (where a bot pinned to a busy core stays on it)."""
+    lets them share every core (where a bot pinned to a busy core stays on it). Without
+    ``nice`` they spin at nice 0: a process started on their core (a bot's launch, which
+    has no cgroup weight yet) still gets its share instead of starving."""
     cores = sorted(cores)
     with holding(set(cgroups.machine_cores()) - set(cores)):
-        procs = [busy(source, str(core)) for core in cores for _ in range(per_core)]
+        procs = [busy(source, str(core), nice=nice) for core in cores for _ in range(per_core)]
         time.sleep(0.2)  # all of them spinning
         try:
             yield procs

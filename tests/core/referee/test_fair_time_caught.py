@@ -45,14 +45,18 @@ def busy_core() -> Iterator[int]:
 
 
 @pytest.fixture
-def referee_on(busy_core: int) -> Iterator[int]:
-    """The referee (this process) made to share the busy core; the bots start elsewhere."""
+def referee_on() -> Iterator[int]:
+    """The referee (this process) made to share a core with eight busy processes at nice 0
+    (at nice -20 they would starve the bots' launches, forked on this core before they
+    move away); the bots start elsewhere."""
+    core = max(os.sched_getaffinity(0))
     before = os.sched_getaffinity(0)
-    os.sched_setaffinity(0, {busy_core})
-    try:
-        yield busy_core
-    finally:
-        os.sched_setaffinity(0, before)
+    with spinning([core], nice=False):
+        os.sched_setaffinity(0, {core})
+        try:
+            yield core
+        finally:
+            os.sched_setaffinity(0, before)
 
 
 # Sleeps 105 ms from having read its input, then answers; elsewhere than the busy core.
