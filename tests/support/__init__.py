@@ -29,14 +29,20 @@ def loop_bot(answer: str = "1", sleep: float = 0.0) -> str:
     return ANSWER_LOOP.format(answer=answer, sleep=sleep)
 
 
-def run_arena(*args: str, timeout: float = 900) -> subprocess.CompletedProcess[str]:
-    """Run the real ``arena`` command (``python -m arena``) from the repository root."""
+def run_arena(
+    *args: str, timeout: float = 900, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """Run the real ``arena`` command (``python -m arena``) from the repository root
+    (``env``: variables set on top of this process's, e.g. ``COLUMNS``)."""
+    import os
+
     return subprocess.run(
         [sys.executable, "-m", "arena", *args],
         capture_output=True,
         text=True,
         cwd=REPO,
         timeout=timeout,
+        env=None if env is None else {**os.environ, **env},
     )
 
 

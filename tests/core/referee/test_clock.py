@@ -368,7 +368,9 @@ def test_the_leaderboard_shows_late_answers_response_times_and_the_clock(tmp_pat
     assert 150 <= late["p50_ms"] <= late["p99_ms"] <= late["max_ms"]
     assert prompt["p50_ms"] <= prompt["p99_ms"] <= prompt["max_ms"]
     assert prompt["p50_ms"] < 150  # most of its turns are instant (the first has start-up)
-    text = run_arena("leaderboard", str(tmp_path / "out"), "--wide").stdout.splitlines()
+    # Wide enough for one block of columns (narrower terminals fold the table).
+    wide = {"COLUMNS": "400"}
+    text = run_arena("leaderboard", str(tmp_path / "out"), "--wide", env=wide).stdout.splitlines()
     assert text[:2] == ["clocks (stc, 2 games)", "clock: game budgets x1, time margin 300 ms"]
     assert text[3].split()[-4:] == [
         "timeout/crash/memory/invalid/illegal",

@@ -29,7 +29,7 @@ def open_page(browser: Any, url: str, errors: list[str]) -> Any:
     page = browser.new_page(viewport={"width": 1300, "height": 900})
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.goto(url)
-    page.wait_for_selector("body[data-ready='1']", timeout=20000)
+    page.wait_for_selector("body[data-ready='1']", timeout=60000)  # a loaded machine's first page
     return page
 
 
