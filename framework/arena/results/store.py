@@ -21,7 +21,6 @@ import hashlib
 import json
 import shutil
 import sqlite3
-import sys
 import time
 import urllib.parse
 from array import array
@@ -33,11 +32,12 @@ from typing import Any
 
 from arena.errors import ArenaError, ConfigError, OutputError
 from arena.records import GameRecord, SeatRecord, StoredGame
+from arena.results import kept
 from arena.results.batching import Batch
 from arena.results.identity import canonical, identity_hash
+from arena.results.kept import Kept as KeptRatings
 from arena.results.queries import GAME_COLUMNS, INDEXES, GameFilter, page_query
-from arena.results.ratings import kept
-from arena.results.ratings.kept import Kept as KeptRatings
+from arena.results.turn_times import pack_times, unpack_times
 from arena.text import safe_text
 
 DB_NAME = "arena.sqlite"
@@ -111,24 +111,6 @@ TABLES = ("meta", "bots", "games", "current_games", "seats")
 SQLITE_IOERR, SQLITE_CORRUPT, SQLITE_FULL, SQLITE_FORMAT, SQLITE_NOTADB = 10, 11, 13, 24, 26
 """SQLite's primary result codes (``sqlite3.Error.sqlite_errorcode & 0xff``) that tell a
 machine's fault from a file that is not, or no longer, a database."""
-
-
-def pack_times(values: Sequence[float]) -> bytes:
-    """Per-turn times in ms as the store keeps them: little-endian 32-bit floats."""
-    packed = array("f", values)
-    if sys.byteorder == "big":
-        packed.byteswap()
-    return packed.tobytes()
-
-
-def unpack_times(blob: bytes | None) -> array[float]:
-    """Inverse of :func:`pack_times` (empty for a seat stored without times)."""
-    values = array("f")
-    if blob:
-        values.frombytes(blob[: len(blob) - len(blob) % values.itemsize])
-        if sys.byteorder == "big":
-            values.byteswap()
-    return values
 
 
 def game_slug(key: str) -> str:
@@ -511,7 +493,7 @@ class Store:
         return out
 
     def kept(self, bots: Sequence[str]) -> kept.Kept | None:
-        """The ratings and counts kept as games were stored (:mod:`arena.results.ratings.kept`),
+        """The ratings and counts kept as games were stored (:mod:`arena.results.kept`),
         built now when they are missing or stale and this folder can be written; ``None``
         when they cannot be (then read the games), or the file is of an older schema."""
         if not self._own_schema():

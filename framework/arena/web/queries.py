@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arena.records import result_of
-from arena.results.store import unpack_times
+from arena.results.turn_times import unpack_times
 
 PAGE_SIZE = 50
 MAX_ID = 2**63 - 1

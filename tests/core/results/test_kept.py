@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from arena.records import GameRecord, SeatRecord
+from arena.results import kept
 from arena.results.leaderboard import leaderboard_from_store
-from arena.results.ratings import kept
 from arena.results.store import CurrentGame, Store, open_existing
 from arena.tournament.schedule import gauntlet, pair_round, round_robin
 

@@ -34,6 +34,7 @@ from arena.records import SeatRecord, StoredGame
 from arena.results import rating as rt
 from arena.results import ratings
 from arena.results import stats as st
+from arena.results.turn_times import unpack_times
 
 TAIL = 100
 """Newest games (in schedule order) left after the checkpoint; rated on every read."""
@@ -240,7 +241,6 @@ def _read_games(db: sqlite3.Connection, where: str, args: tuple[Any, ...]) -> li
         )
     else:
         found = db.execute(f"SELECT {columns} FROM seats ORDER BY game_id, seat")
-    from arena.results.store import unpack_times  # the store imports this module
 
     for gid, bot, rank, score, forfeit, late, blob in found:
         if gid in seats:
