@@ -208,10 +208,14 @@ class _Pairs:
         self.ptnml: dict[tuple[str, str], st.Pentanomial] = {}
         self.results: dict[tuple[str, str], Any] = {}  # rating.Pairwise
 
-    def add(self, round_index: int, seats: Sequence[SeatRecord], settings: Any) -> None:
+    def add(
+        self, round_index: int, seats: Sequence[SeatRecord], settings: Any
+    ) -> tuple[str, str, float, float] | None:
+        """Count a game; once it completes its pair, ``(a, b, p, q)``: ``a``'s points
+        (``a`` < ``b``) in the pair's game seated ``a, b`` and in the one seated ``b, a``."""
         bots = tuple(s.bot for s in seats)
         if len(bots) != 2 or bots[0] == bots[1]:
-            return
+            return None
         a, b = sorted(bots)
         rating = self.rating
         pw = self.results.setdefault((a, b), rating.Pairwise())
@@ -224,8 +228,10 @@ class _Pairs:
             pw.draws += 1
         done = self.halves.setdefault(rating.pair_id(round_index, settings, bots), {})
         done[bots] = points
-        if len(done) == 2:
-            self.ptnml.setdefault((a, b), st.Pentanomial()).add(done[a, b], done[b, a])
+        if len(done) != 2:
+            return None
+        self.ptnml.setdefault((a, b), st.Pentanomial()).add(done[a, b], done[b, a])
+        return a, b, done[a, b], done[b, a]
 
     def pentanomial(self, first: str, second: str) -> st.Pentanomial:
         """The pairs from ``first``'s side."""
@@ -517,16 +523,14 @@ class CandidateScheduler(Scheduler):
     """The game limit when the file sets none (a verdict may never come: ``inconclusive``)."""
 
     def __init__(self, config: TournamentConfig, stored: Iterable[StoredGame]) -> None:
-        from arena.results import rating
         from arena.results.verdict import CandidateVerdict
 
-        self.rating = rating
         self.candidate, self.pool = candidate_and_pool(config)
         self.verdict = CandidateVerdict(verdict_rule(config), self.candidate, self.pool)
         self.plan = self.full_plan(config) or []
         self.planned = len(self.plan)
         self.limit = self.planned
-        self.halves: dict[tuple[Any, ...], dict[tuple[str, ...], float]] = {}
+        self.pairs = _Pairs()
         self.done: set[str] = set()
         keys = {spec.key for spec in self.plan}
         for g in stored:
@@ -566,18 +570,18 @@ class CandidateScheduler(Scheduler):
         return len(seats) == 2 and candidate in seats and any(b in pool for b in seats)
 
     def _count(self, round_index: int, seats: Sequence[SeatRecord], settings: Any) -> None:
-        bots = tuple(s.bot for s in seats)
-        if len(bots) != 2 or self.candidate not in bots:
+        """Count a game of the candidate against a pool bot; a completed pair moves the
+        tests (the candidate's points seated first, then second)."""
+        if self.candidate not in (s.bot for s in seats):
             return
-        opponent = bots[1] if bots[0] == self.candidate else bots[0]
-        if opponent not in self.pool:
+        pair = self.pairs.add(round_index, seats, settings)
+        if pair is None:
             return
-        done = self.halves.setdefault(self.rating.pair_id(round_index, settings, bots), {})
-        done[bots] = self.rating.pair_points(seats, self.candidate)
-        if len(done) == 2:
-            first = done[(self.candidate, opponent)]
-            second = done[(opponent, self.candidate)]
-            self.verdict.add_pair(opponent, first, second)
+        a, b, a_first, a_second = pair
+        if a == self.candidate and b in self.pool:
+            self.verdict.add_pair(b, a_first, a_second)
+        elif b == self.candidate and a in self.pool:  # b seated first where a was second
+            self.verdict.add_pair(a, 1 - a_second, 1 - a_first)
 
     def specs(self) -> Iterator[GameSpec]:
         """The next games of the plan not stored, while the verdict is not clear."""
