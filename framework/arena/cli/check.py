@@ -69,17 +69,9 @@ def add_parsers(sub: Any) -> None:
 
 def _bot_entries(commands: list[str]) -> list[dict[str, str]]:
     """The ``bots`` of the check's file: absolute commands, or source files to build."""
-    import shlex
-
     from arena.tournament.match import match_bots
 
-    entries = []
-    for bot in match_bots(commands):
-        if bot.recipe is not None:
-            entries.append({"name": bot.name, "source": str(bot.recipe.sources[0][1])})
-        else:
-            entries.append({"name": bot.name, "cmd": shlex.join(bot.argv)})
-    return entries
+    return [bot.file_entry() for bot in match_bots(commands)]
 
 
 def check_file(args: argparse.Namespace) -> dict[str, Any]:

@@ -48,6 +48,13 @@ class MatchBot:
     index: int
     recipe: Recipe | None = None
 
+    def file_entry(self) -> dict[str, str]:
+        """The bot as a tournament file's ``bots`` entry, from any folder: its absolute
+        command, or its absolute source file to build."""
+        if self.recipe is not None:
+            return {"name": self.name, "source": str(Path(self.recipe.sources[0][1]).resolve())}
+        return {"name": self.name, "cmd": shlex.join(self.argv)}
+
 
 def bot_names(given: Sequence[str | None], argvs: Sequence[tuple[str, ...]]) -> list[str]:
     """The one rule that names bots (``arena run``, ``arena match``, :func:`arena.play`):

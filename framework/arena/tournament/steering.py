@@ -8,7 +8,6 @@ running league takes up between rounds. The bot is given as ``arena match`` take
 
 from __future__ import annotations
 
-import shlex
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -63,9 +62,7 @@ def _entry(text: str, league: League) -> dict[str, str]:
         raise ConfigError(
             f"the league already has a bot named {bot.name!r}: name the new one (NAME=CMD)"
         )
-    if bot.recipe is not None:
-        return {"name": bot.name, "source": str(Path(bot.recipe.sources[0][1]).resolve())}
-    return {"name": bot.name, "cmd": shlex.join(bot.argv)}
+    return bot.file_entry()
 
 
 def _check_retire(league: League, name: str) -> None:
