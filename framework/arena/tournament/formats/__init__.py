@@ -18,6 +18,9 @@ scheduler class, one line of the table, its tests and its docs.
   game tells most: first every pairing not played yet (so a bot added to the file plays
   first), then the pairings whose Bradley-Terry ratings overlap most relative to the
   pairs they have played; until ``games`` in all, or Ctrl-C.
+- ``contest``: a league for a contest (:mod:`arena.tournament.formats.contest`): one
+  round at a time where the ranking is least certain, bots of one owner never meeting,
+  optional leagues with bosses.
 - ``swiss``: ``games`` rounds; each pairs bots of equal score without rematches
   (a maximum-weight matching), one seat-swapped pair per pairing, a bye for an odd bot.
 """
@@ -30,6 +33,7 @@ from arena.limits import DEFAULT_FORMAT
 from arena.records import GameSpec
 from arena.tournament.formats.base import Scheduler
 from arena.tournament.formats.candidate import CandidateScheduler, candidate_and_pool, verdict_rule
+from arena.tournament.formats.contest import ContestScheduler
 from arena.tournament.formats.fixed import FixedScheduler, GauntletScheduler, RoundRobinScheduler
 from arena.tournament.formats.league import LeagueScheduler
 from arena.tournament.formats.sprt import SprtScheduler
@@ -45,6 +49,7 @@ __all__ = [
     "DEFAULT_FORMAT",
     "FORMATS",
     "CandidateScheduler",
+    "ContestScheduler",
     "FixedScheduler",
     "GauntletScheduler",
     "LeagueScheduler",
@@ -69,6 +74,7 @@ FORMATS: dict[str, type[Scheduler]] = {
     "league": LeagueScheduler,
     "candidate": CandidateScheduler,
     "swiss": SwissScheduler,
+    "contest": ContestScheduler,
 }
 """Every tournament format by name: its scheduler, which carries its rules. The first is
 the default (``format`` left out, :data:`arena.limits.DEFAULT_FORMAT`)."""

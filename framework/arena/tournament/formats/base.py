@@ -68,6 +68,10 @@ class Scheduler(ABC):
         """A short state for the progress bar (``None``: nothing of its own)."""
         return None
 
+    def leagues(self) -> dict[str, str] | None:
+        """Each bot's league by name, for ``status.json`` (``None``: the format has none)."""
+        return None
+
     def more_rounds(self) -> bool:
         """Whether :meth:`specs` has more once every game it handed out has ended: a format
         that plays round by round ends its stream at a round's end, and the run asks
