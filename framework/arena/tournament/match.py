@@ -345,7 +345,9 @@ def _write_match_meta(store: Store, request: MatchRequest, bots: list[BotSpec]) 
             "variant_keys": [],
             "seed": request.specs[0].seed if request.specs else None,
             "seeds": None,
+            "book": None,
             "bots": names,
+            "owners": {},
             "champion": None,
             "sprt": None,
             "rating": None,  # the default rating
