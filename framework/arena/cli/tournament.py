@@ -14,17 +14,10 @@ from arena.cli.common import (
     installed_games,
     print_board,
     progress_wanted,
+    run_exit_code,
     warn_concurrency,
 )
-from arena.errors import (
-    EXIT_FAILED,
-    EXIT_GIVEN_UP,
-    EXIT_INTERRUPTED,
-    EXIT_OK,
-    EXIT_USAGE,
-    ArenaError,
-    ConfigError,
-)
+from arena.errors import EXIT_OK, ArenaError, ConfigError
 from arena.tournament.keys import add_options, option_overrides
 
 
@@ -124,21 +117,7 @@ def cmd_run(args: argparse.Namespace, extra: list[str]) -> int:
     if note := left_out_note(summary.left_out):
         print(f"arena: {note}", file=sys.stderr)
     _write_report(config.output)
-    if summary.interrupted:
-        return 128 + summary.stop_signal if summary.stop_signal else EXIT_INTERRUPTED
-    if summary.changed:
-        print(f"arena: {summary.changed}", file=sys.stderr)
-        return EXIT_USAGE
-    if summary.failed:
-        return EXIT_FAILED
-    if summary.abandoned:
-        print(
-            f"arena: {summary.abandoned} game(s) given up after stalling at every replay, "
-            f"not stored (exit code {EXIT_GIVEN_UP}); run the same command again to play them",
-            file=sys.stderr,
-        )
-        return EXIT_GIVEN_UP
-    return EXIT_OK
+    return run_exit_code(summary)
 
 
 def _roster_line(config: Any) -> list[str]:
