@@ -16,7 +16,7 @@ from typing import Any
 
 from arena.records import StoredGame
 from arena.results import rating, ratings
-from arena.results.leaderboard import Leaderboard, leaderboard_from_store
+from arena.views.leaderboard import ShownLeaderboard, shown_leaderboard
 from arena.web.folder import Folder, Version
 
 FIRST_WAIT_S = 3.0
@@ -39,7 +39,7 @@ class Snapshot:
     """The leaderboard of one version of the store, each bot's rating history with it."""
 
     version: Version
-    board: Leaderboard | None
+    board: ShownLeaderboard | None
     history: dict[str, list[Point]] = field(default_factory=dict)
     events: int = 0
     seconds: float = 0.0
@@ -89,7 +89,7 @@ def compute(folder: Folder) -> Snapshot:
     if store is None:
         return Snapshot(Version(), None)
     version = folder.version()
-    board = leaderboard_from_store(store)
+    board = shown_leaderboard(store)
     meta = store.meta()
     history, events = rating_history(
         list(meta.get("bots", [])), store.games(), list(meta.get("variant_keys", []))
