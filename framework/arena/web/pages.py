@@ -15,6 +15,7 @@ from arena.results.store import Store, database_error
 from arena.views.listing import seat_result
 from arena.views.replay import load_replay
 from arena.web import queries
+from arena.web.buildlog import build_shown
 
 if TYPE_CHECKING:
     from starlette.requests import Request
@@ -236,6 +237,7 @@ def bot(served: Served, request: Request) -> dict[str, Any]:
             {"f": f, "summary": split_detail(f.detail)[0]} for f in queries.bot_forfeits(db, name)
         ],
         "command": queries.bot_command(db, name),
+        "build": build_shown(meta, name),
         "newest": queries.games_page(store, GameFilter(bot=name), limit=10).rows,
     }
 
