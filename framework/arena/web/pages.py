@@ -221,7 +221,7 @@ def bot(served: Served, request: Request) -> dict[str, Any]:
     meta = store.meta()
     history = [
         {"x": p.event, "mu": round(p.mu, 3), "sigma": round(p.sigma, 3)}
-        for p in snapshot.history.get(name, [])
+        for p in snapshot.history_of(name)
     ]
     times = queries.recent_times(db, name)
     return _common(served) | {
