@@ -31,8 +31,8 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from arena.records import SeatRecord, StoredGame
+from arena.results import history, ratings
 from arena.results import rating as rt
-from arena.results import ratings
 from arena.results import stats as st
 from arena.results.turn_times import unpack_times
 
@@ -78,6 +78,9 @@ CURRENT = (
 )
 """The current games (as :meth:`Store.games` reads them), before any WHERE or ORDER."""
 ORDER = " ORDER BY s.round, s.ord, g.id"
+HISTORY = 1
+"""The kept rating history's version (kept_meta ``history``): counts kept without it, or
+with another, are built again."""
 
 
 def ensure(db: sqlite3.Connection) -> None:
@@ -86,6 +89,7 @@ def ensure(db: sqlite3.Connection) -> None:
     for statement in SCHEMA.split(";"):
         if statement.strip():
             db.execute(statement)
+    history.ensure(db)
 
 
 def has_tables(db: sqlite3.Connection) -> bool:
@@ -110,9 +114,13 @@ def _variant_keys(db: sqlite3.Connection) -> list[str]:
 
 
 def is_valid(db: sqlite3.Connection) -> bool:
-    """Whether the kept counts hold exactly the current games (with today's variant keys)."""
+    """Whether the kept counts hold exactly the current games (with today's variant keys),
+    their rating history too (counts kept by an arena before it are built again)."""
     return bool(
-        has_tables(db) and _get(db, "valid") and _get(db, "variant_keys") == _variant_keys(db)
+        has_tables(db)
+        and _get(db, "valid")
+        and _get(db, "history") == HISTORY
+        and _get(db, "variant_keys") == _variant_keys(db)
     )
 
 
@@ -164,6 +172,7 @@ def on_game_stored(
     if checkpoint is not None and [g.round, g.ord, g.id] < checkpoint:
         _set(db, "checkpoint", None)  # stored before the checkpoint: rate everything again
         _set(db, "states", {})
+        history.clear(db)
         _set(db, "tail", int(_get(db, "games")))
     else:
         _set(db, "tail", int(_get(db, "tail") or 0) + 1)
@@ -175,6 +184,7 @@ def rebuild(db: sqlite3.Connection) -> None:
     ensure(db)
     for table in TABLES:
         db.execute(f"DELETE FROM {table}")
+    history.clear(db)
     keys = _variant_keys(db)
     games = _read_games(db, "", ())
     _set(db, "variant_keys", keys)
@@ -189,6 +199,7 @@ def rebuild(db: sqlite3.Connection) -> None:
         _count(db, g, keys)
     rows = db.execute("SELECT key, ord, round, grp, identity_hash FROM current_games")
     _set(db, "digest", str(current_digest(rows)))
+    _set(db, "history", HISTORY)
     _set(db, "valid", True)
     _advance(db)
 
@@ -202,9 +213,12 @@ def _advance(db: sqlite3.Connection) -> None:
     games = _games_after(db, checkpoint)[: tail - TAIL]
     states = _get(db, "states") or {}
     evs = rt.events(games, _variant_keys(db))
+    points = history.Recorder(db, int(_get(db, "games") or 0) - tail)
     for r in ratings.everyone():
         if isinstance(r, ratings.IncrementalRating):
-            states[r.name] = ratings.rate_events(r, evs, states.get(r.name))
+            after = points.after if r is history.trueskill() else None
+            states[r.name] = ratings.rate_events(r, evs, states.get(r.name), after)
+    points.flush()
     last = games[-1]
     _set(db, "states", states)
     _set(db, "checkpoint", [last.round, last.ord, last.id])
@@ -368,17 +382,20 @@ class Kept:
         games: int,
         late: dict[str, int],
         times: dict[str, list[tuple[float, int]]],
+        history: history.Points | None = None,
     ) -> None:
         self.counts = counts
         self.states = states  # every incremental rating's state after every current game
         self.games = games  # current games
         self.late = late
         self.times = times  # each bot's response times: (ms to 0.01, how many), ascending
+        self.history = history  # each bot's TrueSkill mu over the games, when asked for
 
 
-def read(db: sqlite3.Connection, bots: Sequence[str]) -> Kept | None:
+def read(db: sqlite3.Connection, bots: Sequence[str], with_history: bool = False) -> Kept | None:
     """The kept counts and ratings of the current games (the bots of ``bots`` first), the
-    tail rated now; ``None`` when they are not valid (read from scratch then)."""
+    tail rated now (and ``with_history``, the rating history); ``None`` when they are not
+    valid (read from scratch then)."""
     if not is_valid(db):
         return None
     counts = rt.Counts()
@@ -412,10 +429,29 @@ def read(db: sqlite3.Connection, bots: Sequence[str]) -> Kept | None:
     counts.finish()
     states = _get(db, "states") or {}
     evs = rt.events(_games_after(db, _get(db, "checkpoint")), _variant_keys(db))
+    points = _history(db, bots, evs, states.get(history.trueskill().name)) if with_history else None
     for r in ratings.everyone():
         if isinstance(r, ratings.IncrementalRating):
             states[r.name] = ratings.rate_events(r, evs, states.get(r.name))
     times: dict[str, list[tuple[float, int]]] = {}
     for bot, ms, n in db.execute("SELECT bot, ms, count FROM kept_times ORDER BY bot, ms"):
         times.setdefault(bot, []).append((ms, n))
-    return Kept(counts, states, int(_get(db, "games") or 0), late, times)
+    return Kept(counts, states, int(_get(db, "games") or 0), late, times, points)
+
+
+def _history(
+    db: sqlite3.Connection,
+    bots: Sequence[str],
+    tail: list[list[rt.Entry]],
+    state: dict[str, Any] | None,
+) -> history.Points:
+    """The kept rating history and the ``tail``'s events rated from the kept ``state`` (a
+    copy), bots in the order :func:`arena.results.history.from_events` gives them when it
+    rates every game: ``bots``, then the others by name."""
+    kept = history.read(db)
+    prior = [(0, history.trueskill().centre({}, ""))]
+    others = (set(kept) | {e.bot for event in tail for e in event}) - set(bots)
+    seeded = {b: kept.get(b, list(prior)) for b in [*bots, *sorted(others)]}
+    rated = int(_get(db, "games") or 0) - int(_get(db, "tail") or 0)
+    state = json.loads(json.dumps(state or {}))
+    return history.from_events([], tail, state, rated, seeded)

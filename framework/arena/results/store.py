@@ -32,7 +32,7 @@ from typing import Any
 
 from arena.errors import ArenaError, ConfigError, OutputError
 from arena.records import GameRecord, SeatRecord, StoredGame
-from arena.results import kept
+from arena.results import history, kept, rating
 from arena.results.batching import Batch
 from arena.results.identity import canonical, identity_hash
 from arena.results.kept import Kept as KeptRatings
@@ -473,6 +473,19 @@ class Store:
             for row in self.db.execute(query)
         ]  # fmt: skip
 
+    def rating_history(self, current_only: bool = True) -> history.Points:
+        """Each bot's TrueSkill mu over the games the tournament file defined at its last
+        run (:mod:`arena.results.history`), from the kept history (bounded); of
+        ``current_only=False`` (every stored game), or when nothing is kept, from the games."""
+        meta = self.meta()
+        bots = list(meta.get("bots", []))
+        found = self.kept(bots, with_history=True) if current_only else None
+        if found is not None and found.history is not None:
+            return found.history
+        games = self.games(current_only)
+        bots += sorted({s.bot for g in games for s in g.seats} - set(bots))
+        return history.from_events(bots, rating.events(games, meta.get("variant_keys", [])))
+
     def response_times(self, current_only: bool = True) -> dict[str, array[float]]:
         """Each bot's per-turn times (ms) over the games the tournament file defined at its
         last run (or every stored game); bots of games stored without times (an older
@@ -492,24 +505,27 @@ class Store:
             out.setdefault(bot, array("f")).extend(unpack_times(blob))
         return out
 
-    def kept(self, bots: Sequence[str]) -> kept.Kept | None:
+    def kept(self, bots: Sequence[str], with_history: bool = False) -> kept.Kept | None:
         """The ratings and counts kept as games were stored (:mod:`arena.results.kept`),
         built now when they are missing or stale and this folder can be written; ``None``
-        when they cannot be (then read the games), or the file is of an older schema."""
+        when they cannot be (then read the games), or the file is of an older schema.
+        ``with_history``: the rating history too (:attr:`Kept.history`)."""
         if not self._own_schema():
             return None
         lock = self._batch.lock if self._batch is not None else nullcontext()
         with lock:
-            found = kept.read(self.db, bots)
+            found = kept.read(self.db, bots, with_history)
             if found is not None or not self._can_build():
                 return found
             if self._writer:  # this connection writes (a run): build in it
                 with self._writing():
                     kept.rebuild(self.db)
-                return kept.read(self.db, bots)
-        return self._build_kept_as_reader(bots)
+                return kept.read(self.db, bots, with_history)
+        return self._build_kept_as_reader(bots, with_history)
 
-    def _build_kept_as_reader(self, bots: Sequence[str]) -> KeptRatings | None:
+    def _build_kept_as_reader(
+        self, bots: Sequence[str], with_history: bool = False
+    ) -> KeptRatings | None:
         """Build the kept tables from a reader (``arena leaderboard``, ``arena serve``) only
         while no run holds the folder: the rebuild is one write transaction (minutes on a
         million games) that would make a running ``arena run`` fail as "database is
@@ -531,7 +547,7 @@ class Store:
                 kept.ensure(db)
                 if not kept.is_valid(db):
                     kept.rebuild(db)
-            return kept.read(db, bots)
+            return kept.read(db, bots, with_history)
         except sqlite3.Error:
             return None  # read-only folder, a busy writer...: read the games instead
         finally:
