@@ -254,7 +254,9 @@ def _play(
     workers = 1 if request.step_observer is not None else min(request.jobs, len(specs))
     # Workers forked from this process (single-threaded: no progress bar's thread)
     # start at once, with arena and the game already imported.
-    executor = LocalExecutor(workers, "fork" if fork_safe() else "spawn")
+    executor = LocalExecutor(
+        workers, "fork" if fork_safe() else "spawn", thinking=request.info.thinking
+    )
     played = play_plan(plan, executor, stored, lambda spec, why: None, observers, _quiet)
     result.failures = played.failures
     result.stop_signal, result.stop = played.stop_signal, played.stop
