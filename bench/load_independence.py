@@ -12,7 +12,7 @@ Prints, for each phase: bot0's win rate with its 95% (Wilson) interval beside th
 run's, the timeouts of each (honest) bot, the games stored of the games planned, the games
 replayed after a stall and given up, the waits for cores, the wall time, and the machine's
 load, steal time and CPU count. Each loaded win rate must lie within the quiet run's
-interval (and the quiet one within its), with 0 timeouts and every game stored.
+interval, with 0 timeouts and every game stored (issue 48's figures).
 
     python3 bench/load_independence.py [--games 200] [--max-turns 200] [--hog N|auto]
         [--writers 2] [--phases hog,second-run,disk] [--sandbox auto|none]
@@ -246,18 +246,16 @@ def loaded_phase(args: argparse.Namespace, root: Path, phase: str) -> dict:
 
 
 def verdict(alone: dict, loaded: dict) -> bool:
-    """Print and return whether ``loaded`` matches the quiet run: win rates within each
-    other's interval, 0 timeouts, every game stored."""
+    """Print and return whether ``loaded`` matches the quiet run as issue 48 asks: bot0's
+    win rate inside the quiet run's interval, 0 timeouts, every game stored."""
     a, b = rate(alone), rate(loaded)
-    within = alone["interval"][0] <= b <= alone["interval"][1] and (
-        loaded["interval"][0] <= a <= loaded["interval"][1]
-    )
+    within = alone["interval"][0] <= b <= alone["interval"][1]
     no_timeouts = not any(alone["timeouts"].values()) and not any(loaded["timeouts"].values())
     every_game = loaded["stored"] == loaded["planned"] and alone["stored"] == alone["planned"]
     ok = within and no_timeouts and every_game
     print(
         f"{loaded['label']}: win rates {a:.3f} alone, {b:.3f} loaded: "
-        f"{'within' if within else 'NOT within'} each other's 95% interval; "
+        f"{'within' if within else 'NOT within'} the quiet run's 95% interval; "
         f"timeouts {'0' if no_timeouts else 'SOME'}; "
         f"{'every game stored' if every_game else 'games MISSING'}: " + ("OK" if ok else "FAILED")
     )

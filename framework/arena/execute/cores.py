@@ -10,10 +10,13 @@ how many).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from arena.cores import Claim, CoreLedger, CoreWait, ledger_folder
+from arena.cores import Claim, CoreLedger, CoreWait, ledger_folder, playing_on
 
 CoreNotice = Callable[[CoreWait | None], None]
 """Told when a game starts waiting for cores (what it waits for), and when the wait is
@@ -110,3 +113,26 @@ class CoreGate:
             self._said.add(text)
             if self.say is not None:
                 self.say(text)
+
+
+@contextmanager
+def one_game(thinking: int, say: Callable[[str], None] | None = None) -> Iterator[None]:
+    """The cores of one game played in this process (:func:`arena.play`) held while the
+    block runs, waited for first (said once on ``say``, by default standard error)."""
+    tell = say or (lambda text: print(text, file=sys.stderr))
+
+    def notice(wait: CoreWait | None) -> None:
+        if wait is not None:
+            tell(f"arena: {wait.message()}")
+
+    gate = CoreGate.open(1, thinking, notice, tell)
+    try:
+        while (claim := gate.take()) is None:
+            time.sleep(POLL_S)
+        try:
+            with playing_on(claim.cores or None):
+                yield
+        finally:
+            claim.release()
+    finally:
+        gate.close()

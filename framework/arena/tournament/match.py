@@ -372,11 +372,13 @@ def play_one(
 ) -> GameRecord:
     """Play one game in this process (:func:`arena.play`: ``game`` may be a class no
     plugin registers), its files in ``root``; ``sandbox`` checked as ``--sandbox`` is."""
+    from arena.execute.cores import one_game
     from arena.execute.jobs import choose_sandbox
     from arena.referee.engine import Referee
 
     chosen = choose_sandbox(sandbox, memory_mb, [], MATCH_MAX_PROCESSES, "sandbox")
-    return Referee(game, bots, root, chosen).play(seed, settings)
+    with one_game(game.info.thinking):  # its cores from the machine's ledger
+        return Referee(game, bots, root, chosen).play(seed, settings)
 
 
 def match_board(

@@ -340,3 +340,40 @@ def test_a_planted_hard_link_is_not_written(tmp_path: Path) -> None:
     claim = ledger.take(1)
     assert claim is not None and claim.fds == []
     assert precious.read_text() == "keep me\n"
+
+
+PLAY = f"""
+import arena
+result = arena.play("stc", ["{sys.executable} {GREEDY}", "{sys.executable} {RANDOM}"],
+                    settings={{"max_turns": 3}}, sandbox="none")
+print(result.ranks)
+"""
+
+
+def test_arena_play_waits_for_the_cores_another_run_holds(
+    tmp_path: Path, ledger_env: dict[str, str], runs: list[subprocess.Popen[str]]
+) -> None:
+    held = CoreLedger.open(tmp_path / "ledger").take(need())  # as another run's game would
+    assert held is not None
+    game = subprocess.Popen(
+        [sys.executable, "-c", PLAY],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    runs.append(game)
+    assert game.stderr is not None
+    line = game.stderr.readline()  # arena.play says nothing else before its game
+    assert line.startswith("arena: waiting for "), line
+    assert [pid for _, pid, _, _ in trace(ledger_env)] == [os.getpid()]  # it took nothing
+    held.release()
+    out, err = game.communicate(timeout=PATIENCE_S)
+    assert game.returncode == 0, err
+    assert out.startswith("[")
+    assert [(w, pid) for w, pid, _, _ in trace(ledger_env)] == [
+        ("take", os.getpid()),
+        ("give", os.getpid()),
+        ("take", game.pid),
+        ("give", game.pid),
+    ]
