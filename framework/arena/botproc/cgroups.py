@@ -34,6 +34,7 @@ from typing import Any
 
 from arena.botproc import procinfo
 from arena.botproc.procwatch import ProcFile
+from arena.cores import given, held_elsewhere
 
 PREFIX = "arena-"
 LEGACY_NAME = re.compile(r"arena-(\d+)-\d+$")
@@ -612,11 +613,23 @@ def _lock(core: int) -> int | None:
 
 
 def claim_cores(n: int) -> CoreClaim | None:
-    """A core of its own for each of ``n`` bots, none held by another game, highest
-    first; None when there are not that many free (the bots then share every core) or
-    no cpuset controller."""
+    """A core of its own for each of ``n`` bots, none held by another game: the cores the
+    machine's ledger gave this game (:func:`arena.cores.given`) where they are enough and
+    free here, else the highest free ones; None when there are not that many free (the
+    bots then share every core) or no cpuset controller."""
+    order = sorted(machine_cores(), reverse=True)
+    ledger = [c for c in given() or () if c in order]
+    if len(ledger) >= n:
+        claim = _claim(ledger, n)
+        if claim is not None:
+            return claim
+    return _claim(order, n)
+
+
+def _claim(order: list[int], n: int) -> CoreClaim | None:
+    """``n`` cores of ``order`` (tried in that order) whose locks are free, or None."""
     claim = CoreClaim([], [])
-    for core in sorted(machine_cores(), reverse=True):
+    for core in order:
         if len(claim.cores) == n:
             break
         fd = _lock(core)
@@ -630,9 +643,11 @@ def claim_cores(n: int) -> CoreClaim | None:
 
 
 def free_cores() -> set[int]:
-    """The CPUs no game holds for its bots now (where the referee may run)."""
+    """The CPUs no game holds for its bots now, here or in the machine's ledger (where the
+    referee may run)."""
     free = set()
-    for core in machine_cores():
+    held = held_elsewhere()
+    for core in set(machine_cores()) - held:
         fd = _lock(core)
         if fd is not None:
             free.add(core)

@@ -26,6 +26,7 @@ from arena.botproc import (
 )
 from arena.botproc.sandboxes.base import DEFAULT_DISK_MB
 from arena.errors import ConfigError
+from arena.execute.cores import CoreGate
 from arena.execute.pool import Failure, WorkerPool
 from arena.game import Game
 from arena.plugins.registry import Registry, load_registry
@@ -134,14 +135,16 @@ def play_games(
     workers: int,
     finished: Callable[[GameSpec, dict[str, Any] | Failure], None],
     start_method: str = "spawn",
+    gate: CoreGate | None = None,
 ) -> None:
     """Play the games of ``todo``, ``workers`` at once, calling ``finished(spec, record or
     Failure)`` in this process as each one ends.
 
     Every game is played in a worker process (:mod:`arena.execute.pool`), even one at a time:
     a bot that kills or stops its parent costs that game, never the run. ``start_method``:
-    how workers start (see :class:`~arena.execute.pool.WorkerPool`). Raises
+    how workers start (see :class:`~arena.execute.pool.WorkerPool`); ``gate``: where each
+    game takes its cores first (:mod:`arena.execute.cores`). Raises
     :class:`~arena.execute.stopping.Interrupted` once SIGINT or SIGTERM has stopped everything.
     """
-    pool: WorkerPool[GameSpec] = WorkerPool(max(1, workers), play_job, start_method)
+    pool: WorkerPool[GameSpec] = WorkerPool(max(1, workers), play_job, start_method, gate)
     pool.run(((spec, job(spec)) for spec in todo), finished)
