@@ -33,6 +33,15 @@ from pathlib import Path
 from typing import Any
 
 from arena.botproc import procinfo
+from arena.botproc.pressure import LIMIT_FILES as MEMORY_LIMIT_FILES
+from arena.botproc.pressure import (
+    USAGE_FILES,
+    MemoryUse,
+    PressureFiles,
+    WaitCounters,
+    limit_hits,
+    storage_use,
+)
 from arena.botproc.procwatch import ProcFile
 
 PREFIX = "arena-"
@@ -54,10 +63,14 @@ class CgroupParents:
     cpu: Path | None = None
     cpuacct: Path | None = None  # v1 only: on v2 the cpu group's cpu.stat counts CPU time
     cpuset: Path | None = None  # where bots can be given cores of their own
+    pressure: Path | None = None
+    """Where a bot's group has PSI files of its own (its waits: see
+    :mod:`~arena.botproc.pressure`): on v2 the groups' folder; on v1, a folder of the v2
+    hierarchy mounted beside it (groups without controllers, for their PSI only)."""
 
     def folders(self) -> list[Path]:
         """The distinct parent folders."""
-        found = (self.pids, self.memory, self.cpu, self.cpuacct, self.cpuset)
+        found = (self.pids, self.memory, self.cpu, self.cpuacct, self.cpuset, self.pressure)
         return list(dict.fromkeys(p for p in found if p is not None))
 
     def describe(self) -> str:
@@ -96,7 +109,7 @@ def parents_to_json(found: CgroupParents | None) -> Any:
     """The cgroup parents as JSON values (for :mod:`arena.hostcache`)."""
     if found is None:
         return None
-    paths = (found.pids, found.memory, found.cpu, found.cpuacct, found.cpuset)
+    paths = (found.pids, found.memory, found.cpu, found.cpuacct, found.cpuset, found.pressure)
     return [found.version, *[str(p) if p is not None else None for p in paths]]
 
 
@@ -106,7 +119,7 @@ def parents_from_json(value: Any) -> CgroupParents | None:
     if value is None:
         return None
     version, *paths = value
-    if len(paths) != 5:
+    if len(paths) != 6:
         raise ValueError("not a cgroup parents entry")
     found = CgroupParents(int(version), *[Path(p) if p is not None else None for p in paths])
     if not all(folder.is_dir() for folder in found.folders()):
@@ -181,18 +194,24 @@ def _probe() -> CgroupParents | None:
         cpu = found.get("cpu")
         acct = found.get("cpuacct") if cpu is not None else None
         pids, memory, cpuset = found.get("pids"), found.get("memory"), found.get("cpuset")
-        return CgroupParents(1, pids, memory, cpu, acct, cpuset)
+        pressure = None
+        if unified is not None:
+            folders = (_under(unified, "/", own.get("")), unified)
+            pressure = next((f for f in folders if f and _usable(f, "pressure", 2)), None)
+        return CgroupParents(1, pids, memory, cpu, acct, cpuset, pressure)
     if unified is None:
         return None
     for folder in (_under(unified, "/", own.get("")), unified):
         if folder is None:
             continue
-        usable = [c for c in ("pids", "memory", "cpu", "cpuset") if _usable(folder, c, 2)]
+        kinds = ("pids", "memory", "cpu", "cpuset", "pressure")
+        usable = [c for c in kinds if _usable(folder, c, 2)]
         if "pids" in usable:
             memory = folder if "memory" in usable else None
             cpu = folder if "cpu" in usable else None
             cpuset = folder if "cpuset" in usable else None
-            return CgroupParents(2, folder, memory, cpu, None, cpuset)
+            pressure = folder if "pressure" in usable else None
+            return CgroupParents(2, folder, memory, cpu, None, cpuset, pressure)
     return None
 
 
@@ -216,6 +235,7 @@ LIMIT_FILES = {
     (1, "cpuacct"): "cpuacct.usage",
     (1, "cpuset"): "cpuset.cpus",
     (2, "cpuset"): "cpuset.cpus",
+    (2, "pressure"): "cpu.pressure",  # any v2 group's, where the kernel has PSI
 }
 
 CPU_PERIOD_US = 10_000
@@ -237,7 +257,7 @@ arena's groups."""
 
 def _usable(folder: Path, controller: str, version: int) -> bool:
     """Whether a child group of ``folder`` gets ``controller`` and a process can join it."""
-    if version == 2:
+    if version == 2 and controller != "pressure":  # PSI needs no controller
         try:
             enabled = (folder / "cgroup.subtree_control").read_text().split()
         except OSError:
@@ -256,6 +276,9 @@ def _usable(folder: Path, controller: str, version: int) -> bool:
     try:
         if controller == "cpuset" and version == 1:
             _inherit_cpuset(probe)  # an empty v1 cpuset cannot be joined
+        if controller == "pressure":  # present but turned off: cgroup.pressure 0
+            readable = (probe / "cpu.pressure").read_bytes().startswith(b"some ")
+            return readable and _can_join(probe / JOIN_FILES[version])
         return (probe / LIMIT_FILES[version, controller]).exists() and _can_join(
             probe / JOIN_FILES[version]
         )
@@ -301,6 +324,9 @@ class BotCgroup:
         self.acct_dir: Path | None = None
         self.final_oom_kills: int | None = None
         self._cpu_file: ProcFile | None = None  # opened at the first cpu_ns()
+        self.pressure_dir: Path | None = None  # its v2 group with PSI files, if any
+        self._pressure: PressureFiles | None = None  # opened at the first counters()
+        self._limit_files: list[ProcFile] | None = None
 
     @classmethod
     def create(
@@ -329,6 +355,7 @@ class BotCgroup:
             ("cpu", found.cpu),
             ("cpuacct", found.cpuacct),
             ("cpuset", found.cpuset if core is not None else None),
+            ("pressure", found.pressure),
         ):
             if parent is not None:
                 wanted.setdefault(parent, []).append(controller)
@@ -348,6 +375,8 @@ class BotCgroup:
                     group._cap_cpu(cpus)
                 if "cpuacct" in controllers:
                     group.acct_dir = path
+                if "pressure" in controllers:
+                    group.pressure_dir = path
                 if "cpuset" in controllers:
                     if found.version == 1:
                         _inherit_cpuset(path, str(core))
@@ -422,8 +451,31 @@ class BotCgroup:
     @property
     def join_files(self) -> tuple[str, ...]:
         """The files a single-threaded launcher writes ``0`` to, to join the group
-        (:data:`JOIN_FILES`)."""
-        return tuple(str(d / JOIN_FILES[self.version]) for d in self.dirs)
+        (:data:`JOIN_FILES`; on v1, the v2 group for PSI through its ``cgroup.procs``)."""
+        return tuple(
+            str(d / JOIN_FILES[2 if d == self.pressure_dir else self.version]) for d in self.dirs
+        )
+
+    def counters(self, pids: list[int]) -> WaitCounters:
+        """What the kernel counted for the bot so far beyond its run-queue waits (see
+        :mod:`~arena.botproc.pressure`): its group's PSI totals (None without them), its
+        memory cgroup's limit events and use, and, where its PSI is seen, what ``pids``
+        read from and wrote to storage. A few ``pread`` of files kept open."""
+        if self._pressure is None and self.pressure_dir is not None:
+            self._pressure = PressureFiles(self.pressure_dir)
+        own = self._pressure.read() if self._pressure is not None else None
+        if self._limit_files is None:
+            names = (*MEMORY_LIMIT_FILES[self.version], *USAGE_FILES[self.version])
+            folder = self.memory_dir
+            self._limit_files = [ProcFile(f"{folder}/{n}") for n in names] if folder else []
+        memory = None
+        if self._limit_files:
+            texts = [f.read() for f in self._limit_files]
+            hits = limit_hits(texts[:-3], self.version)
+            use = [_bytes(text) for text in texts[-3:]]
+            memory = MemoryUse(hits, *use)
+        storage = storage_use(pids) if own is not None else None
+        return WaitCounters(own, memory, storage)
 
     def members(self) -> set[int]:
         """Every process in the group now."""
@@ -478,9 +530,21 @@ class BotCgroup:
         self.final_oom_kills = self.oom_kills()
         if self._cpu_file is not None:
             self._cpu_file.close()
+        if self._pressure is not None:
+            self._pressure.close()
+        for f in self._limit_files or ():
+            f.close()
         for d in self.dirs:
             _rmdir(d)
         self.dirs = []
+
+
+def _bytes(text: bytes | None) -> int:
+    """A memory cgroup file's byte count (0: unreadable, or ``max``: no limit)."""
+    try:
+        return int(text or b"0")
+    except ValueError:
+        return 0
 
 
 def _wait_exit(pids: set[int], timeout: float) -> None:
