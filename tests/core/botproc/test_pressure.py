@@ -18,6 +18,7 @@ from arena.botproc.pressure import (
     limit_hits,
     some_total,
     turn_waits,
+    visibility_note,
 )
 
 MIB = 1 << 20
@@ -129,3 +130,11 @@ def test_a_bot_group_has_psi_files_of_its_own():
         assert Path(group.join_files[-1]).name == "cgroup.procs"
     finally:
         group.remove()
+
+
+def test_where_bots_have_no_psi_of_their_own_a_run_notes_it_once():
+    note = visibility_note(own_pressure=False)
+    assert note is not None and note.startswith("note: disk and memory waits are not visible (")
+    assert note.endswith(
+        "a turn they put over its budget is the bot's timeout; see docs/fair-time.md"
+    )
