@@ -65,8 +65,9 @@ class CgroupParents:
     cpuset: Path | None = None  # where bots can be given cores of their own
     pressure: Path | None = None
     """Where a bot's group has PSI files of its own (its waits: see
-    :mod:`~arena.botproc.pressure`): on v2 the groups' folder; on v1, a folder of the v2
-    hierarchy mounted beside it (groups without controllers, for their PSI only)."""
+    :mod:`~arena.botproc.pressure`): on v2 the groups' folder; on v1, the root of the v2
+    hierarchy mounted beside it, where each bot gets a threaded group for its PSI only
+    (:data:`PSI_JOIN`), when arena itself runs in that root."""
 
     def folders(self) -> list[Path]:
         """The distinct parent folders."""
@@ -194,10 +195,10 @@ def _probe() -> CgroupParents | None:
         cpu = found.get("cpu")
         acct = found.get("cpuacct") if cpu is not None else None
         pids, memory, cpuset = found.get("pids"), found.get("memory"), found.get("cpuset")
-        pressure = None
-        if unified is not None:
-            folders = (_under(unified, "/", own.get("")), unified)
-            pressure = next((f for f in folders if f and _usable(f, "pressure", 2)), None)
+        # Beside v1: threaded groups of the v2 root (a thread moves within its threaded
+        # domain only: this process must be in the root; another's group is not changed).
+        psi = unified is not None and own.get("", "/") == "/" and _usable(unified, "psi", 2)
+        pressure = unified if psi else None
         return CgroupParents(1, pids, memory, cpu, acct, cpuset, pressure)
     if unified is None:
         return None
@@ -214,6 +215,11 @@ def _probe() -> CgroupParents | None:
             return CgroupParents(2, folder, memory, cpu, None, cpuset, pressure)
     return None
 
+
+PSI_JOIN = "cgroup.threads"
+"""How a launcher joins its PSI group beside cgroup v1: a threaded group of the v2 root,
+joined by its one thread, as v1's ``tasks`` (a v2 ``cgroup.procs`` move waits for an RCU
+grace period after idle: 6 to 40 ms here)."""
 
 JOIN_FILES = {1: "tasks", 2: "cgroup.procs"}
 """The file a launcher writes ``0`` (itself) to, to join a group, per cgroup version.
@@ -257,7 +263,7 @@ arena's groups."""
 
 def _usable(folder: Path, controller: str, version: int) -> bool:
     """Whether a child group of ``folder`` gets ``controller`` and a process can join it."""
-    if version == 2 and controller != "pressure":  # PSI needs no controller
+    if version == 2 and controller not in ("pressure", "psi"):  # PSI needs no controller
         try:
             enabled = (folder / "cgroup.subtree_control").read_text().split()
         except OSError:
@@ -276,9 +282,13 @@ def _usable(folder: Path, controller: str, version: int) -> bool:
     try:
         if controller == "cpuset" and version == 1:
             _inherit_cpuset(probe)  # an empty v1 cpuset cannot be joined
-        if controller == "pressure":  # present but turned off: cgroup.pressure 0
+        if controller in ("pressure", "psi"):  # present but turned off: cgroup.pressure 0
+            join = probe / JOIN_FILES[version]
+            if controller == "psi":
+                (probe / "cgroup.type").write_text("threaded")
+                join = probe / PSI_JOIN
             readable = (probe / "cpu.pressure").read_bytes().startswith(b"some ")
-            return readable and _can_join(probe / JOIN_FILES[version])
+            return readable and _can_join(join)
         return (probe / LIMIT_FILES[version, controller]).exists() and _can_join(
             probe / JOIN_FILES[version]
         )
@@ -377,6 +387,8 @@ class BotCgroup:
                     group.acct_dir = path
                 if "pressure" in controllers:
                     group.pressure_dir = path
+                    if found.version == 1:
+                        (path / "cgroup.type").write_text("threaded")
                 if "cpuset" in controllers:
                     if found.version == 1:
                         _inherit_cpuset(path, str(core))
@@ -451,10 +463,10 @@ class BotCgroup:
     @property
     def join_files(self) -> tuple[str, ...]:
         """The files a single-threaded launcher writes ``0`` to, to join the group
-        (:data:`JOIN_FILES`; on v1, the v2 group for PSI through its ``cgroup.procs``)."""
-        return tuple(
-            str(d / JOIN_FILES[2 if d == self.pressure_dir else self.version]) for d in self.dirs
-        )
+        (:data:`JOIN_FILES`; on v1, the threaded group for PSI through :data:`PSI_JOIN`)."""
+        psi = self.pressure_dir if self.version == 1 else None
+        own = JOIN_FILES[self.version]
+        return tuple(str(d / (PSI_JOIN if d == psi else own)) for d in self.dirs)
 
     def counters(self, pids: list[int]) -> WaitCounters:
         """What the kernel counted for the bot so far beyond its run-queue waits (see

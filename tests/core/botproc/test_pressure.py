@@ -3,11 +3,15 @@ worked out by hand): the machine's are forgiven, the bot's own never."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from arena.botproc import cgroups
+from arena.botproc import cgroups, procinfo, resolve_sandbox
+from arena.botproc.homes import BotHome, remove_retired
 from arena.botproc.pressure import (
     MemoryUse,
     Pressure,
@@ -20,6 +24,8 @@ from arena.botproc.pressure import (
     turn_waits,
     visibility_note,
 )
+from arena.botproc.spawn import spawn
+from support.hostile import MODES
 
 MIB = 1 << 20
 LIMIT = 64 * MIB
@@ -114,10 +120,13 @@ def test_without_psi_of_its_own_only_its_memory_limit_is_judged():
     assert turn_waits(None, START) == Waits()
 
 
-@pytest.mark.skipif(
+needs_psi_groups = pytest.mark.skipif(
     (found := cgroups.parents()) is None or found.pressure is None,
     reason="bots get no cgroup v2 group with PSI files here (root or a delegated subtree)",
 )
+
+
+@needs_psi_groups
 def test_a_bot_group_has_psi_files_of_its_own():
     group = cgroups.BotCgroup.create(None, 64)
     assert group is not None and group.pressure_dir is not None
@@ -127,7 +136,9 @@ def test_a_bot_group_has_psi_files_of_its_own():
         files.close()
         seen = group.counters([])
         assert seen.memory is not None and seen.memory.limit == 64 * MIB
-        assert Path(group.join_files[-1]).name == "cgroup.procs"
+        # Beside v1, joined by the launcher's one thread (no wait for an RCU grace period).
+        join = "cgroup.threads" if group.version == 1 else "cgroup.procs"
+        assert Path(group.join_files[-1]).name == join
     finally:
         group.remove()
 
@@ -138,3 +149,42 @@ def test_where_bots_have_no_psi_of_their_own_a_run_notes_it_once():
     assert note.endswith(
         "a turn they put over its budget is the bot's timeout; see docs/fair-time.md"
     )
+
+
+# A bot with a second thread and a child process, both started after its launcher joined.
+THREAD_AND_CHILD = """
+import subprocess, sys, threading, time
+threading.Thread(target=time.sleep, args=(60,), daemon=True).start()
+child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+print("ready", flush=True)
+sys.stdin.readline()
+"""
+
+
+@needs_psi_groups
+@pytest.mark.parametrize("mode", MODES)
+def test_every_thread_and_child_of_a_bot_stalls_in_its_own_psi_group(mode):
+    sandbox = resolve_sandbox(mode)
+    home = BotHome.create("test", 1, sandbox)
+    argv = [sys.executable, "-c", THREAD_AND_CHILD]
+    pipe = subprocess.PIPE
+    bot = spawn(argv, home.workdirs[0], sandbox, pipe, pipe, subprocess.DEVNULL, 1 << 20)
+    try:
+        assert bot.proc.stdout is not None
+        assert bot.proc.stdout.readline() == b"ready\n"
+        assert bot.cgroup is not None and bot.cgroup.pressure_dir is not None
+        name = bot.cgroup.pressure_dir.name
+        tree = [bot.pid, *procinfo.descendants(bot.pid)]
+        tasks = [(pid, tid) for pid in tree for tid in os.listdir(f"/proc/{pid}/task")]
+        assert len(tasks) >= 3  # the bot's two threads and its child (and bubblewrap's own)
+        for pid, tid in tasks:
+            lines = Path(f"/proc/{pid}/task/{tid}/cgroup").read_text().splitlines()
+            v2 = next(line for line in lines if line.startswith("0::"))
+            assert v2.rsplit("/", 1)[-1] == name, (pid, tid, v2)
+        seen = bot.cgroup.counters(tree)
+        assert seen.own is not None and seen.own.cpu > 0  # its start-up waited for a CPU
+        assert seen.storage is not None
+    finally:
+        bot.kill()
+        home.close()
+        remove_retired()
