@@ -11,7 +11,7 @@ See ``docs/fair-time.md``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from arena.botproc import LineBot, Usage
 from arena.botproc.pressure import turn_waits
@@ -27,6 +27,16 @@ with ``clock: wall``, the most a turn the machine keeps waiting is waited for.""
 class Stall(ArenaError):
     """A turn went over its budget only because the machine kept the bot or the referee
     waiting: the game is broken off, to be played again."""
+
+
+class StepStall(Stall):
+    """A step in which a seat stalled, raised once every other seat of it was judged: the
+    moves and forfeits of those seats (a forfeit may decide the game: see the referee)."""
+
+    def __init__(self, stall: Stall, moves: dict[int, Any], forfeits: dict[int, Forfeit]):
+        super().__init__(str(stall))
+        self.moves = moves
+        self.forfeits = forfeits
 
 
 @dataclass

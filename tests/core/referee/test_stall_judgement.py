@@ -1,18 +1,22 @@
 """The wall clock's judgement of a turn over its limit, from recorded counters (values
 worked out by hand): a stall where the machine's waits explain the overage, the bot's
-timeout where its own do (its memory limit, its own threads, its disk)."""
+timeout where its own do (its memory limit, its own threads, its disk). And a stall
+never voids a loss of another seat's own that decides the game."""
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 
 import pytest
 
-from arena.botproc import Usage
+from arena.botproc import Sandbox, Usage
 from arena.botproc.lines import LateStamp
 from arena.botproc.pressure import MemoryUse, Pressure, StorageUse, WaitCounters
-from arena.records import Clock, SeatIO
+from arena.records import BotSpec, Clock, SeatIO
+from arena.referee import engine
 from arena.referee.clocks import PendingTurn, Stall, WallClock, waited_ms
+from support.toygame import ToyGame
 
 MIB = 1 << 20
 CALM = MemoryUse(hits=0, usage=30 * MIB, peak=30 * MIB, limit=256 * MIB)
@@ -107,3 +111,58 @@ def test_silent_seats_that_only_slept_time_out_whatever_the_machine_does():
     p, seat = turn(1000.0), io(1020.0, 1000.0)
     assert clock.overdue(RecordedBot(end), p, seat, 1.02) is False
     assert clock.timeout_detail(p, seat) == "no answer within 1000 ms"
+
+
+# -- a stall never voids a loss that decides the game ----------------------------------
+
+SILENT_AFTER_FIRST = """
+import sys, time
+first = True
+for line in sys.stdin:
+    if not first:
+        time.sleep(60)
+    first = False
+    print(1, flush=True)
+"""
+
+
+class StallsSeat(WallClock):
+    """A wall clock that finds the machine kept the seats ``stalled`` waiting (as the
+    counters would show) and every other silent seat to blame."""
+
+    stalled: tuple[str, ...] = ()
+
+    def overdue(self, bot, p: PendingTurn, io: SeatIO, now: float) -> bool:
+        if p.who.startswith(self.stalled):
+            raise p.stall(io, io["ms"])
+        return False
+
+
+def play_silent(tmp_path, monkeypatch, players: int, stalled: tuple[str, ...]):
+    StallsSeat.stalled = stalled
+    monkeypatch.setattr(engine, "turn_clock", lambda clock: StallsSeat(clock))
+    tmp_path.mkdir(exist_ok=True)
+    script = tmp_path / "silent.py"
+    script.write_text(SILENT_AFTER_FIRST)
+    bots = [BotSpec(f"b{i}", (sys.executable, str(script))) for i in range(players)]
+    game = ToyGame()
+    clock = Clock(scale=100 / ToyGame.info.turn_ms)
+    referee = engine.Referee(game, bots, tmp_path / "game", Sandbox("none"), clock=clock)
+    return referee.play(7, {**game.info.settings, "turns": 3})
+
+
+def test_a_seat_that_loses_on_its_own_while_its_opponent_stalls_loses_the_game(
+    tmp_path, monkeypatch
+):
+    record = play_silent(tmp_path, monkeypatch, 2, ("seat 1",))
+    assert record.reason != "stall", record.stall
+    assert record.seats[0].forfeit == "timeout"
+    assert record.seats[1].forfeit is None
+    assert [s.rank for s in record.seats] == [1, 0]
+
+
+def test_a_stall_beside_a_loss_that_does_not_end_the_game_is_still_a_stall(tmp_path, monkeypatch):
+    record = play_silent(tmp_path, monkeypatch, 3, ("seat 1", "seat 2"))
+    assert record.reason == "stall"
+    alone = play_silent(tmp_path / "alone", monkeypatch, 2, ("seat 0", "seat 1"))
+    assert alone.reason == "stall"  # every seat stalled: no loss of anyone's own
