@@ -52,7 +52,7 @@ if TYPE_CHECKING:  # yaml and stats are imported where used: `arena match` needs
     from arena.plugins.registry import Registry
     from arena.results.stats import Sprt
 
-BOT_KEYS = ("name", "cmd", "source", "build", "language", "flags")
+BOT_KEYS = ("name", "cmd", "source", "build", "language", "flags", "owner")
 SPRT_KEYS = ("elo0", "elo1", "alpha", "beta", "model")
 MAX_DEPTH = 32
 """Deepest nesting of YAML collections a tournament file may use (real files use 3)."""
