@@ -33,6 +33,7 @@ from pathlib import Path
 from arena.botbuild.build import BuildFailed, RecipeError, build, first_lines, make_recipe
 from arena.contest.uploads import UploadRefused, UploadRules, check_rate, check_upload
 from arena.records import BotSpec, Clock, GameRecord, GameSpec
+from arena.text import shown_line
 from arena.tournament.config import TournamentConfig, load_tournament
 from arena.tournament.roster import read_roster, write_roster
 
@@ -342,10 +343,10 @@ class Submissions:
             return record
         for seat in record.seats:
             if seat.forfeit is not None:
-                detail = f": {seat.detail}" if seat.detail else ""
-                return _one_line(
-                    self._hide_paths(f"it forfeits its validation game ({seat.forfeit}{detail})", v)
-                )
+                detail = f" ({seat.detail})" if seat.detail else ""
+                wrote = f"; it wrote {seat.raw[:80]!r}" if seat.raw else ""
+                why = f"it forfeits its validation game: {seat.forfeit}{detail}{wrote}"
+                return _one_line(self._hide_paths(why, v))
         return None
 
     def _validation_game(
@@ -428,8 +429,9 @@ def _keys(versions: list[Version]) -> set[tuple[str, int]]:
 
 
 def _one_line(text: str) -> str:
-    """``text`` as one line of at most :data:`REASON_CHARS` characters."""
-    line = " ".join(text.split())
+    """``text`` as one line of at most :data:`REASON_CHARS` characters, control
+    characters escaped."""
+    line = shown_line(" ".join(text.split()))
     return line if len(line) <= REASON_CHARS else line[: REASON_CHARS - 3] + "..."
 
 
