@@ -16,12 +16,14 @@ from pathlib import Path
 
 import pytest
 
+from arena.botproc import bwrap_works
 from arena.contest.submissions import Submissions, Version
 from arena.contest.uploads import UploadRefused, UploadRules
 from arena.plugins.registry import load_registry
 from arena.tournament.config import load_tournament
 from arena.tournament.roster import read_roster
 from support import REPO, run_arena, stc_cycler
+from support.hostile import kill_all, marker, needs_pids_cgroup, survivors
 
 CPP_BOT = (REPO / "tests/core/botbuild/bots/stc_bot.cpp").read_bytes()
 BROKEN_CPP = (REPO / "tests/core/botbuild/bots/broken.cpp").read_bytes()
@@ -279,3 +281,109 @@ def test_an_unknown_version_or_owner_is_not_found(contest_league: MakeLeague) ->
     for owner in ("../x", "Alice", "", "a/b"):
         with pytest.raises(ValueError):
             subs.submit(owner, "bot.py", PYTHON_BOT)
+
+
+# -- the hostile-bot suite on uploaded bots (bubblewrap: what a contest must use) ----------
+
+FORK_BOMB = """\
+import os, sys, time
+forked = 0
+for _ in range(1000):  # bounded: a regression cannot take the machine down
+    try:
+        if os.fork() == 0:
+            time.sleep(30)
+            os._exit(0)
+        forked += 1
+    except OSError:
+        break
+sys.stderr.write(f"forked {forked}\\n")
+"""
+
+FILE_ESCAPE = """\
+import os, sys
+OUTPUT = {output!r}
+for path in [OUTPUT + "/contest/contest.sqlite", OUTPUT + "/contest/uploads/alice/1/bot.py",
+             OUTPUT + "/roster.json", OUTPUT + "/tournament.yaml"]:
+    try:
+        open(path, "rb").read()
+        sys.stderr.write(f"read {{path}}\\n")
+    except OSError as exc:
+        sys.stderr.write(f"cannot read: {{type(exc).__name__}}\\n")
+for path in [OUTPUT + "/contest/evil", OUTPUT + "/roster.json", OUTPUT + "/evil"]:
+    try:
+        with open(path, "w") as f:
+            f.write("{{}}")
+        sys.stderr.write(f"wrote {{path}}\\n")
+    except OSError as exc:
+        sys.stderr.write(f"cannot write: {{type(exc).__name__}}\\n")
+try:
+    sys.stderr.write(f"listed {{os.listdir(OUTPUT + '/contest')}}\\n")
+except OSError as exc:
+    sys.stderr.write(f"cannot list: {{type(exc).__name__}}\\n")
+"""
+
+INCLUDE_ESCAPE = """\
+#include "{output}/contest/uploads/alice/1/bot.py"
+int main() {{ return 0; }}
+"""
+
+
+def validation_stderr(out: Path, owner: str) -> str:
+    return (out / f"contest/builds/{owner}/1/validation/stderr-0-{owner}-v1-seat1.txt").read_text()
+
+
+@pytest.mark.skipif(not bwrap_works(), reason="bubblewrap does not work here")
+@pytest.mark.parametrize(
+    "hostile",
+    [pytest.param("fork-bomb", marks=needs_pids_cgroup), "file-escape", "include-escape"],
+)
+def test_hostile_uploads_are_ranked_or_refused_and_never_touch_the_contest(
+    contest_league: MakeLeague, hostile: str
+) -> None:
+    out = contest_league(sandbox="bwrap")
+    subs = Submissions(out, RULES)
+    subs.submit("alice", "bot.py", PYTHON_BOT)
+    (alice,) = subs.process_pending()
+    assert alice.state == "ranked"
+    roster_before = (out / "roster.json").read_bytes()
+    mark = marker()
+    if hostile == "fork-bomb":
+        name, source = f"{mark}.py", FORK_BOMB + stc_cycler()
+    elif hostile == "file-escape":
+        name, source = f"{mark}.py", FILE_ESCAPE.format(output=str(out)) + stc_cycler()
+    else:
+        name, source = f"{mark}.cpp", INCLUDE_ESCAPE.format(output=str(out))
+    try:
+        subs.submit("mallory", name, source.encode())
+        (done,) = subs.process_pending()
+        assert survivors(mark) == []
+    finally:
+        kill_all(mark)
+    if hostile == "include-escape":  # the compiler sees no file of the contest
+        assert done.state == "build failed"
+        assert done.reason == (
+            f"the build failed (exit code 1): {name}:1:10: fatal error: "
+            "OUTPUT/contest/uploads/alice/1/bot.py: No such file or directory"
+        )
+    else:  # it played its validation game through
+        assert (done.state, done.reason) == ("ranked", None)
+        stderr = validation_stderr(out, "mallory")
+        if hostile == "fork-bomb":
+            forked = int(re.search(r"forked (\d+)", stderr).group(1))  # type: ignore[union-attr]
+            assert forked < 64  # the pids cap of every bot (max_processes)
+        else:
+            # It sees nothing of the contest but the way to its own source (read-only).
+            assert stderr == (
+                "cannot read: FileNotFoundError\n" * 4
+                + "cannot write: PermissionError\n" * 3
+                + "listed ['uploads']\n"
+            )
+    # Nothing of the contest changed but the new version's own entry.
+    assert subs.source("alice", 1) == PYTHON_BOT
+    assert not (out / "contest/evil").exists() and not (out / "evil").exists()
+    roster = json.loads((out / "roster.json").read_text())
+    before = json.loads(roster_before)
+    assert roster["added"][:1] == before["added"] and roster["retired"] == []
+    assert sorted(os.listdir(out / "contest")) == [
+        ".process.lock", ".roster.lock", "builds", "contest.sqlite", "uploads"
+    ]  # fmt: skip
