@@ -148,6 +148,7 @@ class Submissions:
 
     @frozen.setter
     def frozen(self, value: bool) -> None:
+        """Freeze (True) or open (False) submissions, for every later server too."""
         with self._db() as db:
             db.execute(
                 "INSERT OR REPLACE INTO versions_meta (key, value) VALUES ('frozen', ?)",

@@ -19,6 +19,7 @@ import pytest
 from arena.botproc import bwrap_works
 from arena.contest.submissions import Submissions, Version
 from arena.contest.uploads import UploadRefused, UploadRules
+from arena.errors import ConfigError
 from arena.plugins.registry import load_registry
 from arena.tournament.config import load_tournament
 from arena.tournament.roster import read_roster
@@ -387,3 +388,17 @@ def test_hostile_uploads_are_ranked_or_refused_and_never_touch_the_contest(
     assert sorted(os.listdir(out / "contest")) == [
         ".process.lock", ".roster.lock", "builds", "contest.sqlite", "uploads"
     ]  # fmt: skip
+
+
+def test_without_the_leagues_file_nothing_is_lost(contest_league: MakeLeague) -> None:
+    out = contest_league()
+    league = (out / "tournament.yaml").read_text()
+    (out / "tournament.yaml").unlink()
+    subs = Submissions(out, RULES)
+    subs.submit("alice", "bot.py", PYTHON_BOT)
+    with pytest.raises(ConfigError) as refused:
+        subs.process_pending()
+    assert str(out / "tournament.yaml") in str(refused.value)
+    assert [v.state for v in subs.versions()] == ["queued"]  # taken up once the file is back
+    (out / "tournament.yaml").write_text(league)
+    assert [v.state for v in subs.process_pending()] == ["ranked"]
