@@ -16,9 +16,10 @@ MakeLeague = Callable[..., Path]
 @pytest.fixture
 def contest_league(tmp_path: Path) -> MakeLeague:
     """Make an output folder holding a league's ``tournament.yaml`` (stc, two shipped
-    Python bosses, ``max_turns`` turns a game), as the contest server writes it."""
+    Python bosses, ``max_turns`` turns a game, ``extra`` keys), as the contest server
+    writes it."""
 
-    def make(sandbox: str = "none", max_turns: int = 4) -> Path:
+    def make(sandbox: str = "none", max_turns: int = 4, extra: str = "") -> Path:
         output = tmp_path / "league"
         bosses = tmp_path / "bosses"
         bosses.mkdir(parents=True)
@@ -38,6 +39,7 @@ def contest_league(tmp_path: Path) -> MakeLeague:
               - {{name: wall, cmd: python3 {bosses / "wall.py"}}}
             output: {output}
             """)
+            + extra
         )
         return output
 

@@ -24,7 +24,14 @@ from arena.plugins.registry import load_registry
 from arena.tournament.config import load_tournament
 from arena.tournament.roster import read_roster
 from support import REPO, run_arena, stc_cycler
-from support.hostile import kill_all, marker, needs_pids_cgroup, survivors
+from support.hostile import (
+    kill_all,
+    marker,
+    needs_memory_cgroup,
+    needs_pids_cgroup,
+    stc_bot,
+    survivors,
+)
 
 CPP_BOT = (REPO / "tests/core/botbuild/bots/stc_bot.cpp").read_bytes()
 BROKEN_CPP = (REPO / "tests/core/botbuild/bots/broken.cpp").read_bytes()
@@ -286,7 +293,7 @@ def test_an_unknown_version_or_owner_is_not_found(contest_league: MakeLeague) ->
 
 # -- the hostile-bot suite on uploaded bots (bubblewrap: what a contest must use) ----------
 
-FORK_BOMB = """\
+FORK_BOMB = """
 import os, sys, time
 forked = 0
 for _ in range(1000):  # bounded: a regression cannot take the machine down
@@ -300,7 +307,7 @@ for _ in range(1000):  # bounded: a regression cannot take the machine down
 sys.stderr.write(f"forked {forked}\\n")
 """
 
-FILE_ESCAPE = """\
+FILE_ESCAPE = """
 import os, sys
 OUTPUT = {output!r}
 for path in [OUTPUT + "/contest/contest.sqlite", OUTPUT + "/contest/uploads/alice/1/bot.py",
@@ -328,63 +335,87 @@ INCLUDE_ESCAPE = """\
 int main() {{ return 0; }}
 """
 
+COMPILE_BOMB = """\
+#include "/dev/zero"
+int main() { return 0; }
+"""
+"""The preprocessor reads zeros for ever, its memory growing: the build's caps stop it."""
 
-def validation_stderr(out: Path, owner: str) -> str:
-    return (out / f"contest/builds/{owner}/1/validation/stderr-0-{owner}-v1-seat1.txt").read_text()
+
+def hostile_upload(hostile: str, out: Path, mark: str) -> tuple[str, str]:
+    """(file name, source) of each hostile upload; its name carries ``mark``, so every
+    process it starts can be found."""
+    if hostile == "fork-bomb":
+        return f"{mark}.py", stc_bot(prelude=FORK_BOMB)
+    if hostile == "file-escape":
+        return f"{mark}.py", stc_bot(prelude=FILE_ESCAPE.format(output=str(out)))
+    if hostile == "include-escape":
+        return f"{mark}.cpp", INCLUDE_ESCAPE.format(output=str(out))
+    return f"{mark}.cpp", COMPILE_BOMB
+
+
+def check_hostile(hostile: str, done: Version, out: Path) -> None:
+    """What each hostile upload comes to: refused with its reason, or ranked when the
+    sandbox made its attack harmless."""
+    if hostile == "include-escape":  # the compiler sees no file of the contest
+        assert done.state == "build failed"
+        assert done.reason == (
+            f"the build failed (exit code 1): {done.filename}:1:10: fatal error: "
+            "OUTPUT/contest/uploads/alice/1/bot.py: No such file or directory"
+        )
+        return
+    if hostile == "compile-bomb":
+        assert done.state == "build failed" and done.reason is not None
+        assert done.reason.startswith(
+            "the build was killed by its memory cap (256 MiB, build_memory_mb)"
+        ), done.reason
+        return
+    assert (done.state, done.reason) == ("ranked", None)  # it played its game through
+    stderr = (out / "contest/builds/mallory/1/validation/stderr-0-mallory-v1-seat1.txt").read_text()
+    if hostile == "fork-bomb":
+        forked = int(re.search(r"forked (\d+)", stderr).group(1))  # type: ignore[union-attr]
+        assert forked < 64  # the pids cap of every bot (max_processes)
+    else:  # it sees nothing of the contest but the way to its own source (read-only)
+        assert stderr == (
+            "cannot read: FileNotFoundError\n" * 4
+            + "cannot write: PermissionError\n" * 3
+            + "listed ['uploads']\n"
+        )
 
 
 @pytest.mark.skipif(not bwrap_works(), reason="bubblewrap does not work here")
 @pytest.mark.parametrize(
     "hostile",
-    [pytest.param("fork-bomb", marks=needs_pids_cgroup), "file-escape", "include-escape"],
+    [
+        pytest.param("fork-bomb", marks=needs_pids_cgroup),
+        "file-escape",
+        "include-escape",
+        pytest.param("compile-bomb", marks=needs_memory_cgroup),
+    ],
 )
 def test_hostile_uploads_are_ranked_or_refused_and_never_touch_the_contest(
     contest_league: MakeLeague, hostile: str
 ) -> None:
-    out = contest_league(sandbox="bwrap")
+    out = contest_league(sandbox="bwrap", extra="build_memory_mb: 256\n")
     subs = Submissions(out, RULES)
     subs.submit("alice", "bot.py", PYTHON_BOT)
     (alice,) = subs.process_pending()
     assert alice.state == "ranked"
-    roster_before = (out / "roster.json").read_bytes()
+    roster_before = json.loads((out / "roster.json").read_text())
     mark = marker()
-    if hostile == "fork-bomb":
-        name, source = f"{mark}.py", FORK_BOMB + stc_cycler()
-    elif hostile == "file-escape":
-        name, source = f"{mark}.py", FILE_ESCAPE.format(output=str(out)) + stc_cycler()
-    else:
-        name, source = f"{mark}.cpp", INCLUDE_ESCAPE.format(output=str(out))
+    name, source = hostile_upload(hostile, out, mark)
     try:
         subs.submit("mallory", name, source.encode())
         (done,) = subs.process_pending()
-        assert survivors(mark) == []
+        assert survivors(mark) == []  # nothing it started outlives its game or build
     finally:
         kill_all(mark)
-    if hostile == "include-escape":  # the compiler sees no file of the contest
-        assert done.state == "build failed"
-        assert done.reason == (
-            f"the build failed (exit code 1): {name}:1:10: fatal error: "
-            "OUTPUT/contest/uploads/alice/1/bot.py: No such file or directory"
-        )
-    else:  # it played its validation game through
-        assert (done.state, done.reason) == ("ranked", None)
-        stderr = validation_stderr(out, "mallory")
-        if hostile == "fork-bomb":
-            forked = int(re.search(r"forked (\d+)", stderr).group(1))  # type: ignore[union-attr]
-            assert forked < 64  # the pids cap of every bot (max_processes)
-        else:
-            # It sees nothing of the contest but the way to its own source (read-only).
-            assert stderr == (
-                "cannot read: FileNotFoundError\n" * 4
-                + "cannot write: PermissionError\n" * 3
-                + "listed ['uploads']\n"
-            )
+    check_hostile(hostile, done, out)
     # Nothing of the contest changed but the new version's own entry.
     assert subs.source("alice", 1) == PYTHON_BOT
     assert not (out / "contest/evil").exists() and not (out / "evil").exists()
     roster = json.loads((out / "roster.json").read_text())
-    before = json.loads(roster_before)
-    assert roster["added"][:1] == before["added"] and roster["retired"] == []
+    assert roster["added"][:1] == roster_before["added"] and roster["retired"] == []
     assert sorted(os.listdir(out / "contest")) == [
         ".process.lock", ".roster.lock", "builds", "contest.sqlite", "uploads"
     ]  # fmt: skip
