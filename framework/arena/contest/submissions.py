@@ -139,6 +139,17 @@ class Submissions:
             )
         return replace(v, state=state, reason=reason)
 
+    def _advance(self, v: Version, state: str, reason: str | None = None) -> Version:
+        """Move a version of the pipeline on, unless it was decided meanwhile (its owner
+        removed: ``retired``); the version as it now stands."""
+        with self._db() as db:
+            db.execute(
+                "UPDATE versions SET state = ?, reason = ? WHERE owner = ? AND number = ?"
+                f" AND state IN ({', '.join('?' * len(PENDING))})",
+                (state, reason, v.owner, v.number, *PENDING),
+            )
+        return self.version(v.owner, v.number) or v
+
     @property
     def frozen(self) -> bool:
         """Whether submissions are frozen (set by the organiser; kept in the table's meta)."""
@@ -277,14 +288,20 @@ class Submissions:
     # -- the pipeline ---------------------------------------------------------------------
 
     def _process(self, v: Version, config: TournamentConfig) -> Version:
-        v = self._set_state(v, "building")
+        """One version through the pipeline; it stops where the version was decided
+        meanwhile (retired with its owner)."""
+        v = self._advance(v, "building")
+        if v.state != "building":
+            return v
         argv = self._build(v, config)
         if isinstance(argv, str):
-            return self._set_state(v, "build failed", argv)
-        v = self._set_state(v, "validating")
+            return self._advance(v, "build failed", argv)
+        v = self._advance(v, "validating")
+        if v.state != "validating":
+            return v
         why = self._validate(v, argv, config)
         if why is not None:
-            return self._set_state(v, "invalid", why)
+            return self._advance(v, "invalid", why)
         return self._join(v, argv, config)
 
     def _hide_paths(self, text: str, v: Version) -> str:
@@ -405,7 +422,7 @@ class Submissions:
             roster = read_roster(self.output)
             added_names = [str(b.get("name")) for b in roster.added]
             if v.bot in {b.name for b in config.bots} and v.bot not in added_names:
-                return self._set_state(v, "invalid", f"the league already has a bot {v.bot!r}")
+                return self._advance(v, "invalid", f"the league already has a bot {v.bot!r}")
             older = [o for o in self.versions(v.owner) if o.state == "ranked"]
             older.sort(key=lambda o: o.number, reverse=True)
             leaving = [o for o in older[self.keep - 1 :] if o.number < v.number]

@@ -10,6 +10,8 @@ over it), so a reader never sees half a file::
      "given_up": 0, "failed": 0, "eta_s": 31.5, "pid": 4242,
      "started": "2026-12-02T04:50:00+00:00", "updated": "2026-12-02T04:50:14+00:00"}
 
+A contest with leagues adds ``"leagues": {bot: league}`` (each bot's league by name).
+
 :func:`read_status` reads it back; a ``running`` file whose process is gone (killed, the
 machine restarted) reads as ``stopped``.
 """
@@ -20,6 +22,7 @@ import contextlib
 import json
 import os
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -60,8 +63,11 @@ def _now() -> str:
 class StatusWriter(RunObserver):
     """Keeps ``output/status.json`` up to date as the run goes."""
 
-    def __init__(self, output: Path) -> None:
+    def __init__(
+        self, output: Path, leagues: Callable[[], dict[str, str] | None] | None = None
+    ) -> None:
         self.path = Path(output) / STATUS_NAME
+        self.leagues = leagues  # each bot's league now (a contest's), when it has some
         self.state = "running"
         self.done = 0
         self.total: int | None = None
@@ -75,6 +81,7 @@ class StatusWriter(RunObserver):
 
     def status(self) -> dict[str, Any]:
         """The file's content now."""
+        leagues = self.leagues() if self.leagues is not None else None
         return {
             "state": self.state,
             "games_done": self.done,
@@ -86,6 +93,7 @@ class StatusWriter(RunObserver):
             "pid": os.getpid(),
             "started": self.started_at,
             "updated": _now(),
+            **({"leagues": leagues} if leagues is not None else {}),
         }
 
     def _eta(self) -> float | None:

@@ -126,7 +126,7 @@ def run_tournament(
         if _at_most_one_left(scheduler) and dask is None:
             executor = LocalExecutor(1)
         # The status file is always kept, whoever else watches the run.
-        watching = Observers([StatusWriter(config.output), *observers], say)
+        watching = Observers([StatusWriter(config.output, scheduler.leagues), *observers], say)
         result = games.play(executor, watching)
         result.stalls.record(store)
         return RunSummary(
@@ -328,6 +328,7 @@ def _write_meta(store: Store, config: TournamentConfig, clock_options: dict[str,
             "seeds": list(config.seeds) if config.seeds else None,
             "book": config.book,
             "bots": [b.name for b in config.bots],
+            "owners": {b.name: b.owner for b in config.bots if b.owner is not None},
             "champion": config.champion,
             "sprt": None if config.sprt is None else asdict(config.sprt),
             "rating": config.rating,

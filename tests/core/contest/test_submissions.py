@@ -8,7 +8,9 @@ import io
 import json
 import os
 import re
+import shutil
 import sqlite3
+import tempfile
 import threading
 import zipfile
 from collections.abc import Callable
@@ -31,6 +33,7 @@ from support.hostile import (
     needs_pids_cgroup,
     stc_bot,
     survivors,
+    wait_for,
 )
 
 CPP_BOT = (REPO / "tests/core/botbuild/bots/stc_bot.cpp").read_bytes()
@@ -277,6 +280,72 @@ def test_a_removed_participant_retires_and_its_queue_is_never_played(
     roster = read_roster(out)
     assert [b["name"] for b in roster.added] == ["alice-v1"]
     assert roster.retired == ("alice-v1",)
+
+
+def test_a_participant_removed_while_its_version_validates_never_joins(
+    contest_league: MakeLeague,
+) -> None:
+    out = contest_league(extra="clock_scale: 30\n")  # a first turn of 30 s: time to wait
+    waiting = stc_bot(
+        prelude="""
+        import os, time
+        gate = os.path.join(os.path.dirname(os.path.abspath(__file__)), "gate")
+        for _ in range(2000):  # at most 20 s: until the test opens the gate (in its folder)
+            if os.path.exists(gate):
+                break
+            time.sleep(0.01)
+        """
+    )
+    subs = Submissions(out, RULES)
+    subs.submit("alice", "bot.py", waiting.encode())
+    thread = threading.Thread(target=subs.process_pending)
+    thread.start()
+    try:
+        assert wait_for(lambda: subs.versions()[0].state == "validating", timeout=120)
+        subs.retire_owner("alice")
+    finally:
+        (subs.upload_dir("alice", 1) / "gate").touch()
+        thread.join(timeout=600)
+    assert states(subs) == [("alice-v1", "retired", "the participant was removed")]
+    assert read_roster(out).added == ()
+
+
+@pytest.mark.skipif(not os.path.isdir("/var/tmp"), reason="no /var/tmp here")
+def test_a_participant_removed_while_its_version_builds_never_joins(
+    contest_league: MakeLeague,
+) -> None:
+    # The build reads a FIFO the test holds (outside /tmp, which a bot's and a build's
+    # private /tmp would hide): it is building until the test writes.
+    folder = Path(tempfile.mkdtemp(prefix="arena-test-", dir="/var/tmp"))
+    try:
+        fifo = folder / "gate.h"
+        os.mkfifo(fifo)
+        out = contest_league()
+        subs = Submissions(out, RULES)
+        subs.submit("alice", "bot.cpp", f'#include "{fifo}"\n'.encode() + CPP_BOT)
+        thread = threading.Thread(target=subs.process_pending)
+        thread.start()
+        try:
+            assert wait_for(lambda: subs.versions()[0].state == "building", timeout=120)
+            subs.retire_owner("alice")
+        finally:
+            assert wait_for(lambda: open_gate(fifo), timeout=120), "the build never read it"
+            thread.join(timeout=600)
+        assert states(subs) == [("alice-v1", "retired", "the participant was removed")]
+        assert read_roster(out).added == ()
+    finally:
+        shutil.rmtree(folder)
+
+
+def open_gate(fifo: Path) -> bool:
+    """Write an empty header into ``fifo`` once its reader (the compiler) opened it."""
+    try:
+        fd = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
+    except OSError:  # ENXIO: no reader yet
+        return False
+    os.write(fd, b"// the gate\n")
+    os.close(fd)
+    return True
 
 
 def test_an_unknown_version_or_owner_is_not_found(contest_league: MakeLeague) -> None:
