@@ -32,7 +32,7 @@ from arena.results.status import StatusWriter
 from arena.results.store import Store, clear_output, make_output_folder
 from arena.text import shown_line
 from arena.tournament.books import Book, book_path, write_book
-from arena.tournament.builds import build_bots
+from arena.tournament.builds import build_bots, build_records
 from arena.tournament.config import TournamentConfig, where
 from arena.tournament.control import wait_while_paused
 from arena.tournament.formats import CandidateScheduler, Scheduler, fixed_plan, make_scheduler
@@ -332,6 +332,7 @@ def _write_meta(store: Store, config: TournamentConfig, clock_options: dict[str,
             "champion": config.champion,
             "sprt": None if config.sprt is None else asdict(config.sprt),
             "rating": config.rating,
+            "builds": build_records(config),
             **clock_options,
         }
     )
