@@ -15,7 +15,7 @@ MakeLeague = Callable[..., Path]
 
 @pytest.fixture
 def contest_league(tmp_path: Path) -> MakeLeague:
-    """Make an output folder holding a league's ``tournament.yaml`` (stc, two shipped
+    """Make an output folder holding a contest league's ``tournament.yaml`` (stc, two
     Python bosses, ``max_turns`` turns a game, ``extra`` keys), as the contest server
     writes it."""
 
@@ -29,7 +29,7 @@ def contest_league(tmp_path: Path) -> MakeLeague:
         (output / "tournament.yaml").write_text(
             textwrap.dedent(f"""\
             game: stc
-            format: league
+            format: contest
             sandbox: {sandbox}
             concurrency: 1
             settings:
