@@ -143,8 +143,8 @@ def add_rating_option(p: Any) -> None:
     p.add_argument(
         "--rating",
         metavar="NAME",
-        help="sort by this rating: bt (default), elo, trueskill or openskill (override "
-        "`rating`; see docs/leaderboard.md)",
+        help="sort by this rating: bt (default), elo, trueskill, openskill or bt-boot "
+        "(override `rating`; see docs/leaderboard.md)",
     )
 
 

@@ -83,10 +83,11 @@ def render_board(board: ShownLeaderboard, args: argparse.Namespace) -> str:
 
 def cmd_run(args: argparse.Namespace, extra: list[str]) -> int:
     """Run or resume a tournament file and print its leaderboard (only it, on stdout)."""
+    from arena.results import ratings
     from arena.results.store import left_out_note, make_output_folder
     from arena.tournament.config import load_tournament, new_output_note
     from arena.tournament.run import run_tournament
-    from arena.views.leaderboard import ShownLeaderboard
+    from arena.views.leaderboard import ShownLeaderboard, shown_leaderboard_for
     from arena.views.progress import run_observers
 
     if args.update and args.fresh:
@@ -115,7 +116,11 @@ def cmd_run(args: argparse.Namespace, extra: list[str]) -> int:
         config = load_tournament(args.file, registry, option_overrides(args))
         say(f"arena: the league's bots are now {', '.join(_roster_line(config))}")
         fresh = False
-    print_board(render_board(ShownLeaderboard.of(summary.leaderboard), args))
+    board = ShownLeaderboard.of(summary.leaderboard)
+    chosen = ratings.RATINGS.get(args.rating) if args.rating is not None else None
+    if chosen is not None and chosen.on_demand:
+        board = shown_leaderboard_for(config.output, args.rating)  # fitted when asked
+    print_board(render_board(board, args))
     done = f"{summary.played} games played now, {summary.resumed} resumed"
     print(f"{done}, results in {config.output}", file=sys.stderr)
     if note := left_out_note(summary.left_out):
@@ -152,7 +157,7 @@ def cmd_leaderboard(args: argparse.Namespace, extra: list[str]) -> int:
 
     store = open_existing(args.output)
     try:
-        board = shown_leaderboard(store, every_game=args.all)
+        board = shown_leaderboard(store, args.rating, every_game=args.all)
         left_out = 0 if args.all else store.left_out()
     finally:
         store.close()

@@ -188,6 +188,8 @@ class Leaderboard:
             row["p99_ms"] = num(timing.p99_ms, 2)
             row["max_ms"] = num(timing.max_ms, 2)
             row.update(rated(s, "openskill").numbers)
+            if ratings.RATINGS[self.rating].on_demand:  # fitted for this board only
+                row.update(rated(s, self.rating).numbers)
             rows.append(row)
         return rows
 

@@ -241,7 +241,7 @@ def rate(
     """Every bot of ``counts`` rated by every rating (incremental ones read from
     ``states``, by name; fitted ones fitted on ``counts``), sorted by ``sort_by``."""
     bots = list(counts.stats)
-    for r in ratings.everyone():
+    for r in ratings.everyone(sort_by):
         if isinstance(r, ratings.IncrementalRating):
             state = states.get(r.name, {})
             rated = {b: r.rated(state, b) for b in bots}

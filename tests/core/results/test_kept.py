@@ -243,7 +243,7 @@ def test_arena_leaderboard_sorts_by_the_rating_asked_for(tmp_path):
     bad = arena("--rating", "glicko")
     assert bad.returncode == 2 and bad.stdout == ""
     assert bad.stderr == (
-        "arena: --rating: unknown rating 'glicko' (known: bt, elo, trueskill, openskill)\n"
+        "arena: --rating: unknown rating 'glicko' (known: bt, elo, trueskill, openskill, bt-boot)\n"
     )
     for name, key in (("trueskill", "mu-3sigma"), ("openskill", "os_mu-3sigma"), ("bt", "bt")):
         done = arena("--rating", name, "--format", "json")

@@ -16,6 +16,7 @@ from arena.results.ratings.base import (
     rate_events,
 )
 from arena.results.ratings.bradley_terry import BradleyTerry
+from arena.results.ratings.bt_bootstrap import BradleyTerryBootstrap
 from arena.results.ratings.elo import EloField
 from arena.results.ratings.openskill import OpenSkill
 from arena.results.ratings.trueskill import TrueSkill
@@ -25,8 +26,10 @@ RATINGS: dict[str, type[Rating]] = {
     "elo": EloField,
     "trueskill": TrueSkill,
     "openskill": OpenSkill,
+    "bt-boot": BradleyTerryBootstrap,
 }
-"""Every rating by the name ``rating:`` and ``--rating`` take, in the wide table's order."""
+"""Every rating by the name ``rating:`` and ``--rating`` take, in the wide table's order
+(those :attr:`~.base.Rating.on_demand` only when chosen)."""
 
 DEFAULT = "bt"
 """The rating the table sorts by unless ``rating:`` or ``--rating`` says otherwise."""
@@ -44,9 +47,10 @@ def get(name: str) -> Rating:
     return _MADE[name]
 
 
-def everyone() -> list[Rating]:
-    """Every rating, in :data:`RATINGS` order."""
-    return [get(name) for name in RATINGS]
+def everyone(chosen: str | None = None) -> list[Rating]:
+    """Every rating a table shows, in :data:`RATINGS` order: all but those fitted only
+    on demand, unless ``chosen``."""
+    return [get(n) for n, r in RATINGS.items() if not r.on_demand or n == chosen]
 
 
 def check_name(value: object) -> str | None:

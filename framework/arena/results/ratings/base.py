@@ -61,6 +61,7 @@ class Rating:
     wide: ClassVar[tuple[str, ...]]  # the keys of ``columns`` the wide table shows
     interval: ClassVar[str]
     incremental: ClassVar[bool] = False
+    on_demand: ClassVar[bool] = False  # fitted only when chosen (costly): not in every table
 
     def headline_header(self) -> str:
         """The header of the compact table's rating column."""
