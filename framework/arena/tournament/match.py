@@ -351,6 +351,7 @@ def _write_match_meta(store: Store, request: MatchRequest, bots: list[BotSpec]) 
             "variant_keys": [],
             "seed": request.specs[0].seed if request.specs else None,
             "seeds": None,
+            "book": None,  # a match plays its seeds, never a seed book
             "bots": names,
             "champion": None,
             "sprt": None,
