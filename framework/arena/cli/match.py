@@ -17,7 +17,15 @@ from arena.cli.common import (
     warn_concurrency,
 )
 from arena.errors import EXIT_FAILED, EXIT_OK, ConfigError
-from arena.events import GameFailed, GameGivenUp, GameStored, RunFinished, RunObserver, RunStarted
+from arena.events import (
+    CoresWaiting,
+    GameFailed,
+    GameGivenUp,
+    GameStored,
+    RunFinished,
+    RunObserver,
+    RunStarted,
+)
 from arena.text import shown_line
 
 if TYPE_CHECKING:
@@ -268,6 +276,11 @@ class _MatchPrinter(RunObserver):
         self.bar.update(1)
         why = f"arena: game {event.spec.order + 1} stalled, not counted: {event.why}"
         self.bar.write(why, sys.stderr)
+
+    def waiting(self, event: CoresWaiting) -> None:
+        """A game waits for the machine's cores other arena runs hold: said on stderr."""
+        if event.message is not None:
+            self.bar.write(f"arena: {event.message}", sys.stderr)
 
     def finished(self, event: RunFinished) -> None:
         """The bar is done."""

@@ -260,7 +260,9 @@ def _play(
     workers = 1 if request.step_observer is not None else min(request.jobs, len(specs))
     # Workers forked from this process (single-threaded: no progress bar's thread)
     # start at once, with arena and the game already imported.
-    executor = LocalExecutor(workers, "fork" if fork_safe() else "spawn")
+    executor = LocalExecutor(
+        workers, "fork" if fork_safe() else "spawn", thinking=request.info.thinking
+    )
     played = play_plan(plan, executor, stored, lambda spec, why: None, observers, _quiet)
     result.failures = played.failures
     result.stop_signal, result.stop = played.stop_signal, played.stop
@@ -351,8 +353,9 @@ def _write_match_meta(store: Store, request: MatchRequest, bots: list[BotSpec]) 
             "variant_keys": [],
             "seed": request.specs[0].seed if request.specs else None,
             "seeds": None,
-            "book": None,  # a match plays its seeds, never a seed book
+            "book": None,
             "bots": names,
+            "owners": {},
             "champion": None,
             "sprt": None,
             "rating": None,  # the default rating
@@ -382,6 +385,7 @@ def play_one(
     games are: a stall is not played again, and what the referee returned is the answer
     (a stall's record, broken off, says so in its ``reason``); a failure in the referee
     raises, as the game's own code does."""
+    from arena.execute.cores import one_game
     from arena.execute.jobs import Job, choose_sandbox
 
     chosen = choose_sandbox(sandbox, memory_mb, [], MATCH_MAX_PROCESSES, "sandbox")
@@ -395,7 +399,8 @@ def play_one(
     plan = GamePlan(" vs ".join(names), None, iter(specs), job, total=lambda: 1, max_replays=0)
     here = _ThisProcess(game)
     keep = lambda spec, record: played.append(record)  # noqa: E731
-    play_plan(plan, here, keep, lambda spec, why: None, Observers([]), _quiet)
+    with one_game(game.info.thinking):  # its cores from the machine's ledger
+        play_plan(plan, here, keep, lambda spec, why: None, Observers([]), _quiet)
     if played:
         return played[0]
     assert here.last is not None  # not played out: a stall (a failure raised)
