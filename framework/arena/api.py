@@ -107,7 +107,7 @@ def play(
     from arena.limits import SANDBOXES
     from arena.records import BotSpec
     from arena.tournament.config import check_seed, game_settings
-    from arena.tournament.match import bot_names, play_one, resolve_bot
+    from arena.tournament.match import bot_names, play_one, refuse_repeated_names, resolve_bot
 
     game_cls = _game_class(game)
     info = game_cls.info
@@ -123,9 +123,7 @@ def play(
         raise ConfigError(f"sandbox must be one of {', '.join(SANDBOXES)}, not {sandbox!r}")
     argvs = [resolve_bot(command, i) for i, command in enumerate(commands)]
     given = [names[i] if names is not None and i < len(names) else None for i in range(len(argvs))]
-    for i, name in enumerate(given):
-        if name is not None and name in given[:i]:
-            raise ConfigError(f"the bot name {name!r} is given twice")
+    refuse_repeated_names(given)
     bots = [BotSpec(name, argv) for name, argv in zip(bot_names(given, argvs), argvs, strict=True)]
     root = Path(output) if output is not None else Path(tempfile.mkdtemp(prefix="arena-play-"))
     try:

@@ -65,6 +65,13 @@ def bot_names(given: Sequence[str | None], argvs: Sequence[tuple[str, ...]]) -> 
     return default_names(given, [bot_file(argv) for argv in argvs])
 
 
+def refuse_repeated_names(given: Sequence[str | None]) -> None:
+    """:class:`ConfigError` for the first bot name given twice (``None``: not given)."""
+    for i, name in enumerate(given):
+        if name is not None and name in given[:i]:
+            raise ConfigError(f"the bot name {name!r} is given twice")
+
+
 def resolve_bot(command: str | Sequence[str], index: int) -> tuple[str, ...]:
     """A bot's argv from a command line (file words resolved against the current folder)
     or an argument list; :class:`ConfigError` naming ``bot {index + 1}`` when it cannot run."""
@@ -85,9 +92,7 @@ def match_bots(commands: Sequence[str]) -> list[MatchBot]:
     the others named by :func:`bot_names`."""
     parsed = [re.fullmatch(r"([\w.'-]+)=(\S.*)", text, flags=re.DOTALL) for text in commands]
     given = [m.group(1) if m else None for m in parsed]
-    for i, name in enumerate(given):
-        if name is not None and name in given[:i]:
-            raise ConfigError(f"the bot name {name!r} is given twice")
+    refuse_repeated_names(given)
     bots: list[MatchBot] = []
     for i, (text, named) in enumerate(zip(commands, parsed, strict=True)):
         cmd = named.group(2) if named else text
