@@ -1,7 +1,7 @@
 """The tournament report: one self-contained HTML page for an output folder.
 
 It shows the leaderboard (every column of the ``--wide`` table, under the names the text
-and markdown tables print: :meth:`Leaderboard.table_rows`), the win-rate matrix
+and markdown tables print: :meth:`ShownLeaderboard.table_rows`), the win-rate matrix
 as a heatmap with its intervals, each bot's rating over the games played, response times
 against the budget, forfeits by reason, and the newest :data:`SHOWN_GAMES` games
 (filterable by bot and result), each linking to its viewer (``games/<slug>/viewer.html``,
@@ -15,7 +15,7 @@ from __future__ import annotations
 import html
 import os
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,12 +23,11 @@ from typing import Any
 from arena.errors import ArenaError
 from arena.plugins.registry import Registry, load_registry
 from arena.records import Replay, split_detail
-from arena.results import rating, ratings
-from arena.results.leaderboard import Leaderboard, leaderboard_from_store
 from arena.results.queries import GameFilter
 from arena.results.stats import percentile
 from arena.results.store import GamesPage, StoredGame, left_out_note, open_existing
 from arena.views import templating
+from arena.views.leaderboard import ShownLeaderboard, shown_leaderboard
 from arena.views.replay import load_replay
 from arena.views.viewer import (
     VIEWER_NAME,
@@ -85,26 +84,6 @@ def _fresh(viewer: Path, replay: Path, stamp: str) -> bool:
         return False
 
 
-def rating_history(
-    bots: Sequence[str], games: Sequence[StoredGame], variant_keys: Sequence[str]
-) -> dict[str, list[tuple[int, float]]]:
-    """Each bot's TrueSkill mu after every rating event it took part in, in schedule order."""
-    trueskill = ratings.get("trueskill")
-    assert isinstance(trueskill, ratings.IncrementalRating)
-    state = trueskill.start()
-    history = {b: [(0, trueskill.centre(state, b))] for b in bots}
-    evs = rating.events(games, variant_keys)
-    for e in (e for event in evs for e in event):
-        history.setdefault(e.bot, [(0, trueskill.centre(state, e.bot))])
-
-    def record(i: int, event: Sequence[rating.Entry], state: dict[str, Any]) -> None:
-        for e in event:
-            history[e.bot].append((i, trueskill.centre(state, e.bot)))
-
-    ratings.rate_events(trueskill, evs, state, record)
-    return history
-
-
 def collect_times(replay: Replay, times: dict[str, TurnTimes]) -> None:
     """Add every answer time of a replay to its bot's :class:`TurnTimes`."""
     players = replay["players"]
@@ -137,9 +116,10 @@ def write_report(
     target = out or output / REPORT_NAME
     store = open_existing(output)
     try:
-        board = leaderboard_from_store(store, rating, every_game)
+        board = shown_leaderboard(store, rating, every_game)
         meta = store.meta()
-        games = store.games(current_only=not every_game)
+        # kept as games were stored (bounded): the chart reads no game
+        history = store.rating_history(current_only=not every_game)
         newest = store.games_page(order="newest", limit=SHOWN_GAMES)
         forfeits = store.games_page(GameFilter(result="forfeit"), "newest", SHOWN_GAMES)
         forfeit_counts = store.forfeit_counts()
@@ -173,9 +153,6 @@ def write_report(
             problems.append(f"game {g.id} ({g.dir}): {exc}")
             if log:
                 log(f"arena: no viewer for game {g.id}: {exc}")
-    bots = list(meta.get("bots", []))
-    bots += sorted({s.bot for g in games for s in g.seats} - set(bots))
-    history = rating_history(bots, games, meta.get("variant_keys", []))
     page = _page(
         board,
         history,
@@ -200,7 +177,7 @@ def write_report(
 
 
 def _page(
-    board: Leaderboard,
+    board: ShownLeaderboard,
     history: dict[str, list[tuple[int, float]]],
     times: dict[str, TurnTimes],
     newest: GamesPage,
@@ -313,7 +290,7 @@ def _rating_section(history: dict[str, list[tuple[int, float]]]) -> str:
 
 
 def _times_section(
-    times: dict[str, TurnTimes], board: Leaderboard, timed: int = 0, total: int = 0
+    times: dict[str, TurnTimes], board: ShownLeaderboard, timed: int = 0, total: int = 0
 ) -> str:
     """Each bot's answer times (over the newest ``timed`` of ``total`` games, when fewer)."""
     order = [s.name for s in board.stats if s.name in times] + sorted(

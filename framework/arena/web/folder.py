@@ -42,6 +42,7 @@ class RunState:
     given_up: int = 0
     failed: int = 0
     paused: bool = False
+    waiting_for_cores: str | None = None  # what the next game waits for (the core ledger)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON the event stream sends."""
@@ -54,6 +55,7 @@ class RunState:
             "given_up": self.given_up,
             "failed": self.failed,
             "paused": self.paused,
+            "waiting_for_cores": self.waiting_for_cores,
         }
 
 
@@ -137,11 +139,16 @@ class Folder:
             _int(status.get("given_up"), 0) or 0,
             _int(status.get("failed"), 0) or 0,
             paused,
+            _text(status.get("waiting_for_cores")),
         )
 
 
 def _int(value: Any, default: int | None) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else default
+
+
+def _text(value: Any) -> str | None:
+    return value[:300] if isinstance(value, str) else None
 
 
 def _float(value: Any) -> float | None:

@@ -20,7 +20,7 @@ from typing import Any
 
 from arena.records import StoredGame
 from arena.results import rating, ratings
-from arena.results.leaderboard import Leaderboard, leaderboard_from_store
+from arena.views.leaderboard import ShownLeaderboard, shown_leaderboard
 from arena.web.folder import Folder, Version
 
 FIRST_WAIT_S = 3.0
@@ -47,7 +47,7 @@ class Snapshot:
     the history waits for its turn, :data:`HISTORY_SHARE`)."""
 
     version: Version
-    board: Leaderboard | None
+    board: ShownLeaderboard | None
     history: dict[str, list[Point]] = field(default_factory=dict)
     events: int = 0
     seconds: float = 0.0
@@ -114,7 +114,7 @@ def compute(folder: Folder, previous: Snapshot | None = None, history: bool = Tr
     if store is None:
         return Snapshot(Version(), None)
     version = folder.version()
-    board = leaderboard_from_store(store)
+    board = shown_leaderboard(store)
     if not history and previous is not None and previous.board is not None:
         return Snapshot(
             version,
