@@ -1,202 +1,360 @@
-"""``arena serve`` on a big store: page times and the delay from a game stored to a page.
+"""``arena serve`` on big stores: page times, their growth, the delay from a game stored to
+the page showing it at 50 games/s, and the server's CPU against the run's.
 
-Builds (once, cached under /tmp) a store of ``--games`` games between ``--bots`` bots through
-arena's storing API (:meth:`arena.results.store.Store.add_game`, as ``arena run`` stores
-games), starts the real ``arena serve`` on it (127.0.0.1, a free port) and prints:
+Stores of 10,000 and 100,000 games (and ``--games``, 1,000,000 by default) between ``--bots``
+bots are built through arena's storing API as ``bench/scale.py`` builds them (batched
+``Store.add_game``; past 100,000 games the 100,000-game store's rows copied in SQL), cached
+under ``--cache``; their kept ratings are made once (what the first ``arena run`` or
+writable read of a copied store does). On each, the real ``arena serve`` (127.0.0.1, a
+free port) is timed, once its first leaderboard is made, on the leaderboard, pages of the
+games list (the first, filtered ones, one far back), a game page, a bot page and a head to
+head: the median and the worst of ``--repeat`` requests, and the growth exponent of each
+page's median over the sizes (the slope of log time over log games).
 
-- the first leaderboard (the ratings computed from every stored game, in the background);
-- pages of the games list (first, filtered, page 100) and a game page while the ratings
-  are computed, then the leaderboard, a bot page and a head-to-head once they are, each
-  the median and worst of ``--repeat`` requests; the server's CPU while idle;
-- the delay from a game being stored (its transaction committed) to the event stream
-  announcing it and to the games list showing it, over ``--delays`` games stored one by one.
+On the biggest store, games are then stored at ``--rate`` games a second for ``--seconds``
+(batched as ``arena run`` stores them) while one page follows the event stream as the
+browser does (each event: the page's fragment fetched again): the delay from a game being
+stored (``add_game`` returned) to its event and to the page showing it or a newer game,
+and the server's CPU. Last, a real ``arena run`` of ``--run-games`` quick games of shipped
+bots (``--concurrency`` at once) is served while it runs, a page following it: the
+server's CPU against the run's (the run's process and its bots).
 
-    python3 bench/serve.py [--games 1000000] [--bots 8] [--repeat 5] [--delays 20]
+    python3 bench/serve.py [--games 1000000] [--bots 10] [--rate 50] [--seconds 20]
+                           [--run-games 60] [--repeat 5] [--cache /tmp/arena-serve-bench]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import random
+import resource
 import signal
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.request
 from pathlib import Path
 
-from arena.records import GameRecord, SeatRecord
-from arena.results.store import Store
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "framework"))
+sys.path.insert(0, str(REPO / "bench"))
+
+from arena.results.store import Store  # noqa: E402
+from scale import bot_names, build, game_record  # noqa: E402
+
+PAGE_TARGET_S = 0.2
+DELAY_TARGET_S = 1.0
+CPU_TARGET = 0.05
+BASE_SIZES = (10_000, 100_000)
 
 
-def build(folder: Path, games: int, bots: int) -> Path:
-    """A store of ``games`` two-player games (cached: built once per size)."""
-    output = folder / f"serve-{games}-{bots}"
-    if (output / "done").is_file():
-        return output
-    names = [f"bot{i}" for i in range(bots)]
-    store = Store(output)
-    store.db.execute("PRAGMA synchronous=OFF")
-    store.set_meta({"name": "bench-serve", "game": "stc", "bots": names, "players": 2})
-    store.set_bots({n: f"python3 {n}.py" for n in names})
-    rng = random.Random(1)
+def exponent(points: list[tuple[int, float]]) -> float | None:
+    """The least-squares slope of log time over log games."""
+    pts = [(math.log(n), math.log(t)) for n, t in points if t > 0]
+    if len(pts) < 2:
+        return None
+    mx, my = (sum(x for x, _ in pts) / len(pts)), (sum(y for _, y in pts) / len(pts))
+    den = sum((x - mx) ** 2 for x, _ in pts)
+    return sum((x - mx) * (y - my) for x, y in pts) / den if den else None
+
+
+def cpu_of(pid: int) -> float:
+    """CPU seconds (user + system) of process ``pid`` itself."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def get(url: str, fragment: bool = False) -> tuple[float, str]:
+    """Seconds to fetch ``url`` and its body (``fragment``: as a live page refreshes)."""
+    headers = {"X-Arena-Fragment": "1"} if fragment else {}
     started = time.perf_counter()
-    for i in range(games):
-        add(store, i, rng, names)
-        if i % 100000 == 0 and i:
-            print(f"  built {i} games in {time.perf_counter() - started:.0f} s", file=sys.stderr)
-    store.close()
-    (output / "done").write_text("")
-    return output
-
-
-def add(store: Store, i: int, rng: random.Random, names: list[str]) -> int:
-    """Store game ``i`` (key ``g<i>``): two random bots, a random result."""
-    a, b = rng.sample(names, 2)
-    win = rng.random()
-    ranks = (0, 1) if win < 0.45 else (1, 0) if win < 0.9 else (0, 0)
-    forfeit = "timeout" if rng.random() < 0.01 else None
-    seats = [
-        SeatRecord(a, ranks[0], 1.0 - ranks[0], None, "", "", 50, 40.0, 3.0, "", 0, [0.8] * 50),
-        SeatRecord(b, ranks[1], 1.0 - ranks[1], forfeit, "", "", 50, 45.0, 4.0, "", 0, [0.9] * 50),
-    ]
-    record = GameRecord("stc", i, {}, seats, "end", 50, 100, 120.0)
-    key = f"g{i}"
-    identity = {"seed": i, "bots": [a, b]}
-    return store.add_game(key, i, i // 1000, f"{i}", record, identity, store.output / "g")
-
-
-def get(url: str) -> tuple[float, str]:
-    started = time.perf_counter()
-    with urllib.request.urlopen(url, timeout=600) as answer:
-        body = answer.read().decode()
+    with urllib.request.urlopen(urllib.request.Request(url, headers=headers), timeout=600) as r:
+        body = r.read().decode()
     return time.perf_counter() - started, body
+
+
+class Served:
+    """A running ``arena serve`` of one folder or tournament file."""
+
+    def __init__(self, target: Path) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "arena", "serve", str(target), "--port", "0"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            env=dict(os.environ, PYTHONPATH=f"{REPO / 'framework'}:{REPO / 'games'}"),
+        )
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        if ": http://" not in line:
+            raise SystemExit(f"arena serve {target} printed no URL: {line!r}")
+        self.url = line.split(": ", 1)[1].strip()
+
+    def cpu(self) -> float:
+        return cpu_of(self.proc.pid)
+
+    def stop(self) -> None:
+        self.proc.send_signal(signal.SIGINT)
+        try:
+            self.proc.wait(120)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+
+def ready_store(cache: Path, games: int, bots: int) -> Path:
+    """The cached store of ``games`` games, its kept ratings made (timed the first time)."""
+    started = time.perf_counter()
+    out = build(cache, games, bots)
+    store = Store(out)
+    try:
+        cpu = time.process_time()
+        store.kept(bot_names(bots))
+        kept_s = time.process_time() - cpu
+    finally:
+        store.close()
+    print(
+        f"store of {games:,} games, {bots} bots: ready in {time.perf_counter() - started:.0f} s"
+        f" (kept ratings: {kept_s:.1f} s of CPU)",
+        flush=True,
+    )
+    return out
+
+
+def wait_for_board(url: str, limit_s: float) -> float:
+    """Seconds until the leaderboard is computed (no page says it is being computed)."""
+    started = time.perf_counter()
+    while time.perf_counter() - started < limit_s:
+        body = get(url)[1]
+        if 'id="board-title"' in body and "data-stale" not in body:
+            return time.perf_counter() - started
+        time.sleep(0.5)
+    return math.inf
+
+
+def pages(games: int, bots: int) -> dict[str, str]:
+    """The pages timed on a store of ``games`` games."""
+    a, b = bot_names(bots)[1:3]
+    return {
+        "leaderboard": "",
+        "games list, first page": "games",
+        f"games list, {a}'s wins": f"games?bot={a}&result=win",
+        f"games list, {a} against {b}": f"games?bot={a}&opponent={b}",
+        f"games list, {a}'s timeouts": f"games?bot={a}&reason=timeout",
+        "games list, half-way back": f"games?before={games // 2}",
+        "game page": f"games/{games // 2}",
+        "bot page": f"bots/{a}",
+        "head to head": f"h2h?a={a}&b={b}",
+    }
+
+
+def time_pages(url: str, games: int, bots: int, repeat: int) -> dict[str, float]:
+    """Each page's median (printed with its worst); the target is :data:`PAGE_TARGET_S`."""
+    medians = {}
+    for name, path in pages(games, bots).items():
+        times = [get(url + path)[0] for _ in range(repeat)]
+        medians[name] = statistics.median(times)
+        mark = "ok" if max(times) < PAGE_TARGET_S else "MISSED"
+        print(
+            f"  {name}: median {1000 * medians[name]:.1f} ms, max {1000 * max(times):.1f} ms"
+            f" (target < {1000 * PAGE_TARGET_S:.0f} ms: {mark})",
+            flush=True,
+        )
+    return medians
+
+
+class Follower:
+    """One page open on a server: it reads the event stream and, on each event that moves
+    the store on, fetches its page's fragment again (one at a time, as app.js does)."""
+
+    def __init__(self, url: str, path: str = "") -> None:
+        self.url, self.path = url, path
+        self.events: list[tuple[float, int]] = []  # (when, last_id)
+        self.shown: list[tuple[float, int]] = []  # (when fetched, newest game on the page)
+        self.fetches = 0
+        self._wake = threading.Event()
+        self._stream = urllib.request.urlopen(url + "events", timeout=600)
+        threading.Thread(target=self._listen, daemon=True).start()
+        threading.Thread(target=self._refresh, daemon=True).start()
+
+    def _listen(self) -> None:
+        last = None
+        try:
+            for raw in self._stream:
+                line = raw.decode()
+                if line.startswith("data: "):
+                    last_id = int(json.loads(line[6:])["last_id"])
+                    self.events.append((time.perf_counter(), last_id))
+                    if last is not None and last_id != last:
+                        self._wake.set()
+                    last = last_id
+        except (OSError, ValueError):
+            return
+
+    def _refresh(self) -> None:
+        while True:
+            self._wake.wait()
+            self._wake.clear()
+            try:
+                _, body = get(self.url + self.path, fragment=True)
+            except OSError:
+                return
+            self.fetches += 1
+            newest = body.split('data-game="', 1)
+            if len(newest) > 1:
+                self.shown.append((time.perf_counter(), int(newest[1].split('"', 1)[0])))
+
+    def close(self) -> None:
+        self._stream.close()
+
+
+def first_after(seen: list[tuple[float, int]], game_id: int, since: float) -> float:
+    """Seconds from ``since`` to the first of ``seen`` that reaches ``game_id``."""
+    return next((t - since for t, last in seen if last >= game_id and t >= since), math.inf)
+
+
+def live_phase(url: str, served: Served, output: Path, rate: float, seconds: float) -> None:
+    """Store games at ``rate`` a second; the delays to the event and to the page."""
+    follower = Follower(url)
+    time.sleep(1.0)
+    store = Store(output)
+    store.batch()  # as arena run stores games: commits of the games that ended together
+    names = list(store.meta()["bots"])
+    rng = random.Random(7)
+    base = store.count_games() + 50_000_000
+    stored: list[tuple[int, float]] = []
+    cpu, started = served.cpu(), time.perf_counter()
+    count = int(rate * seconds)
+    for i in range(count):
+        time.sleep(max(0.0, started + i / rate - time.perf_counter()))
+        a, b = rng.sample(names, 2)
+        n = base + i
+        identity = {"seed": n, "bots": [{"name": a}, {"name": b}]}
+        game_id = store.add_game(f"live{n}", n, n // 1000, "", game_record(rng, a, b, n), identity)
+        stored.append((game_id, time.perf_counter()))
+    store.flush()
+    time.sleep(3.0)  # the last events and pages
+    used = served.cpu() - cpu
+    wall = time.perf_counter() - started
+    follower.close()
+    event = [first_after(follower.events, g, t) for g, t in stored]
+    page = [first_after(follower.shown, g, t) for g, t in stored]
+    store.remove_games([f"live{base + i}" for i in range(count)])  # the cached store as it was
+    store.close()
+    for name, delays in (("its event", event), ("the page showing it (or a newer game)", page)):
+        delays.sort()
+        worst = delays[-1]
+        mark = "ok" if worst < DELAY_TARGET_S else "MISSED"
+        print(
+            f"  delay, game stored -> {name}: median {1000 * statistics.median(delays):.0f} ms,"
+            f" 99th {1000 * delays[int(0.99 * (len(delays) - 1))]:.0f} ms,"
+            f" max {1000 * worst:.0f} ms (target < {1000 * DELAY_TARGET_S:.0f} ms: {mark})"
+        )
+    print(
+        f"  {count} games at {rate:g}/s: the server used {100 * used / wall:.1f}% of a core"
+        f" ({follower.fetches} page refreshes)",
+        flush=True,
+    )
+
+
+def tournament(folder: Path, games: int, concurrency: int) -> Path:
+    """A round-robin of quick Smash The Code games between shipped bots."""
+    bots = {"greedy": "greedy.py", "random": "random_bot.py", "enemy": "enemy.py"}
+    lines = [
+        "name: bench-serve",
+        "game: stc",
+        f"games: {games}",
+        "seed: 1",
+        f"concurrency: {concurrency}",
+        "settings:",
+        "  max_turns: 30",
+        "bots:",
+    ]
+    for name, file in bots.items():
+        cmd = f"{sys.executable} {REPO / 'bots' / 'stc' / file}"
+        lines += [f"  - name: {name}", f"    cmd: {json.dumps(cmd)}"]
+    lines.append(f"output: {json.dumps(str(folder / 'out'))}")
+    path = folder / "t.yaml"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def run_phase(games: int, concurrency: int) -> None:
+    """A real run served while it plays: the server's CPU against the run's."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = tournament(Path(tmp), games, concurrency)
+        output = Path(tmp) / "out"
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        env = dict(os.environ, PYTHONPATH=f"{REPO / 'framework'}:{REPO / 'games'}")
+        run = subprocess.Popen(
+            [sys.executable, "-m", "arena", "run", str(path), "--no-progress"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            env=env,
+        )
+        while not (output / "arena.sqlite").is_file() and run.poll() is None:
+            time.sleep(0.05)
+        served = Served(output)
+        follower = Follower(served.url)
+        cpu, started = served.cpu(), time.perf_counter()
+        run.wait()
+        wall = time.perf_counter() - started
+        time.sleep(1.0)  # the run's last games reach the page
+        used = served.cpu() - cpu
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        run_cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        follower.close()
+        served.stop()
+        mark = "ok" if used < CPU_TARGET * run_cpu else "MISSED"
+        print(
+            f"  a run of {games} games ({concurrency} at once, {wall:.0f} s): the run and its"
+            f" bots {run_cpu:.1f} s of CPU, the server {used:.2f} s"
+            f" ({100 * used / max(run_cpu, 1e-9):.1f}% of the run's;"
+            f" target < {100 * CPU_TARGET:.0f}%: {mark}; {follower.fetches} page refreshes)",
+            flush=True,
+        )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=1_000_000)
-    parser.add_argument("--bots", type=int, default=8)
+    parser.add_argument("--games", type=int, default=1_000_000, help="the biggest store")
+    parser.add_argument("--bots", type=int, default=10)
     parser.add_argument("--repeat", type=int, default=5)
-    parser.add_argument("--delays", type=int, default=20)
-    parser.add_argument("--cache", type=Path, default=Path("/tmp/arena-bench"))
-    parser.add_argument(
-        "--board-wait", type=float, default=3600, help="give up waiting for the leaderboard (s)"
-    )
+    parser.add_argument("--rate", type=float, default=50.0, help="games stored a second")
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--run-games", type=int, default=60)
+    parser.add_argument("--concurrency", type=int, default=2)
+    parser.add_argument("--cache", type=Path, default=Path("/tmp/arena-serve-bench"))
+    parser.add_argument("--board-wait", type=float, default=3600, help="seconds, at most")
     args = parser.parse_args()
-    print(f"machine: {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}")
-    started = time.perf_counter()
-    output = build(args.cache, args.games, args.bots)
-    print(f"store: {args.games} games, {args.bots} bots ({time.perf_counter() - started:.0f} s)")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "arena", "serve", str(output), "--port", "0"],
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    SERVER_PID.append(proc.pid)
-    try:
-        assert proc.stdout is not None
-        url = proc.stdout.readline().split(": ", 1)[1].strip()
-        measure(url, output, args)
-    finally:
-        proc.send_signal(signal.SIGINT)
-        proc.wait(60)
-
-
-def measure(url: str, output: Path, args: argparse.Namespace) -> None:
-    started = time.perf_counter()
-    seconds, _ = get(url + "games")
-    print(f"first games page (indexes made on a store an older arena wrote): {seconds:.2f} s")
-    pages = {
-        "games list, first page": "games",
-        "games list, bot1's wins": "games?bot=bot1&result=win",
-        "games list, bot1 against bot2": "games?bot=bot1&opponent=bot2",
-        "games list, page 100": "games?page=100",
-        "game page": "games/1",
-    }
-    timed(url, pages, args.repeat)  # while the ratings are computed
-    while "data-stale" in get(url)[1]:  # the first leaderboard, computed in the background
-        if time.perf_counter() - started > args.board_wait:
-            print(f"first leaderboard: not computed after {args.board_wait:.0f} s")
-            break
-        time.sleep(2)
-    else:
-        took = time.perf_counter() - started
-        print(f"first leaderboard (ratings of every game computed): {took:.1f} s")
-        pages = {"leaderboard": "", "bot page": "bots/bot1", "head to head": "h2h?a=bot1&b=bot2"}
-        timed(url, pages, args.repeat)
-    idle_cpu(url)
-    delays(url, output, args.delays)
-
-
-def timed(url: str, pages: dict[str, str], repeat: int) -> None:
-    """Print the median and the worst time of each page over ``repeat`` requests."""
-    for name, path in pages.items():
-        times = [get(url + path)[0] for _ in range(repeat)]
-        print(
-            f"{name}: median {1000 * statistics.median(times):.1f} ms,"
-            f" max {1000 * max(times):.1f} ms"
-        )
-
-
-def idle_cpu(url: str, seconds: float = 10.0) -> None:
-    """The server's CPU over ``seconds`` with one page open on its event stream, no run."""
-    pid = SERVER_PID[0]
-    stream = urllib.request.urlopen(url + "events", timeout=600)
-    stream.readline()
-
-    def cpu() -> float:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-    before = cpu()
-    time.sleep(seconds)
-    used = cpu() - before
-    stream.close()
-    print(f"server CPU, idle with a page open: {100 * used / seconds:.1f}% of a core")
-
-
-SERVER_PID: list[int] = []
-
-
-def delays(url: str, output: Path, count: int) -> None:
-    """Store games one by one; time the event and the games page showing each."""
-    events: dict[int, float] = {}
-    stream = urllib.request.urlopen(url + "events", timeout=600)
-
-    def listen() -> None:
-        for raw in stream:
-            line = raw.decode()
-            if line.startswith("data: "):
-                events[json.loads(line[6:])["last_id"]] = time.perf_counter()
-
-    threading.Thread(target=listen, daemon=True).start()
-    store = Store(output, create=True)
-    rng = random.Random(2)
-    names = list(store.meta()["bots"])
-    base = store.count_games() + 10_000_000
-    event_delays, page_delays = [], []
-    for i in range(count):
-        game_id = add(store, base + i, rng, names)
-        stored = time.perf_counter()
-        while game_id not in events and time.perf_counter() - stored < 10:
-            time.sleep(0.005)
-        event_delays.append(events.get(game_id, float("inf")) - stored)
-        while f'data-game="{game_id}"' not in get(url + "games")[1]:
-            pass
-        page_delays.append(time.perf_counter() - stored)
-        time.sleep(0.3)
-    store.remove_games([f"g{base + i}" for i in range(count)])  # the cached store as it was
-    store.close()
-    print(
-        f"delay, game stored -> event: median {1000 * statistics.median(event_delays):.0f} ms,"
-        f" max {1000 * max(event_delays):.0f} ms; -> games page showing it: median"
-        f" {1000 * statistics.median(page_delays):.0f} ms, max {1000 * max(page_delays):.0f} ms"
-    )
+    print(f"machine: {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}", flush=True)
+    sizes = sorted({*BASE_SIZES, args.games})
+    medians: dict[str, list[tuple[int, float]]] = {}
+    for games in sizes:
+        output = ready_store(args.cache, games, args.bots)
+        served = Served(output)
+        try:
+            waited = wait_for_board(served.url, args.board_wait)
+            print(f"  first leaderboard: {waited:.1f} s after the server started")
+            for name, median in time_pages(served.url, games, args.bots, args.repeat).items():
+                medians.setdefault(name, []).append((games, median))
+            if games == sizes[-1]:
+                live_phase(served.url, served, output, args.rate, args.seconds)
+        finally:
+            served.stop()
+    for name, points in medians.items():
+        small = [p for p in points if p[0] <= BASE_SIZES[-1]]
+        shown = [f"{slope:.2f}" if (slope := exponent(pts)) is not None else "-" for pts in
+                 (small, points)]  # fmt: skip
+        print(f"growth exponent, {name}: {shown[0]} from 10k to 100k, {shown[1]} to {sizes[-1]:,}")
+    run_phase(args.run_games, args.concurrency)
+    print(f"load after: {os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":

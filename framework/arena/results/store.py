@@ -314,6 +314,10 @@ class Store:
         """The tournament's description as recorded."""
         return {k: json.loads(v) for k, v in self.db.execute("SELECT key, value FROM meta")}
 
+    def bot_commands(self) -> dict[str, str]:
+        """Each bot's command as recorded (:meth:`set_bots`), by name."""
+        return dict(self.db.execute("SELECT name, cmd FROM bots ORDER BY name").fetchall())
+
     def set_bots(self, bots: dict[str, str]) -> None:
         """Record each bot's command."""
         with self._writing():

@@ -13,11 +13,9 @@ charts are plain HTML and SVG; a few lines of script filter the games list.
 from __future__ import annotations
 
 import html
-import json
-import math
 import os
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,14 +23,19 @@ from typing import Any
 from arena.errors import ArenaError
 from arena.plugins.registry import Registry, load_registry
 from arena.records import Replay, split_detail
-from arena.results import rating
 from arena.results.queries import GameFilter
 from arena.results.stats import percentile
 from arena.results.store import GamesPage, StoredGame, left_out_note, open_existing
+from arena.views import templating
 from arena.views.leaderboard import ShownLeaderboard, shown_leaderboard
-from arena.views.listing import result_text, seat_result
 from arena.views.replay import load_replay
-from arena.views.viewer import VIEWER_NAME, static_text, viewer_html, viewer_stamp
+from arena.views.viewer import (
+    VIEWER_NAME,
+    script_safe,
+    static_text,
+    viewer_html,
+    viewer_stamp,
+)
 
 REPORT_NAME = "report.html"
 LIVE_REFRESH_S = 5
@@ -41,8 +44,6 @@ PALETTE = (
     "#e4572e", "#2f6fde", "#1f9d55", "#b83fd0", "#d97706",
     "#0891b2", "#be123c", "#4d7c0f", "#7c3aed", "#64748b",
 )  # fmt: skip
-LONG_HEADER = 16
-"""A table header longer than this may break after its slashes."""
 SHOWN_GAMES = 200
 """The newest games the report lists (with their viewers and answer times); the others
 are in ``arena list`` and ``arena serve``, their viewers written by ``arena view``."""
@@ -123,6 +124,7 @@ def write_report(
         forfeits = store.games_page(GameFilter(result="forfeit"), "newest", SHOWN_GAMES)
         forfeit_counts = store.forfeit_counts()
         left_out = 0 if every_game else store.left_out()
+        commands = store.bot_commands()
     finally:
         store.close()
     registry = registry or load_registry()
@@ -151,135 +153,86 @@ def write_report(
             problems.append(f"game {g.id} ({g.dir}): {exc}")
             if log:
                 log(f"arena: no viewer for game {g.id}: {exc}")
-    title = board.title
-    page = static_text("report.html")
-    note = left_out_note(left_out)
-    body = "\n".join(
-        [
-            f'<p class="note" id="left-out">{esc(note)}</p>' if note else "",
-            _leaderboard_section(board),
-            _matrix_section(board),
-            _pairings_section(board),
-            _rating_section(history),
-            _times_section(times, board, len(newest.games), newest.total),
-            _forfeits_section(forfeits, forfeit_counts, links),
-            _games_section(newest, links, meta.get("variant_keys", []), output),
-        ]
+    page = _page(
+        board,
+        history,
+        times,
+        newest,
+        forfeits,
+        forfeit_counts,
+        links,
+        meta,
+        commands,
+        output,
+        left_out,
+        live,
     )
-    subtitle = (
-        f"{meta.get('game', '?')} · {newest.total} games · seed {meta.get('seed', '?')} · "
-        f"written {time.strftime('%Y-%m-%d %H:%M')}"
-    )
-    for token, value in (
-        ("{{TITLE}}", esc(title)),
-        ("{{SUBTITLE}}", esc(subtitle)),
-        ("{{STYLE}}", static_text("common.css") + static_text("report.css")),
-        ("{{SCRIPT}}", static_text("report.js").replace("</", "<\\/")),
-        ("{{BODY}}", body),
-    ):
-        page = page.replace(token, value)
-    if live:
-        refresh = f'<meta http-equiv="refresh" content="{LIVE_REFRESH_S}">'
-        page = page.replace("<head>", f"<head>\n{refresh}", 1)
     aside = target.with_name(f".{target.name}.{os.getpid()}.tmp")
     aside.write_text(page, encoding="utf-8")
     os.replace(aside, target)
     return ReportResult(target, written, problems, left_out)
 
 
-# -- sections ----------------------------------------------------------------------
+# -- the page ------------------------------------------------------------------------
 
 
-def _cell(value: Any, left: bool | None = None) -> str:
-    if value is None:
-        return '<td class="muted">-</td>'
-    if isinstance(value, list | tuple):
-        value = " ".join(str(v) for v in value)
-    text = f"{value + 0.0:g}" if isinstance(value, float) else str(value)  # no "-0"
-    cls = ' class="l"' if (isinstance(value, str) if left is None else left) else ""
-    return f"<td{cls}>{esc(text)}</td>"
+def _page(
+    board: ShownLeaderboard,
+    history: dict[str, list[tuple[int, float]]],
+    times: dict[str, TurnTimes],
+    newest: GamesPage,
+    forfeits: GamesPage,
+    forfeit_counts: Mapping[str, Mapping[str, int]],
+    links: Mapping[int, str],
+    meta: Mapping[str, Any],
+    commands: Mapping[str, str],
+    output: Path,
+    left_out: int,
+    live: bool,
+) -> str:
+    """The report's HTML: the shared templates (:mod:`arena.views.templating`) with the
+    charts, styles and script inline (the page loads nothing from elsewhere)."""
+    from markupsafe import Markup
 
-
-def _table(rows: Sequence[Mapping[str, Any]], left: Sequence[str] | None = None) -> str:
-    """Every key of every row as a column, in order of first appearance, in a box that
-    scrolls sideways when the table is wider than the page. Text columns are left-aligned
-    (``left`` names them when every cell is text, as in the leaderboard's own rows)."""
-    columns: list[str] = []
-    for row in rows:
-        columns += [k for k in row if k not in columns]
-    if left is None:
-        text_columns = {c for c in columns if any(isinstance(r.get(c), str) for r in rows)}
-    else:
-        text_columns = set(left)
-    head = "".join(
-        f'<th class="{"l" if c in text_columns else ""}">{esc(c)}</th>'
-        if len(c) <= LONG_HEADER
-        else f'<th class="brk">{esc(c).replace("/", "/<wbr>")}</th>'
-        for c in columns
+    env = templating.environment(game_href=lambda g: links.get(g.id))
+    games = sorted(newest.games, key=lambda g: g.id)  # in the order played
+    by_bot: dict[str, list[dict[str, Any]]] = {}
+    for p in board.pairings():
+        by_bot.setdefault(p["bot"], []).append(p)
+    subtitle = (
+        f"{meta.get('game', '?')} · {newest.total} games · seed {meta.get('seed', '?')} · "
+        f"written {time.strftime('%Y-%m-%d %H:%M')}"
     )
-    body = "".join(
-        "<tr>" + "".join(_cell(row.get(c), c in text_columns) for c in columns) + "</tr>"
-        for row in rows
+    return env.get_template("report.html").render(
+        title=board.title,
+        subtitle=subtitle,
+        style=Markup(static_text("common.css") + static_text("report.css")),
+        script=Markup(script_safe(static_text("report.js"))),
+        refresh_s=LIVE_REFRESH_S if live else None,
+        left_out=left_out_note(left_out),
+        board=board,
+        ratings=Markup(_rating_section(history)),
+        times=Markup(_times_section(times, board, len(newest.games), newest.total)),
+        forfeits=Markup(_forfeits_section(forfeits, forfeit_counts, links)),
+        games=games,
+        shown=len(games),
+        total=newest.total,
+        game_bots=sorted({s.bot for g in games for s in g.seats}),
+        variant_keys=list(meta.get("variant_keys", [])),
+        output=str(output),
+        bots=[
+            {
+                "name": s.name,
+                "games": s.games,
+                "command": commands.get(s.name, ""),
+                "pairings": by_bot.get(s.name, []),
+            }
+            for s in board.stats
+        ],
     )
-    return f'<div class="scroll"><table><tr>{head}</tr>{body}</table></div>'
 
 
-def _leaderboard_section(board: ShownLeaderboard) -> str:
-    sprt = ""
-    if board.sprt is not None:
-        sprt = f'<p id="sprt"><b>SPRT</b>: {esc(board.sprt_text())}</p>'
-    clock = f'<p class="muted">{esc(board.clock.describe())}</p>' if board.clock else ""
-    table = _table(board.table_rows(), left=("bot",))
-    return f'<section id="leaderboard"><h2>Leaderboard</h2>{clock}{table}{sprt}</section>'
-
-
-def _pairings_section(board: ShownLeaderboard) -> str:
-    rows = board.pairing_rows()
-    if not rows:
-        return ""
-    return (
-        '<section id="pairings"><details><summary><b>Head to head</b> '
-        '<span class="muted">(every pair of bots that met, as the --wide table prints '
-        "it)</span></summary>"
-        f"{_table(rows, left=('bot', 'opponent'))}</details></section>"
-    )
-
-
-def _heat(rate: float) -> str:
-    """Red (0) through pale yellow (0.5) to green (1)."""
-    return f"hsl({round(rate * 120)}, 65%, {88 - 18 * abs(rate - 0.5):.0f}%)"
-
-
-def _matrix_section(board: ShownLeaderboard) -> str:
-    names = [s.name for s in board.stats]
-    if len(names) < 2 or not board.pairs:
-        return ""
-    head = "<th></th>" + "".join(f"<th>{esc(n)}</th>" for n in names)
-    rows = []
-    for a in names:
-        cells = [f'<th class="l">{esc(a)}</th>']
-        for b in names:
-            pw = board.pairs.get((a, b))
-            if a == b or pw is None or pw.n == 0:
-                cells.append('<td class="muted">-</td>')
-                continue
-            low, high = pw.interval()
-            elo = pw.elo()
-            title = f"{a} vs {b}: {pw.wins} wins, {pw.draws} draws, {pw.losses} losses"
-            if math.isfinite(elo.elo) and math.isfinite(elo.elo_error):
-                title += f"; Elo {round(elo.elo) + 0:+d} ±{elo.elo_error:.0f}"
-            cells.append(
-                f'<td class="heat" style="background:{_heat(pw.rate)}" title="{esc(title)}">'
-                f"<b>{100 * pw.rate:.0f}%</b> [{100 * low:.0f}-{100 * high:.0f}] "
-                f'<span class="muted">({pw.n})</span></td>'
-            )
-        rows.append("<tr>" + "".join(cells) + "</tr>")
-    return (
-        '<section id="matrix"><h2>Win rate of row against column</h2>'
-        '<p class="muted">Draws count half; [95% Wilson interval]; (encounters); '
-        "Elo ±95% on hover.</p>"
-        f'<div class="scroll"><table><tr>{head}</tr>{"".join(rows)}</table></div></section>'
-    )
+# -- the charts and the forfeits --------------------------------------------------------
 
 
 def _sample(points: list[tuple[int, float]]) -> list[tuple[int, float]]:
@@ -439,52 +392,3 @@ def _link(links: Mapping[int, str], g: StoredGame, step: str = "") -> str:
         return f'<span class="muted" title="no viewer">{g.id}</span>'
     anchor = "#step=999999" if step == "last" else ""
     return f'<a class="game-link" href="{esc(href)}{anchor}">{g.id}</a>'
-
-
-def _games_section(
-    page: GamesPage, links: Mapping[int, str], variant_keys: Sequence[str], output: Path
-) -> str:
-    """The newest games (all of them in a small tournament), in the order played."""
-    games = sorted(page.games, key=lambda g: g.id)
-    bots = sorted({s.bot for g in games for s in g.seats})
-    rows = []
-    for g in games:
-        variant = ""
-        if variant_keys:
-            variant = f'<td class="l">{esc(rating.variant_label(g.settings, variant_keys))}</td>'
-        results = [[s.bot, seat_result(g.seats, i)] for i, s in enumerate(g.seats)]
-        forfeits = [s.bot for s in g.seats if s.forfeit]
-        seats = " vs ".join(
-            f'<span class="seat{" bad" if s.forfeit else ""}">{esc(s.bot)}</span>' for s in g.seats
-        )
-        scores = " : ".join(f"{s.score + 0.0:g}" for s in g.seats)
-        rows.append(
-            f"<tr data-results='{esc(json.dumps(results))}' "
-            f"data-forfeits='{esc(json.dumps(forfeits))}'>"
-            f"<td>{_link(links, g)}</td><td>{g.round + 1}</td><td>{g.seed}</td>{variant}"
-            f'<td class="l">{seats}</td><td class="l">{esc(result_text(g.seats))}</td>'
-            f'<td>{scores}</td><td class="l">{esc(g.reason)}</td><td>{g.turns}</td></tr>'
-        )
-    options = "".join(f'<option value="{esc(b)}">{esc(b)}</option>' for b in bots)
-    settings_head = '<th class="l">settings</th>' if variant_keys else ""
-    return (
-        '<section id="games"><h2>Games</h2>'
-        + (
-            f'<p class="muted">The newest {len(games)} of the {page.total} games: every game '
-            f"is in <code>arena list {esc(output)}</code> (<code>--page</code>, "
-            "<code>--bot</code>...) and <code>arena serve</code>; <code>arena view GAME --from "
-            f"{esc(output)}</code> writes the viewer of any.</p>"
-            if len(games) < page.total
-            else ""
-        )
-        + '<div class="filters">'
-        '<label>bot <select id="filter-bot"><option value="">all</option>'
-        f"{options}</select></label> "
-        '<label>result <select id="filter-result"><option value="">all</option>'
-        '<option value="win">win</option><option value="loss">loss</option>'
-        '<option value="draw">draw</option><option value="forfeit">forfeit</option>'
-        '</select></label> <span id="shown" class="muted"></span></div>'
-        '<div class="scroll"><table id="games-table"><tr><th>game</th><th>round</th><th>seed</th>'
-        f'{settings_head}<th class="l">seats</th><th class="l">result</th><th>scores</th>'
-        f'<th class="l">reason</th><th>turns</th></tr>{"".join(rows)}</table></div></section>'
-    )

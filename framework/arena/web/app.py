@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
+import urllib.parse
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,7 +27,7 @@ from starlette.staticfiles import StaticFiles
 from arena.errors import ArenaError
 from arena.tournament.control import Control, write_control
 from arena.tournament.steering import add_bot, retire_bot
-from arena.views.listing import result_text
+from arena.views.templating import environment
 from arena.web import pages, queries
 from arena.web.child import RunChild
 from arena.web.folder import Folder
@@ -61,14 +62,15 @@ class Served:
 
 
 def templates() -> jinja2.Environment:
-    """The page templates, escaped by default."""
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(TEMPLATES),
-        autoescape=True,
-        undefined=jinja2.StrictUndefined,
+    """The page templates (the web app's, then the ones the report shares), escaped by
+    default, linking bots, games and pairs to their pages."""
+    env = environment(
+        TEMPLATES,
+        bot_href=lambda name: "/bots/" + urllib.parse.quote(name, safe=""),
+        game_href=lambda game: f"/games/{game.id}",
+        h2h_href=lambda a, b: "/h2h?" + urllib.parse.urlencode({"a": a, "b": b}),
     )
-    env.filters["ms"] = lambda v: "-" if v is None else f"{v:.1f}"
-    env.globals.update(result_text=result_text, games_url=queries.games_url)
+    env.globals.update(games_url=queries.games_url)
     return env
 
 

@@ -63,8 +63,6 @@ def leaderboard(served: Served, request: Request) -> dict[str, Any]:
             board=board,
             rows=board.table_rows(),
             pairings=board.pairing_rows(),
-            matrix=board.matrix(),
-            names=[s.name for s in board.stats],
             clock=board.clock.describe() if board.clock else "",
             sprt=board.sprt_text(),
         )
@@ -105,7 +103,7 @@ def games(served: Served, request: Request) -> dict[str, Any]:
     if store is None:
         return context
     page = queries.games_page(store, filters, _int(request, "before"), _int(request, "after"))
-    return context | {"bots": queries.bot_names(store.db), "page": page}
+    return context | {"bots": list(store.bot_commands()), "page": page}
 
 
 def _game_id(request: Request) -> int:
@@ -203,7 +201,7 @@ def viewer(served: Served, request: Request) -> str:
 
 def _known_bot(served: Served, name: str) -> Store:
     store = _store(served)
-    if store is None or queries.bot_command(store.db, name) is None:
+    if store is None or name not in store.bot_commands():
         raise NotFound(f"no bot named {name[:80]!r} in this folder")
     return store
 
@@ -236,7 +234,7 @@ def bot(served: Served, request: Request) -> dict[str, Any]:
         "forfeits": [
             {"f": f, "summary": split_detail(f.detail)[0]} for f in queries.bot_forfeits(db, name)
         ],
-        "command": queries.bot_command(db, name),
+        "command": store.bot_commands()[name],
         "build": build_shown(meta, name),
         "newest": queries.games_page(store, GameFilter(bot=name), limit=10).rows,
     }

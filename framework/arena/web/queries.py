@@ -100,17 +100,6 @@ def game_detail(store: Store, game_id: int) -> GameDetail | None:
     return GameDetail(game, str(finished), json.dumps(game.settings, sort_keys=True))
 
 
-def bot_names(db: sqlite3.Connection) -> list[str]:
-    """Every bot the store knows (its ``bots`` table), by name."""
-    return [r[0] for r in db.execute("SELECT name FROM bots ORDER BY name")]
-
-
-def bot_command(db: sqlite3.Connection, bot: str) -> str | None:
-    """The command a bot was run with, or ``None`` for an unknown bot."""
-    row = db.execute("SELECT cmd FROM bots WHERE name = ?", (bot,)).fetchone()
-    return None if row is None else str(row[0])
-
-
 @dataclass(frozen=True)
 class ForfeitRow:
     """A game a bot forfeited: which, why, and the end of its stderr."""

@@ -87,7 +87,7 @@ def test_the_wheel_holds_every_module_of_both_folders_and_the_entry_points(tmp_p
         for path in shipped:
             assert path.relative_to(REPO / folder).as_posix() in names
     assert {"arena/cli/main.py", "arena_games/stc/rules.py", "arena_games/stc/README.md"} <= names
-    assert {"arena/views/static/viewer.js", "arena/views/static/report.html"} <= names
+    assert {"arena/views/static/viewer.js", "arena/views/templates/report.html"} <= names
     assert {
         f"arena_games/{g}/viewer.js" for g in ("stc", "splitter", "blocking", "chess5", "cluster")
     } <= names

@@ -59,7 +59,7 @@
       const lo = rating.map(function (p) { return p.mu - 2 * p.sigma; });
       const hi = rating.map(function (p) { return p.mu + 2 * p.sigma; });
       new uPlot({
-        width: width, height: 260,
+        width: width, height: 260, scales: {x: {time: false}},
         series: [{label: "event"}, {label: "mu", stroke: "#2f6fde", width: 2},
           {label: "mu-2σ", stroke: "#9bb7ef"}, {label: "mu+2σ", stroke: "#9bb7ef"}],
         bands: [{series: [3, 2], fill: "rgba(47,111,222,0.12)"}],
@@ -76,7 +76,7 @@
         series.push({label: "budget", stroke: "#1f9d55", dash: [6, 4]});
         data.push(x.map(function () { return times.budget; }));
       }
-      new uPlot({width: width, height: 220, series: series}, data, tbox);
+      new uPlot({width: width, height: 220, scales: {x: {time: false}}, series: series}, data, tbox);
     }
   }
 
