@@ -164,6 +164,8 @@ class Leaderboard:
     clock: ClockOptions | None = None
     players: int = 2
     rating: str = ratings.DEFAULT  # the rating the rows are sorted by (its name)
+    _rows: list[dict[str, Any]] = field(default_factory=list, init=False, repr=False, compare=False)
+    _variants: list[str] | None = field(default=None, init=False, repr=False, compare=False)
 
     def sorted_by(self, name: str) -> Leaderboard:
         """The same board sorted by the rating ``name`` (``--rating``)."""
@@ -194,7 +196,9 @@ class Leaderboard:
         over every answered turn (``None`` when no times were stored); last OpenSkill's
         ``os_mu``/``os_sigma``/``os_mu-3sigma``.
         """
-        rows = []
+        if self._rows:  # made once: every table and column of a render reads them
+            return self._rows
+        rows = self._rows
         variants = self.variants()
         for i, s in enumerate(self.stats, start=1):
             score = score_interval(s.scores)
@@ -281,8 +285,10 @@ class Leaderboard:
 
     def variants(self) -> list[str]:
         """Labels of the settings variants played (``layout=1``...), empty when only one."""
-        labels = sorted({label for s in self.stats for label in s.variant_scores if label})
-        return labels
+        if self._variants is None:  # (asked for each row of a table)
+            labels = {label for s in self.stats for label in s.variant_scores if label}
+            self._variants = sorted(labels)
+        return self._variants
 
     def matrix(self) -> list[list[str]]:
         """Win-rate matrix rows: row bot's score rate against column bot in %, its 95%
@@ -647,7 +653,11 @@ def leaderboard_from_store(
     bots = list(meta.get("bots", []))
     kept = None if every_game else store.kept(bots)
     if kept is not None:
-        stats = rating.rate(kept.counts, kept.states, sort_by)
+        fitted = kept.fitted
+        if fitted is None:  # fitted once for these games, kept for the next reads
+            fitted = rating.fit(kept.counts)
+            store.keep_fitted(kept.fit_key, fitted)
+        stats = rating.rate(kept.counts, kept.states, sort_by, fitted)
         pairs, played = kept.counts.pairs, kept.games
         timing = {
             s.name: Timing.of_bins(kept.times.get(s.name, ()), kept.late.get(s.name, 0))
