@@ -126,8 +126,6 @@ class Leaderboard:
     clock: ClockOptions | None = None
     players: int = 2
     rating: str = ratings.DEFAULT  # the rating the rows are sorted by (its name)
-    _rows: list[dict[str, Any]] = field(default_factory=list, init=False, repr=False, compare=False)
-    _variants: list[str] | None = field(default=None, init=False, repr=False, compare=False)
 
     def sorted_by(self, name: str) -> Self:
         """The same board sorted by the rating ``name`` (``--rating``)."""
@@ -153,9 +151,11 @@ class Leaderboard:
         over every answered turn (``None`` when no times were stored); last OpenSkill's
         ``os_mu``/``os_sigma``/``os_mu-3sigma``.
         """
-        if self._rows:  # made once: every table and column of a render reads them
-            return self._rows
-        rows = self._rows
+        made: list[dict[str, Any]] | None = self.__dict__.get("_rows_made")
+        if made is not None:  # made once (not a field): every table of a render reads them
+            return made
+        rows: list[dict[str, Any]] = []
+        self.__dict__["_rows_made"] = rows
         variants = self.variants()
         for i, s in enumerate(self.stats, start=1):
             score = score_interval(s.scores)
@@ -237,10 +237,11 @@ class Leaderboard:
 
     def variants(self) -> list[str]:
         """Labels of the settings variants played (``layout=1``...), empty when only one."""
-        if self._variants is None:  # (asked for each row of a table)
+        made: list[str] | None = self.__dict__.get("_variants_made")
+        if made is None:  # (asked for each row of a table; not a field)
             labels = {label for s in self.stats for label in s.variant_scores if label}
-            self._variants = sorted(labels)
-        return self._variants
+            made = self.__dict__["_variants_made"] = sorted(labels)
+        return made
 
     @property
     def one_player(self) -> bool:

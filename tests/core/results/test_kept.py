@@ -280,15 +280,15 @@ def test_fitted_ratings_are_kept_until_other_games_count(tmp_path):
     takes a second): the next leaderboard of the same games reads them, the same figures;
     a game stored after makes them fitted again."""
     store = fill(tmp_path, "round-robin", shuffle=2)
-    first = leaderboard_from_store(store).render("json")
+    first = shown_leaderboard(store).render("json")
     found = store.kept(BOTS)
     assert found is not None and found.fitted is not None  # kept by the first read
-    assert json.loads(leaderboard_from_store(store).render("json")) == json.loads(first)
+    assert json.loads(shown_leaderboard(store).render("json")) == json.loads(first)
     store.close()
     reader = open_existing(tmp_path)  # another process reads what the first kept
     kept_now = reader.kept(BOTS)
     assert kept_now is not None and kept_now.fitted is not None
-    assert leaderboard_from_store(reader).render("json") == first
+    assert shown_leaderboard(reader).render("json") == first
     reader.close()
     store = Store(tmp_path)
     rng = random.Random(9)
