@@ -457,6 +457,8 @@ class Kept:
         late: dict[str, int],
         times: dict[str, list[tuple[float, int]]],
         history: history.Points | None = None,
+        fit_key: str = "",
+        fitted: rt.Fitted | None = None,
     ) -> None:
         self.counts = counts
         self.states = states  # every incremental rating's state after every current game
@@ -464,6 +466,8 @@ class Kept:
         self.late = late
         self.times = times  # each bot's response times: (ms to 0.01, how many), ascending
         self.history = history  # each bot's TrueSkill mu over the games, when asked for
+        self.fit_key = fit_key  # what the fitted ratings were fitted on (see fitted_key)
+        self.fitted = fitted  # the fitted ratings of these counts, when kept
 
 
 def read(db: sqlite3.Connection, bots: Sequence[str], with_history: bool = False) -> Kept | None:
@@ -510,7 +514,42 @@ def read(db: sqlite3.Connection, bots: Sequence[str], with_history: bool = False
     times: dict[str, list[tuple[float, int]]] = {}
     for bot, ms, n in db.execute("SELECT bot, ms, count FROM kept_times ORDER BY bot, ms"):
         times.setdefault(bot, []).append((ms, n))
-    return Kept(counts, states, int(_get(db, "games") or 0), late, times, points)
+    key = fitted_key(db, list(counts.stats))
+    return Kept(counts, states, int(_get(db, "games") or 0), late, times, points, key,
+                _fitted(db, key))  # fmt: skip
+
+
+FIT = 1
+"""The fitted ratings' version in their cache (raise it when a fit's figures change)."""
+
+
+def fitted_key(db: sqlite3.Connection, bots: Sequence[str]) -> str:
+    """What the fitted ratings of the kept counts depend on: the current games (their
+    number and digest) and the bots, in order."""
+    return json.dumps([FIT, _get(db, "games"), _get(db, "digest"), list(bots)])
+
+
+def _fitted(db: sqlite3.Connection, key: str) -> rt.Fitted | None:
+    """The fitted ratings kept for ``key`` (``None`` when they were fitted on other games)."""
+    found = _get(db, "fitted")
+    if not found or found.get("key") != key:
+        return None
+    return {
+        name: {bot: ratings.Rated(*fields) for bot, fields in by_bot.items()}
+        for name, by_bot in found["ratings"].items()
+    }
+
+
+def keep_fitted(db: sqlite3.Connection, key: str, fitted: rt.Fitted) -> None:
+    """Keep ``fitted`` (fitted on the counts of ``key``) until other games count, in the
+    caller's transaction: the next leaderboard of the same games fits nothing."""
+    if fitted_key(db, json.loads(key)[3]) != key:
+        return  # games were stored meanwhile
+    by_name = {
+        name: {bot: [r.value, r.numbers, r.cells, r.raw] for bot, r in by_bot.items()}
+        for name, by_bot in fitted.items()
+    }
+    _set(db, "fitted", {"key": key, "ratings": by_name})
 
 
 def _history(

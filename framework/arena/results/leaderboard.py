@@ -151,7 +151,11 @@ class Leaderboard:
         over every answered turn (``None`` when no times were stored); last OpenSkill's
         ``os_mu``/``os_sigma``/``os_mu-3sigma``.
         """
-        rows = []
+        made: list[dict[str, Any]] | None = self.__dict__.get("_rows_made")
+        if made is not None:  # made once (not a field): every table of a render reads them
+            return made
+        rows: list[dict[str, Any]] = []
+        self.__dict__["_rows_made"] = rows
         variants = self.variants()
         for i, s in enumerate(self.stats, start=1):
             score = score_interval(s.scores)
@@ -235,8 +239,11 @@ class Leaderboard:
 
     def variants(self) -> list[str]:
         """Labels of the settings variants played (``layout=1``...), empty when only one."""
-        labels = sorted({label for s in self.stats for label in s.variant_scores if label})
-        return labels
+        made: list[str] | None = self.__dict__.get("_variants_made")
+        if made is None:  # (asked for each row of a table; not a field)
+            labels = {label for s in self.stats for label in s.variant_scores if label}
+            made = self.__dict__["_variants_made"] = sorted(labels)
+        return made
 
     @property
     def one_player(self) -> bool:
@@ -264,7 +271,11 @@ def leaderboard_from_store(
     bots = list(meta.get("bots", []))
     kept = None if every_game else store.kept(bots)
     if kept is not None:
-        stats = rating.rate(kept.counts, kept.states, sort_by)
+        fitted = kept.fitted
+        if fitted is None:  # fitted once for these games, kept for the next reads
+            fitted = rating.fit(kept.counts)
+            store.keep_fitted(kept.fit_key, fitted)
+        stats = rating.rate(kept.counts, kept.states, sort_by, fitted)
         pairs, played = kept.counts.pairs, kept.games
         timing = {
             s.name: Timing.of_bins(kept.times.get(s.name, ()), kept.late.get(s.name, 0))

@@ -186,7 +186,8 @@ class Counts:
             fld.wins += pw.wins
             fld.draws += pw.draws
             fld.losses += pw.losses
-            fld.ptnml.merge(pw.ptnml)
+            if any(pw.ptnml.counts):  # (most pairings of a large league have no pairs)
+                fld.ptnml.merge(pw.ptnml)
 
 
 def variant_label(settings: Mapping[str, Any], keys: Sequence[str]) -> str:
@@ -235,18 +236,41 @@ def count(
     return counts, evs
 
 
+Fitted = dict[str, dict[str, Rated]]
+"""Every fitted rating's figures (by its name), of every bot that played (by name)."""
+
+
+def fit(counts: Counts) -> Fitted:
+    """Every fitted rating (Bradley-Terry, Elo) fitted on ``counts``."""
+    bots = list(counts.stats)
+    return {
+        r.name: r.fit(counts, bots)
+        for r in ratings.everyone()
+        if isinstance(r, ratings.FittedRating)
+    }
+
+
 def rate(
-    counts: Counts, states: Mapping[str, Mapping[str, Any]], sort_by: str = ratings.DEFAULT
+    counts: Counts,
+    states: Mapping[str, Mapping[str, Any]],
+    sort_by: str = ratings.DEFAULT,
+    fitted: Fitted | None = None,
 ) -> list[BotStats]:
     """Every bot of ``counts`` rated by every rating (incremental ones read from
-    ``states``, by name; fitted ones fitted on ``counts``), sorted by ``sort_by``."""
+    ``states``, by name; fitted ones from ``fitted``, else fitted on ``counts``), sorted
+    by ``sort_by``."""
     bots = list(counts.stats)
+    fitted = fit(counts) if fitted is None else fitted
     for r in ratings.everyone(sort_by):
         if isinstance(r, ratings.IncrementalRating):
             state = states.get(r.name, {})
             rated = {b: r.rated(state, b) for b in bots}
-        elif isinstance(r, ratings.FittedRating):
+        elif r.name in fitted:
+            rated = fitted[r.name]
+        elif isinstance(r, ratings.FittedRating):  # fitted only when chosen, never kept
             rated = r.fit(counts, bots)
+        else:
+            rated = {}
         for b in bots:
             counts.stats[b].ratings[r.name] = rated.get(b) or r.unrated()
     return sorted(counts.stats.values(), key=lambda s: rank_key(s, sort_by))

@@ -445,72 +445,81 @@ def bradley_terry(
     The cost grows with the pairings that met, not the games: Newton steps solved by
     LAPACK (numpy) on the information matrix of each connected group of bots.
     """
+    import numpy as np  # only where ratings are fitted: `arena match` starts without it
+
     names = list(dict.fromkeys(bots))
-    won: dict[tuple[str, str], float] = {}  # points of the first over the second
+    place = {n: i for i, n in enumerate(names)}
+    found: list[tuple[int, int, float, float]] = []  # (first, second, points, games)
     for e in encounters:
         if e.games <= 0 or e.a == e.b:
             continue
-        won[e.a, e.b] = won.get((e.a, e.b), 0.0) + e.score
-        won[e.b, e.a] = won.get((e.b, e.a), 0.0) + e.games - e.score
-    known = set(names)
-    for a, _ in won:
-        if a not in known:
-            known.add(a)
-            names.append(a)
-    for key in list(won):
-        won[key] += 0.5  # the virtual draw
+        for bot in (e.a, e.b):
+            if bot not in place:
+                place[bot] = len(names)
+                names.append(bot)
+        found.append((place[e.a], place[e.b], e.score, e.games))
     weighted = list(multi.items()) if isinstance(multi, Mapping) else [(list(g), 1) for g in multi]
     out = BradleyTerry({}, {}, {})
-    for group in _components(names, won):
-        members = set(group)
-        games = [(g, c) for g, c in weighted if g and g[0][0] in members]
-        _fit_group(group, won, out, games)
+    if not found:
+        return out
+    first, second, score, games = (np.array(column) for column in zip(*found, strict=True))
+    first, second = first.astype(np.intp), second.astype(np.intp)
+    # Each pairing once, (lo, hi) by place: lo's points over hi, hi's over lo, in order.
+    lo, hi = np.minimum(first, second), np.maximum(first, second)
+    lo_points = np.where(first == lo, score, games - score)
+    pairing, at = np.unique(lo * len(names) + hi, return_inverse=True)
+    won_lo = np.bincount(at, lo_points, len(pairing)) + 0.5  # and the virtual draw
+    won_hi = np.bincount(at, games - lo_points, len(pairing)) + 0.5
+    lo, hi = pairing // len(names), pairing % len(names)
+    label = _components(len(names), lo, hi)
+    for root in np.unique(label[lo]):  # each group, in the order of its first bot
+        members = np.flatnonzero(label == root)
+        group = [names[i] for i in members]
+        local = np.full(len(names), -1, dtype=np.intp)
+        local[members] = np.arange(len(members))
+        inside = label[lo] == root
+        rows = (local[lo[inside]], local[hi[inside]], won_lo[inside], won_hi[inside])
+        chosen = set(group)
+        games_of = [(g, c) for g, c in weighted if g and g[0][0] in chosen]
+        _fit_group(group, rows, out, games_of)
     return out
 
 
-def _components(names: list[str], won: Mapping[tuple[str, str], float]) -> list[list[str]]:
-    """Groups of bots linked by games, each in the order of ``names``."""
-    links: dict[str, set[str]] = {n: set() for n in names}
-    for a, b in won:
-        links[a].add(b)
-    place = {n: i for i, n in enumerate(names)}
-    seen: set[str] = set()
-    groups = []
-    for name in names:
-        if name in seen or not links[name]:
-            continue
-        stack, group = [name], []
-        seen.add(name)
-        while stack:
-            cur = stack.pop()
-            group.append(cur)
-            for nxt in links[cur] - seen:
-                seen.add(nxt)
-                stack.append(nxt)
-        groups.append(sorted(group, key=place.__getitem__))
-    return groups
+def _components(k: int, lo: Any, hi: Any) -> Any:
+    """Each bot's group (bots linked by games), as the lowest place in it: the links'
+    ends hooked onto the lower label, then labels followed to their roots, until stable."""
+    import numpy as np
+
+    label = np.arange(k)
+    while True:
+        low = np.minimum(label[lo], label[hi])
+        hooked = label.copy()
+        np.minimum.at(hooked, label[lo], low)
+        np.minimum.at(hooked, label[hi], low)
+        while True:  # path halving to the roots
+            jumped = hooked[hooked]
+            if np.array_equal(jumped, hooked):
+                break
+            hooked = jumped
+        if np.array_equal(hooked, label):
+            return label
+        label = hooked
 
 
 def _fit_group(
     group: list[str],
-    won: Mapping[tuple[str, str], float],
+    rows: tuple[Any, Any, Any, Any],
     out: BradleyTerry,
     multi: Sequence[tuple[GamePairs, int]] = (),
 ) -> None:
-    import numpy as np  # only where ratings are fitted: `arena match` starts without it
+    """Fit one group's ratings: ``rows`` are its pairings (first's and second's place in
+    ``group``, first's points over second and second's over first, virtual draw
+    included), in order of places."""
+    import numpy as np
 
     k = len(group)
     index = {name: i for i, name in enumerate(group)}
-    rows = [
-        (index[a], index[b], s_ab, won[b, a])
-        for (a, b), s_ab in won.items()
-        if a in index and index[a] < index.get(b, -1)
-    ]
-    rows.sort()
-    i_idx = np.array([r[0] for r in rows], dtype=np.intp)
-    j_idx = np.array([r[1] for r in rows], dtype=np.intp)
-    s_ij = np.array([r[2] for r in rows], dtype=float)
-    s_ji = np.array([r[3] for r in rows], dtype=float)
+    i_idx, j_idx, s_ij, s_ji = rows
     n_ij = s_ij + s_ji
 
     def loglik(theta: Any) -> float:
@@ -565,9 +574,8 @@ def _laplacian(k: int, i_idx: Any, j_idx: Any, w: Any) -> Any:
     """The weighted Laplacian (information) matrix of pairs ``(i, j)`` with weights ``w``."""
     import numpy as np
 
-    lap = np.zeros((k, k))
-    np.add.at(lap, (i_idx, j_idx), -w)
-    np.add.at(lap, (j_idx, i_idx), -w)
+    cells = np.bincount(i_idx * k + j_idx, w, k * k) + np.bincount(j_idx * k + i_idx, w, k * k)
+    lap = -cells.reshape(k, k)
     lap[np.diag_indices(k)] = np.bincount(i_idx, w, k) + np.bincount(j_idx, w, k)
     return lap
 

@@ -566,6 +566,35 @@ class Store:
                 return kept.read(self.db, bots, with_history)
         return self._build_kept_as_reader(bots, with_history)
 
+    def keep_fitted(self, key: str, fitted: rating.Fitted) -> None:
+        """Keep the fitted ratings of the kept counts of ``key`` (:func:`kept.keep_fitted`)
+        when this folder can be written now: by a run in its own connection, by a reader
+        only while no run holds the folder (else the next read fits them again)."""
+        if not self._own_schema() or not self._can_build():
+            return
+        if self._writer:
+            lock = self._batch.lock if self._batch is not None else nullcontext()
+            with lock, self._writing():
+                kept.keep_fitted(self.db, key, fitted)
+            return
+        from arena.results.lock import lock_output
+
+        try:
+            held = lock_output(self.output)
+        except ConfigError:
+            return
+        try:
+            db = sqlite3.connect(self.path, timeout=1)
+            try:
+                with db:
+                    kept.keep_fitted(db, key, fitted)
+            finally:
+                db.close()
+        except sqlite3.Error:
+            pass  # read-only, busy: fitted again next time
+        finally:
+            held.release()
+
     def _build_kept_as_reader(
         self, bots: Sequence[str], with_history: bool = False
     ) -> KeptRatings | None:

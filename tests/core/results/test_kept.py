@@ -273,3 +273,29 @@ def test_games_stored_at_once_are_counted_as_one_by_one(tmp_path, monkeypatch, f
     assert same(at_once.rating_history(), one_by_one.rating_history())
     one_by_one.close()
     at_once.close()
+
+
+def test_fitted_ratings_are_kept_until_other_games_count(tmp_path):
+    """Bradley-Terry and Elo are fitted once for a set of games (a thousand bots' fit
+    takes a second): the next leaderboard of the same games reads them, the same figures;
+    a game stored after makes them fitted again."""
+    store = fill(tmp_path, "round-robin", shuffle=2)
+    first = shown_leaderboard(store).render("json")
+    found = store.kept(BOTS)
+    assert found is not None and found.fitted is not None  # kept by the first read
+    assert json.loads(shown_leaderboard(store).render("json")) == json.loads(first)
+    store.close()
+    reader = open_existing(tmp_path)  # another process reads what the first kept
+    kept_now = reader.kept(BOTS)
+    assert kept_now is not None and kept_now.fitted is not None
+    assert shown_leaderboard(reader).render("json") == first
+    reader.close()
+    store = Store(tmp_path)
+    rng = random.Random(9)
+    store.add_game("extra", 10_000, 99, "extra", record(("ant", "bee"), rng, {"layout": 1}),
+                   {"game": "stc", "seed": 99, "bots": ["ant", "bee"]})  # fmt: skip
+    again = store.kept(BOTS)
+    assert again is not None and again.fitted is None  # other games: fitted again
+    from_kept, scratch = boards(store)
+    assert same(from_kept, scratch) and from_kept != json.loads(first)
+    store.close()
