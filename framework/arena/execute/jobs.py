@@ -68,12 +68,17 @@ class Job:
     replay: bool = True
 
 
-def play_job(job: Job, heartbeat: Heartbeat | None = None) -> dict[str, Any]:
+def play_job(
+    job: Job, heartbeat: Heartbeat | None = None, game: Game[Any] | None = None
+) -> dict[str, Any]:
     """Play one game in this process and return its record as a dict (worker entry point).
 
     ``job.observer``, a module-level function, builds the step observer in the worker.
+    ``game`` plays it instead of the registry's ``job.game`` (:func:`arena.play` may be
+    given a class no plugin registers).
     """
-    game = worker_registry().create(job.game)
+    if game is None:
+        game = worker_registry().create(job.game)
     names = [b.name for b in job.bots]
     observer = job.observer(game, names) if job.observer is not None else None
     referee = Referee(

@@ -15,6 +15,8 @@ over it), so a reader never sees half a file::
 machine's cores (``waiting for a core: 2 games of another arena run are using them ...``),
 else null.
 
+A contest with leagues adds ``"leagues": {bot: league}`` (each bot's league by name).
+
 :func:`read_status` reads it back; a ``running`` file whose process is gone (killed, the
 machine restarted) reads as ``stopped``.
 """
@@ -25,6 +27,7 @@ import contextlib
 import json
 import os
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -67,8 +70,11 @@ def _now() -> str:
 class StatusWriter(RunObserver):
     """Keeps ``output/status.json`` up to date as the run goes."""
 
-    def __init__(self, output: Path) -> None:
+    def __init__(
+        self, output: Path, leagues: Callable[[], dict[str, str] | None] | None = None
+    ) -> None:
         self.path = Path(output) / STATUS_NAME
+        self.leagues = leagues  # each bot's league now (a contest's), when it has some
         self.state = "running"
         self.done = 0
         self.total: int | None = None
@@ -83,6 +89,7 @@ class StatusWriter(RunObserver):
 
     def status(self) -> dict[str, Any]:
         """The file's content now."""
+        leagues = self.leagues() if self.leagues is not None else None
         return {
             "state": self.state,
             "games_done": self.done,
@@ -95,6 +102,7 @@ class StatusWriter(RunObserver):
             "started": self.started_at,
             "updated": _now(),
             "waiting_for_cores": self.cores_wait,
+            **({"leagues": leagues} if leagues is not None else {}),
         }
 
     def _eta(self) -> float | None:

@@ -32,7 +32,7 @@ from arena.results.status import StatusWriter
 from arena.results.store import Store, clear_output, make_output_folder
 from arena.text import shown_line
 from arena.tournament.books import Book, book_path, write_book
-from arena.tournament.builds import build_bots
+from arena.tournament.builds import build_bots, build_records
 from arena.tournament.config import TournamentConfig, where
 from arena.tournament.control import wait_while_paused
 from arena.tournament.formats import CandidateScheduler, Scheduler, fixed_plan, make_scheduler
@@ -128,7 +128,7 @@ def run_tournament(
         if _at_most_one_left(scheduler) and dask is None:
             executor = LocalExecutor(1, thinking=thinking)
         # The status file is always kept, whoever else watches the run.
-        watching = Observers([StatusWriter(config.output), *observers], say)
+        watching = Observers([StatusWriter(config.output, scheduler.leagues), *observers], say)
         result = games.play(executor, watching)
         result.stalls.record(store)
         if result.oversubscribed:
@@ -343,9 +343,11 @@ def _write_meta(store: Store, config: TournamentConfig, clock_options: dict[str,
             "seeds": list(config.seeds) if config.seeds else None,
             "book": config.book,
             "bots": [b.name for b in config.bots],
+            "owners": {b.name: b.owner for b in config.bots if b.owner is not None},
             "champion": config.champion,
             "sprt": None if config.sprt is None else asdict(config.sprt),
             "rating": config.rating,
+            "builds": build_records(config),
             **clock_options,
         }
     )

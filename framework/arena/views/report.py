@@ -1,7 +1,7 @@
 """The tournament report: one self-contained HTML page for an output folder.
 
 It shows the leaderboard (every column of the ``--wide`` table, under the names the text
-and markdown tables print: :meth:`Leaderboard.table_rows`), the win-rate matrix
+and markdown tables print: :meth:`ShownLeaderboard.table_rows`), the win-rate matrix
 as a heatmap with its intervals, each bot's rating over the games played, response times
 against the budget, forfeits by reason, and the newest :data:`SHOWN_GAMES` games
 (filterable by bot and result), each linking to its viewer (``games/<slug>/viewer.html``,
@@ -26,10 +26,10 @@ from arena.errors import ArenaError
 from arena.plugins.registry import Registry, load_registry
 from arena.records import Replay, split_detail
 from arena.results import rating, ratings
-from arena.results.leaderboard import Leaderboard, leaderboard_from_store
 from arena.results.queries import GameFilter
 from arena.results.stats import percentile
 from arena.results.store import GamesPage, StoredGame, left_out_note, open_existing
+from arena.views.leaderboard import ShownLeaderboard, shown_leaderboard
 from arena.views.listing import result_text, seat_result
 from arena.views.replay import load_replay
 from arena.views.viewer import VIEWER_NAME, static_text, viewer_html, viewer_stamp
@@ -135,7 +135,7 @@ def write_report(
     target = out or output / REPORT_NAME
     store = open_existing(output)
     try:
-        board = leaderboard_from_store(store, rating, every_game)
+        board = shown_leaderboard(store, rating, every_game)
         meta = store.meta()
         games = store.games(current_only=not every_game)
         newest = store.games_page(order="newest", limit=SHOWN_GAMES)
@@ -246,7 +246,7 @@ def _table(rows: Sequence[Mapping[str, Any]], left: Sequence[str] | None = None)
     return f'<div class="scroll"><table><tr>{head}</tr>{body}</table></div>'
 
 
-def _leaderboard_section(board: Leaderboard) -> str:
+def _leaderboard_section(board: ShownLeaderboard) -> str:
     sprt = ""
     if board.sprt is not None:
         sprt = f'<p id="sprt"><b>SPRT</b>: {esc(board.sprt_text())}</p>'
@@ -255,7 +255,7 @@ def _leaderboard_section(board: Leaderboard) -> str:
     return f'<section id="leaderboard"><h2>Leaderboard</h2>{clock}{table}{sprt}</section>'
 
 
-def _pairings_section(board: Leaderboard) -> str:
+def _pairings_section(board: ShownLeaderboard) -> str:
     rows = board.pairing_rows()
     if not rows:
         return ""
@@ -272,7 +272,7 @@ def _heat(rate: float) -> str:
     return f"hsl({round(rate * 120)}, 65%, {88 - 18 * abs(rate - 0.5):.0f}%)"
 
 
-def _matrix_section(board: Leaderboard) -> str:
+def _matrix_section(board: ShownLeaderboard) -> str:
     names = [s.name for s in board.stats]
     if len(names) < 2 or not board.pairs:
         return ""
@@ -359,7 +359,7 @@ def _rating_section(history: dict[str, list[tuple[int, float]]]) -> str:
 
 
 def _times_section(
-    times: dict[str, TurnTimes], board: Leaderboard, timed: int = 0, total: int = 0
+    times: dict[str, TurnTimes], board: ShownLeaderboard, timed: int = 0, total: int = 0
 ) -> str:
     """Each bot's answer times (over the newest ``timed`` of ``total`` games, when fewer)."""
     order = [s.name for s in board.stats if s.name in times] + sorted(

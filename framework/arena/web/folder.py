@@ -8,7 +8,6 @@ lock (``.arena.lock``, an ``flock``) is never taken here, so nothing here blocks
 
 from __future__ import annotations
 
-import json
 import sqlite3
 import threading
 from dataclasses import dataclass
@@ -84,14 +83,14 @@ class Folder:
 
     def is_league(self) -> bool:
         """Whether the folder holds a league (a format that takes bots while it runs)."""
-        db = self.db()
-        if db is None:
+        store = self.store()
+        if store is None:
             return False
         try:
-            row = db.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
-        except sqlite3.Error:
+            fmt = store.meta().get("format")
+        except (sqlite3.Error, ValueError):  # a damaged meta table: not a league to steer
             return False
-        return row is not None and takes_bots(str(json.loads(row[0])))
+        return fmt is not None and takes_bots(str(fmt))
 
     def db(self) -> sqlite3.Connection | None:
         """This thread's read-only connection."""

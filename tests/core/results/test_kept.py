@@ -13,9 +13,9 @@ import pytest
 
 from arena.records import GameRecord, SeatRecord
 from arena.results import kept
-from arena.results.leaderboard import leaderboard_from_store
 from arena.results.store import CurrentGame, Store, open_existing
 from arena.tournament.schedule import gauntlet, pair_round, round_robin
+from arena.views.leaderboard import shown_leaderboard
 
 BOTS = ["ant", "bee", "cat", "dog", "eel"]
 
@@ -82,11 +82,11 @@ def boards(store: Store) -> tuple[dict, dict]:
     """The leaderboard's JSON from the kept counts and from scratch."""
     found = store.kept(store.meta()["bots"])  # built here when stale
     assert found is not None, "the kept counts should be valid"
-    from_kept = json.loads(leaderboard_from_store(store).render("json"))
+    from_kept = json.loads(shown_leaderboard(store).render("json"))
     store_kept = store.kept
     store.kept = lambda bots: None  # type: ignore[method-assign]
     try:
-        scratch = json.loads(leaderboard_from_store(store).render("json"))
+        scratch = json.loads(shown_leaderboard(store).render("json"))
     finally:
         store.kept = store_kept  # type: ignore[method-assign]
     return from_kept, scratch
@@ -122,7 +122,7 @@ def test_games_stored_in_batches_are_kept_as_they_commit(tmp_path, monkeypatch):
     assert same(from_kept, scratch)
     store.close()
     reader = open_existing(tmp_path)  # another process, after the commits
-    assert same(json.loads(leaderboard_from_store(reader).render("json")), scratch)
+    assert same(json.loads(shown_leaderboard(reader).render("json")), scratch)
     reader.close()
 
 
@@ -143,7 +143,7 @@ def test_an_older_store_gets_its_kept_tables_on_first_read(tmp_path):
     store.close()
     reader = open_existing(tmp_path)
     assert not kept.has_tables(reader.db)
-    assert same(json.loads(leaderboard_from_store(reader).render("json")), expected)
+    assert same(json.loads(shown_leaderboard(reader).render("json")), expected)
     reader.close()
     reader = open_existing(tmp_path)  # built once, kept
     assert kept.is_valid(reader.db)
@@ -164,7 +164,7 @@ def test_a_reader_never_builds_the_tables_while_a_run_holds_the_folder(tmp_path)
     with lock_output(tmp_path):  # as a running `arena run` holds it
         reader = open_existing(tmp_path)
         assert reader.kept(BOTS) is None
-        assert same(json.loads(leaderboard_from_store(reader).render("json")), expected)
+        assert same(json.loads(shown_leaderboard(reader).render("json")), expected)
         assert not kept.has_tables(reader.db)  # nothing written beside the run
         reader.close()
     reader = open_existing(tmp_path)  # no run: the reader builds them once
@@ -183,7 +183,7 @@ def test_a_read_only_store_without_kept_tables_is_read_from_scratch(tmp_path):
         reader = open_existing(tmp_path)
         if not reader._can_build():  # root may write anyway: then the tables are built
             assert reader.kept(BOTS) is None
-        assert same(json.loads(leaderboard_from_store(reader).render("json")), expected)
+        assert same(json.loads(shown_leaderboard(reader).render("json")), expected)
         reader.close()
     finally:
         tmp_path.chmod(0o755)
