@@ -265,13 +265,17 @@ def test_a_game_takes_all_its_cores_or_none_and_gives_them_back(tmp_path: Path) 
         "waiting for 2 cores: 1 game of another arena run is using them "
         "(2 of 3 cores held by others)"
     )
+    me = str(os.getpid())
+    assert other.holders() == {2: (me, "1"), 1: (me, "1")}  # the kernel's pid, the file's game
+    (tmp_path / "l" / "core-2.lock").write_text("1 99\n")  # a lie: any user may write it
+    assert other.holders() == {2: (me, ""), 1: (me, "1")}
     claim.release()
     again = other.take(2)
     assert again is not None and again.cores == [2, 1]
     mode = os.stat(tmp_path / "l").st_mode & 0o7777
     assert mode == 0o1777
     assert all((tmp_path / "l" / f"core-{c}.lock").stat().st_mode & 0o777 == 0o666 for c in (1, 2))
-    assert (tmp_path / "l" / "core-2.lock").read_text() == f"{os.getpid()} 1\n"
+    assert (tmp_path / "l" / "core-2.lock").read_text() == f"{os.getpid()} 1\n"  # the new holder
 
 
 def test_a_forked_child_does_not_keep_a_core_its_parent_gave_back(tmp_path: Path) -> None:
