@@ -132,7 +132,7 @@ def never_more_than_the_ledger(env: dict[str, str]) -> int:
     most = 0
     for what, pid, _, taken in trace(env):
         for core in taken:
-            if what == "take":
+            if what in ("take", "over"):  # an oversubscribed start holds the cores it got
                 assert core not in held, (
                     f"core {core} taken by {pid} while {held.get(core)} held it"
                 )
@@ -381,3 +381,25 @@ def test_arena_play_waits_for_the_cores_another_run_holds(
         ("take", game.pid),
         ("give", game.pid),
     ]
+
+
+def test_arena_match_above_the_fair_jobs_says_how_many_games_shared_cores(
+    ledger_env: dict[str, str],
+) -> None:
+    jobs = len(cores.machine_cores()) // need() + 1
+    games = 2 * jobs
+    result = subprocess.run(
+        [sys.executable, "-m", "arena", "match", "stc", f"{sys.executable} {GREEDY}"]
+        + [f"{sys.executable} {RANDOM}", "--games", str(games), "-j", str(jobs)]
+        + ["--sandbox", "none", "--max_turns", "3", "--no-progress"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=PATIENCE_S,
+    )
+    assert result.returncode == 0, result.stderr
+    over = [line for line in trace(ledger_env) if line[0] == "over"]
+    assert over
+    said = f"arena: {len(over)} game{'' if len(over) == 1 else 's'} played oversubscribed: -j"
+    assert said in result.stderr
+    never_more_than_the_ledger(ledger_env)
