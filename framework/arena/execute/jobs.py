@@ -23,6 +23,7 @@ from arena.botproc import (
     describe,
     remove_leftovers,
     resolve_sandbox,
+    waits_note,
 )
 from arena.botproc.sandboxes.base import DEFAULT_DISK_MB
 from arena.errors import ConfigError
@@ -125,6 +126,8 @@ def announce_sandbox(requested: str, sandbox: Sandbox, say: Callable[[str], None
         say(f"arena: {warning}")
     if warning := cpu_warning():
         say(f"arena: {warning}")
+    if note := waits_note():
+        say(f"arena: {note}")
     say(f"arena: sandbox {describe(sandbox)}")
     remove_leftovers()
 

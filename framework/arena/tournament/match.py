@@ -382,6 +382,7 @@ def play_one(
     games are: a stall is not played again, and what the referee returned is the answer
     (a stall's record, broken off, says so in its ``reason``); a failure in the referee
     raises, as the game's own code does."""
+    from arena.execute.cores import one_game
     from arena.execute.jobs import Job, choose_sandbox
 
     chosen = choose_sandbox(sandbox, memory_mb, [], MATCH_MAX_PROCESSES, "sandbox")
@@ -395,7 +396,8 @@ def play_one(
     plan = GamePlan(" vs ".join(names), None, iter(specs), job, total=lambda: 1, max_replays=0)
     here = _ThisProcess(game)
     keep = lambda spec, record: played.append(record)  # noqa: E731
-    play_plan(plan, here, keep, lambda spec, why: None, Observers([]), _quiet)
+    with one_game(game.info.thinking):  # its cores from the machine's ledger
+        play_plan(plan, here, keep, lambda spec, why: None, Observers([]), _quiet)
     if played:
         return played[0]
     assert here.last is not None  # not played out: a stall (a failure raised)

@@ -25,7 +25,7 @@ from typing import Any
 from arena.errors import ArenaError
 from arena.plugins.registry import Registry, load_registry
 from arena.records import Replay, split_detail
-from arena.results import rating, ratings
+from arena.results import rating
 from arena.results.queries import GameFilter
 from arena.results.stats import percentile
 from arena.results.store import GamesPage, StoredGame, left_out_note, open_existing
@@ -83,26 +83,6 @@ def _fresh(viewer: Path, replay: Path, stamp: str) -> bool:
         return False
 
 
-def rating_history(
-    bots: Sequence[str], games: Sequence[StoredGame], variant_keys: Sequence[str]
-) -> dict[str, list[tuple[int, float]]]:
-    """Each bot's TrueSkill mu after every rating event it took part in, in schedule order."""
-    trueskill = ratings.get("trueskill")
-    assert isinstance(trueskill, ratings.IncrementalRating)
-    state = trueskill.start()
-    history = {b: [(0, trueskill.centre(state, b))] for b in bots}
-    evs = rating.events(games, variant_keys)
-    for e in (e for event in evs for e in event):
-        history.setdefault(e.bot, [(0, trueskill.centre(state, e.bot))])
-
-    def record(i: int, event: Sequence[rating.Entry], state: dict[str, Any]) -> None:
-        for e in event:
-            history[e.bot].append((i, trueskill.centre(state, e.bot)))
-
-    ratings.rate_events(trueskill, evs, state, record)
-    return history
-
-
 def collect_times(replay: Replay, times: dict[str, TurnTimes]) -> None:
     """Add every answer time of a replay to its bot's :class:`TurnTimes`."""
     players = replay["players"]
@@ -137,7 +117,8 @@ def write_report(
     try:
         board = shown_leaderboard(store, rating, every_game)
         meta = store.meta()
-        games = store.games(current_only=not every_game)
+        # kept as games were stored (bounded): the chart reads no game
+        history = store.rating_history(current_only=not every_game)
         newest = store.games_page(order="newest", limit=SHOWN_GAMES)
         forfeits = store.games_page(GameFilter(result="forfeit"), "newest", SHOWN_GAMES)
         forfeit_counts = store.forfeit_counts()
@@ -171,9 +152,6 @@ def write_report(
             if log:
                 log(f"arena: no viewer for game {g.id}: {exc}")
     title = board.title
-    bots = list(meta.get("bots", []))
-    bots += sorted({s.bot for g in games for s in g.seats} - set(bots))
-    history = rating_history(bots, games, meta.get("variant_keys", []))
     page = static_text("report.html")
     note = left_out_note(left_out)
     body = "\n".join(

@@ -1,0 +1,1 @@
+"""Contest mode: participants' uploads, their builds and versions, served with a league."""
