@@ -388,10 +388,10 @@ def test_arena_match_above_the_fair_jobs_says_how_many_games_shared_cores(
 ) -> None:
     jobs = len(cores.machine_cores()) // need() + 1
     games = 2 * jobs
+    bots = [f"{sys.executable} {GREEDY}", f"{sys.executable} {RANDOM}"]
+    options = ["--games", str(games), "-j", str(jobs), "--sandbox", "none", "--max_turns", "3"]
     result = subprocess.run(
-        [sys.executable, "-m", "arena", "match", "stc", f"{sys.executable} {GREEDY}"]
-        + [f"{sys.executable} {RANDOM}", "--games", str(games), "-j", str(jobs)]
-        + ["--sandbox", "none", "--max_turns", "3", "--no-progress"],
+        [sys.executable, "-m", "arena", "match", "stc", *bots, *options, "--no-progress"],
         cwd=REPO,
         capture_output=True,
         text=True,
