@@ -416,12 +416,10 @@ class _ThisProcess:
         self, todo: Iterator[GameSpec], job: Callable[[GameSpec], Job], finished: Finished
     ) -> None:
         """Play each game of ``todo`` in turn, ``finished`` told of each."""
-        from arena.execute.cores import one_game
         from arena.execute.jobs import play_job
 
         for spec in todo:
-            with one_game(self.game.info.thinking):  # its cores from the machine's ledger
-                result = play_job(job(spec), game=self.game)
+            result = play_job(job(spec), game=self.game)
             self.last = GameRecord.from_dict(result)
             finished(spec, result)
 
