@@ -281,30 +281,44 @@ class CoreLedger:
 
     def free(self) -> list[int]:
         """The cores no game holds now (this process's own excluded; spoiled included)."""
-        return [c for c in self.cores if c not in self.mine and self._holder(c) is None]
+        held = self.holders()
+        return [c for c in self.cores if c not in self.mine and c not in held]
 
-    def _holder(self, core: int) -> tuple[str, str] | None:
-        """Who holds ``core`` (their process id and game, as their file says), or None."""
-        fd, _ = self._open(core)
-        if fd is None:
-            return None
-        try:
-            try:  # shared: probes never keep each other out, only a holder does
-                fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-                return None
-            except OSError:
-                pass
-            with contextlib.suppress(OSError):
-                words = os.pread(fd, INFO_BYTES, 0).decode("ascii", "replace").split()
-                if len(words) >= 2 and words[0].isdigit():
-                    return words[0], words[1]
-            return "?", ""  # not written yet (or not by arena): one unknown holder
-        finally:
-            os.close(fd)
+    def holders(self) -> dict[int, tuple[str, str]]:
+        """Who holds each core held now, this process's own excluded: (process id, game).
+
+        Read from ``/proc/locks`` (the kernel's list of held locks: no lock is tried, so a
+        look never keeps a game out), the process id as the kernel says, the game as the
+        holder's file says; where ``/proc/locks`` cannot be read, each core's lock is tried
+        (shared: looks never keep each other out, only a holder does)."""
+        locks = _flocks()
+        found: dict[int, tuple[str, str]] = {}
+        for core in self.cores:
+            if core in self.mine:
+                continue
+            fd, _ = self._open(core)
+            if fd is None:
+                continue  # spoiled: no one holds it in the ledger
+            try:
+                info = os.fstat(fd)
+                if locks is not None:
+                    pid = locks.get((os.major(info.st_dev), os.minor(info.st_dev), info.st_ino))
+                    if pid is None:
+                        continue
+                else:
+                    try:
+                        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+                        continue
+                    except OSError:
+                        pid = None
+                found[core] = _who(fd, pid)
+            finally:
+                os.close(fd)
+        return found
 
     def wait_info(self, need: int) -> CoreWait:
         """What a game that needs ``need`` cores waits for now."""
-        holders = [h for c in self.cores if c not in self.mine and (h := self._holder(c))]
+        holders = list(self.holders().values())
         return CoreWait(
             need,
             len(self.cores),
@@ -313,6 +327,36 @@ class CoreLedger:
             len({pid for pid, _ in holders}),
             len(self.mine),
         )
+
+
+def _flocks() -> dict[tuple[int, int, int], str] | None:
+    """Every exclusive ``flock`` held on this machine: (device major, minor, inode) ->
+    the holder's process id, from ``/proc/locks``; None where it cannot be read."""
+    try:
+        text = Path("/proc/locks").read_text()
+    except OSError:
+        return None
+    found: dict[tuple[int, int, int], str] = {}
+    for line in text.splitlines():
+        fields = line.split()
+        # "1: FLOCK  ADVISORY  WRITE 2744 00:1b:7 0 EOF" ("->" marks a waiter: skipped)
+        if len(fields) < 6 or fields[1] != "FLOCK" or fields[3] != "WRITE":
+            continue
+        parts = fields[5].split(":")
+        with contextlib.suppress(ValueError, IndexError):
+            found[(int(parts[0], 16), int(parts[1], 16), int(parts[2]))] = fields[4]
+    return found
+
+
+def _who(fd: int, pid: str | None) -> tuple[str, str]:
+    """The holder of the lock file ``fd``: (process id, game), the process id the
+    kernel's where known (the file's text is any local user's to write)."""
+    words: list[str] = []
+    with contextlib.suppress(OSError):
+        words = os.pread(fd, INFO_BYTES, 0).decode("ascii", "replace").split()
+    claimed = words[0] if len(words) >= 2 and words[0].isdigit() else None
+    game = words[1] if claimed is not None and claimed == (pid or claimed) else ""
+    return (pid or claimed or "?"), game
 
 
 def _trace(what: str, cores: Iterable[int], game: int) -> None:

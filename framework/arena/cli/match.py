@@ -229,6 +229,13 @@ def _play_match(args: argparse.Namespace, request: MatchRequest) -> int:
         if request.output is not None and printer.began:
             print(f"replays and stderr in {request.output}")
             print(f"games stored in {request.output} (arena list, leaderboard, report read it)")
+    if result.oversubscribed:
+        games = f"{result.oversubscribed} game{'' if result.oversubscribed == 1 else 's'}"
+        _say(
+            f"arena: {games} played oversubscribed: -j {args.jobs} is more than the machine's "
+            "cores, so their bots shared cores with this match's other games (see "
+            "docs/fair-time.md)"
+        )
     if result.stop is not None:
         print(f"arena: interrupted ({result.stop})", file=sys.stderr)
         return 128 + (result.stop_signal or 0)

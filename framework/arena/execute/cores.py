@@ -115,10 +115,20 @@ class CoreGate:
                 self.say(text)
 
 
+_one_game = False
+"""Whether :func:`one_game` holds cores in this process now (a nested one takes none: it
+would wait for itself)."""
+
+
 @contextmanager
 def one_game(thinking: int, say: Callable[[str], None] | None = None) -> Iterator[None]:
     """The cores of one game played in this process (:func:`arena.play`) held while the
-    block runs, waited for first (said once on ``say``, by default standard error)."""
+    block runs, waited for first (said once on ``say``, by default standard error); inside
+    another, the same game's: nothing more is taken."""
+    global _one_game
+    if _one_game:  # this process holds a game's cores already: the same game
+        yield
+        return
     tell = say or (lambda text: print(text, file=sys.stderr))
 
     def notice(wait: CoreWait | None) -> None:
@@ -129,10 +139,12 @@ def one_game(thinking: int, say: Callable[[str], None] | None = None) -> Iterato
     try:
         while (claim := gate.take()) is None:
             time.sleep(POLL_S)
+        _one_game = True
         try:
             with playing_on(claim.cores or None):
                 yield
         finally:
+            _one_game = False
             claim.release()
     finally:
         gate.close()

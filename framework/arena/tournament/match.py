@@ -169,6 +169,7 @@ class MatchResult:
     stop_signal: int | None = None
     stop: Exception | None = None
     root: Path | None = None
+    oversubscribed: int = 0  # games started without a core per thinking bot (-j above fair)
 
     @property
     def records(self) -> list[GameRecord]:
@@ -266,6 +267,7 @@ def _play(
     played = play_plan(plan, executor, stored, lambda spec, why: None, observers, _quiet)
     result.failures = played.failures
     result.stop_signal, result.stop = played.stop_signal, played.stop
+    result.oversubscribed = played.oversubscribed
 
 
 def _quiet(message: str) -> None:

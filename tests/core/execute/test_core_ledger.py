@@ -132,7 +132,7 @@ def never_more_than_the_ledger(env: dict[str, str]) -> int:
     most = 0
     for what, pid, _, taken in trace(env):
         for core in taken:
-            if what == "take":
+            if what in ("take", "over"):  # an oversubscribed start holds the cores it got
                 assert core not in held, (
                     f"core {core} taken by {pid} while {held.get(core)} held it"
                 )
@@ -265,13 +265,17 @@ def test_a_game_takes_all_its_cores_or_none_and_gives_them_back(tmp_path: Path) 
         "waiting for 2 cores: 1 game of another arena run is using them "
         "(2 of 3 cores held by others)"
     )
+    me = str(os.getpid())
+    assert other.holders() == {2: (me, "1"), 1: (me, "1")}  # the kernel's pid, the file's game
+    (tmp_path / "l" / "core-2.lock").write_text("1 99\n")  # a lie: any user may write it
+    assert other.holders() == {2: (me, ""), 1: (me, "1")}
     claim.release()
     again = other.take(2)
     assert again is not None and again.cores == [2, 1]
     mode = os.stat(tmp_path / "l").st_mode & 0o7777
     assert mode == 0o1777
     assert all((tmp_path / "l" / f"core-{c}.lock").stat().st_mode & 0o777 == 0o666 for c in (1, 2))
-    assert (tmp_path / "l" / "core-2.lock").read_text() == f"{os.getpid()} 1\n"
+    assert (tmp_path / "l" / "core-2.lock").read_text() == f"{os.getpid()} 1\n"  # the new holder
 
 
 def test_a_forked_child_does_not_keep_a_core_its_parent_gave_back(tmp_path: Path) -> None:
@@ -377,3 +381,25 @@ def test_arena_play_waits_for_the_cores_another_run_holds(
         ("take", game.pid),
         ("give", game.pid),
     ]
+
+
+def test_arena_match_above_the_fair_jobs_says_how_many_games_shared_cores(
+    ledger_env: dict[str, str],
+) -> None:
+    jobs = len(cores.machine_cores()) // need() + 1
+    games = 2 * jobs
+    bots = [f"{sys.executable} {GREEDY}", f"{sys.executable} {RANDOM}"]
+    options = ["--games", str(games), "-j", str(jobs), "--sandbox", "none", "--max_turns", "3"]
+    result = subprocess.run(
+        [sys.executable, "-m", "arena", "match", "stc", *bots, *options, "--no-progress"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=PATIENCE_S,
+    )
+    assert result.returncode == 0, result.stderr
+    over = [line for line in trace(ledger_env) if line[0] == "over"]
+    assert over
+    said = f"arena: {len(over)} game{'' if len(over) == 1 else 's'} played oversubscribed: -j"
+    assert said in result.stderr
+    never_more_than_the_ledger(ledger_env)
