@@ -155,28 +155,31 @@ class Waits:
 def turn_waits(before: WaitCounters | None, after: WaitCounters | None) -> Waits:
     """The waits of a turn from the counters read as it started and at its answer.
 
-    Nothing is forgiven when its memory cgroup met its limit meanwhile (its limit events
-    rose, or its usage reached its limit: it fills its own memory). Otherwise
-    ``run_queue`` is its group's CPU stall, and ``blocked`` the larger of its memory
-    stall (the machine reclaiming: with a memory cap of its own only, else it may be the
-    bot's own allocations) and its I/O stall (only when it read and wrote nothing to
-    storage itself meanwhile: it waited on others' I/O). The caller caps them by the time
-    the bot's processes left their core unused (its own CPU time is never a wait).
+    Nothing is forgiven when its memory cgroup met its limit meanwhile: the kernel counted
+    it (its limit events rose), or its usage reached its limit (now, or its peak during the
+    turn) and it stalled on memory (or that cannot be seen): it fills its own memory.
+    Otherwise ``run_queue`` is its group's CPU stall, and ``blocked`` the larger of its
+    memory stall (the machine reclaiming: with a memory cap of its own only, else it may
+    be the bot's own allocations) and its I/O stall (only when it read and wrote nothing
+    to storage itself meanwhile: it waited on others' I/O). The caller caps them by the
+    time the bot's processes left their core unused (its own CPU time is never a wait).
     """
     if before is None or after is None:
         return Waits()
+    seen = before.own is not None and after.own is not None
+    own = after.own.since(before.own) if before.own and after.own else Pressure(0, 0, 0)
     mem_before, mem_after = before.memory, after.memory
     if mem_before is not None and mem_after is not None:
         if mem_after.hits > mem_before.hits:
             hits = mem_after.hits - mem_before.hits
             return Waits(own=f"its memory cgroup met its limit {hits} time(s) during the turn")
         reached = mem_after.at_limit(mem_after.peak) and not mem_before.at_limit(mem_before.peak)
-        if reached or mem_after.at_limit(mem_after.usage):
+        near = reached or mem_after.at_limit(mem_after.usage)
+        if near and (own.memory > 0 or not seen):
             mib = mem_after.limit >> 20
             return Waits(own=f"it was at its memory limit ({mib} MiB) during the turn")
-    if before.own is None or after.own is None:
+    if not seen:
         return Waits()
-    own = after.own.since(before.own)
     memory = own.memory if mem_after is not None else 0
     # None (unknown) counts as having read or written.
     idle_disk = before.storage is not None and before.storage == after.storage

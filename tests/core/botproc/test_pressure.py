@@ -89,6 +89,17 @@ def test_nothing_is_forgiven_in_a_turn_at_its_own_memory_limit():
     assert waits == Waits(own="its memory cgroup met its limit 2 time(s) during the turn")
 
 
+def test_a_bot_at_its_limit_that_did_not_stall_on_memory_is_judged_as_any_other():
+    # Its 62.5 MiB held, nothing reclaimed this turn: its memory cost it no time.
+    full = MemoryUse(hits=0, usage=LIMIT - 1536 * 1024, peak=LIMIT - MIB, limit=LIMIT)
+    before = counters(cpu=1_000, io=2_000, memory=3_000, use=full)
+    end = counters(cpu=31_000, io=2_000, memory=3_000, use=full)
+    assert turn_waits(before, end) == Waits(run_queue=30.0, blocked=0.0)
+    # Where its stalls cannot be seen, being at its limit is enough.
+    blind = WaitCounters(None, full, None)
+    assert turn_waits(blind, blind).own == "it was at its memory limit (64 MiB) during the turn"
+
+
 def test_a_limit_met_in_an_earlier_turn_does_not_make_this_ones_waits_its_own():
     earlier = MemoryUse(hits=3, usage=10 * MIB, peak=LIMIT, limit=LIMIT)
     before = counters(cpu=1_000, io=2_000, memory=3_000, use=earlier)

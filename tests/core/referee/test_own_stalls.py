@@ -14,7 +14,7 @@ from arena.botproc import Sandbox, cgroups
 from arena.records import BotSpec, Clock, GameRecord
 from arena.referee.engine import Referee
 from support.load import spinning
-from support.toygame import ToyGame
+from support.toygame import FileToyGame, ToyGame
 
 TOY_100MS = Clock(scale=100 / ToyGame.info.turn_ms)  # the toy's 300 ms turns as 100 ms
 found = cgroups.parents()
@@ -97,3 +97,40 @@ def test_a_bot_whose_threads_fight_each_other_on_its_core_loses(tmp_path):
     assert record.reason != "stall", record.stall
     assert seat.forfeit == "timeout", seat.detail
     assert seat.moves == 1  # its first turn, before the threads
+
+
+# A per-turn bot (file protocol): fills 40 of its 64 MiB, then writes a file of its own
+# into its seat's folder (its own disk) over and over, never writing move.json.
+TURN_AT_ITS_LIMIT = """
+import os
+hold = bytearray(40 << 20)
+for i in range(0, len(hold), 4096):
+    hold[i] = 1
+chunk = b"x" * (1 << 20)
+while True:
+    try:
+        with open("own-file", "wb") as f:
+            for _ in range(200):
+                f.write(chunk)
+    except OSError:  # its folder full: again
+        pass
+"""
+
+
+@needs_memory_cgroup
+def test_a_per_turn_bot_filling_its_memory_and_disk_beside_a_cpu_hog_loses_never_stalls(
+    tmp_path,
+):
+    script = tmp_path / "bot.py"
+    script.write_text(textwrap.dedent(TURN_AT_ITS_LIMIT))
+    bots = [BotSpec("bot", (sys.executable, str(script)))]
+    game = FileToyGame()
+    settings = {**game.info.settings, "turns": 1, "simultaneous": False}
+    sandbox = Sandbox("none", memory_mb=64)
+    referee = Referee(game, bots, tmp_path / "game", sandbox, clock=Clock(scale=0.1))
+    core = max(os.sched_getaffinity(0))
+    with spinning([core]):
+        record = referee.play(3, settings)
+    seat = record.seats[0]
+    assert record.reason != "stall", record.stall
+    assert seat.forfeit in ("timeout", "memory"), seat.detail
