@@ -1,0 +1,1 @@
+"""Contest mode: a self-hosted bot contest (accounts, uploads, the league, the final ranking)."""
