@@ -296,3 +296,14 @@ def test_a_real_contest_plays_stores_owners_and_leagues_and_resumes(tmp_path):
     assert "resuming: 4 of 8 games already stored" in second.stderr
     assert stored_seats(out)[:4] == games and len(stored_seats(out)) == 8
     assert not any(set(g) == {"ann-v1", "ann-v2"} for g in stored_seats(out))
+
+
+def test_a_roster_change_stops_the_stream_between_rounds(tmp_path):
+    from arena.tournament.roster import Roster, write_roster
+
+    s = ContestScheduler(config(["a", "b", "c"], output=tmp_path), [])
+    stream = s.specs()
+    first = [next(stream), next(stream)]  # one round
+    write_roster(tmp_path, Roster(({"name": "d", "cmd": "python3 d.py", "owner": "o"},)))
+    assert list(stream) == [] and s.roster_changed
+    assert {spec.seats for spec in first} == {("a", "b"), ("b", "a")}
