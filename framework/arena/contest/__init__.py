@@ -1,1 +1,1 @@
-"""Contest mode: a self-hosted bot contest (accounts, uploads, the league, the final ranking)."""
+"""Contest mode: participants' uploads, their builds and versions, served with a league."""

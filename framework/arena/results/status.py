@@ -8,7 +8,12 @@ over it), so a reader never sees half a file::
 
     {"state": "running", "games_done": 12, "games_total": 40, "stalls_replayed": 0,
      "given_up": 0, "failed": 0, "eta_s": 31.5, "pid": 4242,
-     "started": "2026-12-02T04:50:00+00:00", "updated": "2026-12-02T04:50:14+00:00"}
+     "started": "2026-12-02T04:50:00+00:00", "updated": "2026-12-02T04:50:14+00:00",
+     "waiting_for_cores": null}
+
+``waiting_for_cores`` says what the next game waits for while other arena runs hold the
+machine's cores (``waiting for a core: 2 games of another arena run are using them ...``),
+else null.
 
 A contest with leagues adds ``"leagues": {bot: league}`` (each bot's league by name).
 
@@ -28,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.events import (
+    CoresWaiting,
     GameFailed,
     GameGivenUp,
     GameStalled,
@@ -52,6 +58,7 @@ KEYS = (
     "pid",
     "started",
     "updated",
+    "waiting_for_cores",
 )
 """The file's keys, in order: ``arena serve`` reads exactly these."""
 
@@ -78,6 +85,7 @@ class StatusWriter(RunObserver):
         self.first_done = 0  # games already done when the run began (resumed)
         self.clock_start = time.monotonic()
         self.last_write = float("-inf")
+        self.cores_wait: str | None = None
 
     def status(self) -> dict[str, Any]:
         """The file's content now."""
@@ -93,6 +101,7 @@ class StatusWriter(RunObserver):
             "pid": os.getpid(),
             "started": self.started_at,
             "updated": _now(),
+            "waiting_for_cores": self.cores_wait,
             **({"leagues": leagues} if leagues is not None else {}),
         }
 
@@ -149,9 +158,15 @@ class StatusWriter(RunObserver):
         self.failures += 1
         self._game_ended(event.done, event.total)
 
+    def waiting(self, event: CoresWaiting) -> None:
+        """A game waits for cores (or no longer does): written at once."""
+        self.cores_wait = event.message
+        self.write()
+
     def finished(self, event: RunFinished) -> None:
         """The run ended: the last write, with its state."""
         self.state = event.state
+        self.cores_wait = None
         self.done, self.total = event.done, event.total
         self.write()
 

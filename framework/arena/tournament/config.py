@@ -73,7 +73,8 @@ class BotEntry:
     with its absolute path: what the game identity hashes (see :mod:`arena.results.identity`).
     A bot built from source has its ``recipe`` (its ``files`` are its sources, its ``cmd``
     the run command's template); its ``argv`` is empty until it is built
-    (:func:`arena.tournament.builds.build_bots`).
+    (:func:`arena.tournament.builds.build_bots`), and ``built_in`` names the folder of
+    its build (its ``build.log``) when it was compiled.
     """
 
     name: str
@@ -82,6 +83,7 @@ class BotEntry:
     files: tuple[tuple[str, str], ...] = ()
     recipe: Recipe | None = None
     owner: str | None = None  # who entered it (a contest's account): shown nowhere public
+    built_in: str = ""
 
 
 @dataclass(frozen=True)
