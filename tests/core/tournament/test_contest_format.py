@@ -221,9 +221,12 @@ def contest_file(tmp_path: Path, extra: str = "", games: int = 4) -> Path:
 
 
 def test_owner_and_leagues_load(tmp_path):
-    cfg = load_tournament(contest_file(tmp_path, "leagues: [boss]\n"), load_registry())
+    path = contest_file(tmp_path, "leagues: [boss]\n")
+    cfg = load_tournament(path, load_registry())
     assert cfg.format == "contest" and cfg.leagues == ("boss",)
     assert [b.owner for b in cfg.bots] == [None, "ann", "ann", "bob"]
+    path.write_text(path.read_text().replace("cycler.py}", "cycler.py, owner: null}", 1))
+    assert load_tournament(path, load_registry()).bots[0].owner is None  # the bosses' none
 
 
 @pytest.mark.parametrize(
