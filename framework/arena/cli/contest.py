@@ -64,19 +64,21 @@ def add_parsers(sub: Any) -> None:
 
 def cmd_final(args: argparse.Namespace, extra: list[str]) -> int:
     """Play the final, then print its leaderboard."""
+    from arena.cli.common import run_exit_code
     from arena.contest.export import export_csv
-    from arena.contest.final import run_final
+    from arena.contest.final import FINAL_FOLDER, play_final
 
-    folder = run_final(
+    summary = play_final(
         args.output,
         args.games_per_pair,
         args.seed,
         bosses=args.bosses,
         log=lambda line: print(line, file=sys.stderr),
     )
-    print(f"the final is in {folder}", file=sys.stderr)
     print(export_csv(args.output), end="")
-    return EXIT_OK
+    done = f"{summary.played} games played now, {summary.resumed} resumed"
+    print(f"{done}, the final is in {args.output / FINAL_FOLDER}", file=sys.stderr)
+    return run_exit_code(summary)
 
 
 def cmd_export(args: argparse.Namespace, extra: list[str]) -> int:

@@ -22,6 +22,7 @@ from arena.limits import DEFAULT_FORMAT
 
 if TYPE_CHECKING:
     from arena.tournament.config import BotEntry, TournamentConfig
+    from arena.tournament.run import RunSummary
 
 FINAL_FOLDER = "final"
 """The final's output folder, inside the contest's."""
@@ -100,6 +101,22 @@ def final_config(
     )
 
 
+def play_final(
+    output: Path,
+    games_per_pair: int,
+    seed: int | None = None,
+    *,
+    bosses: bool = False,
+    log: Callable[[str], None] | None = None,
+) -> RunSummary:
+    """Play (or resume) the final of the contest in ``output``, in ``OUTPUT/final``; what
+    the run did (interrupted, games failed: ``arena contest final``'s exit code)."""
+    from arena.tournament.run import run_tournament
+
+    config = final_config(output, games_per_pair, seed, bosses)
+    return run_tournament(config, log=log or (lambda line: None))
+
+
 def run_final(
     output: Path,
     games_per_pair: int,
@@ -110,8 +127,5 @@ def run_final(
 ) -> Path:
     """Play (or resume) the final of the contest in ``output``; its folder,
     ``OUTPUT/final`` (its leaderboard: :mod:`arena.contest.export`). Blocking."""
-    from arena.tournament.run import run_tournament
-
-    config = final_config(output, games_per_pair, seed, bosses)
-    run_tournament(config, log=log or (lambda line: None))
-    return config.output
+    play_final(output, games_per_pair, seed, bosses=bosses, log=log)
+    return output / FINAL_FOLDER

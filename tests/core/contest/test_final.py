@@ -28,6 +28,14 @@ def final_games(folder: Path) -> list[tuple[int, int, tuple[str, ...]]]:
         db.close()
 
 
+def games_so_far(folder: Path) -> int:
+    """The final's stored games while it runs (0 before its tables exist)."""
+    try:
+        return len(final_games(folder))
+    except sqlite3.OperationalError:  # the run is making the store
+        return 0
+
+
 @pytest.fixture(scope="module")
 def league(tmp_path_factory) -> Path:
     return contest_league(tmp_path_factory.mktemp("final"))
@@ -96,3 +104,32 @@ def test_arena_contest_final_plays_it_and_prints_the_leaderboard(league):
     assert sorted(line.split(",")[1] for line in lines[1:]) == ["'=cat-v1", "ann-v3", "bob-v1"]
     assert all(line.split(",")[6] == "12" for line in lines[1:])  # 6 games against each other
     assert f"the final is in {league / 'final'}" in cli.stderr
+
+
+def test_a_final_stopped_by_ctrl_c_exits_130_and_resumes(tmp_path):
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    league = contest_league(tmp_path, games=2)
+    final = league / "final"
+    run = subprocess.Popen(
+        [sys.executable, "-m", "arena", "contest", "final", str(league), "--games-per-pair", "20"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 600
+        while not ((final / "arena.sqlite").is_file() and games_so_far(final)):
+            assert time.monotonic() < deadline, "no game of the final was stored"
+            time.sleep(0.2)
+    finally:
+        run.send_signal(signal.SIGINT)
+        _, err = run.communicate(timeout=600)
+    assert run.returncode == 130, err
+    kept = final_games(final)
+    assert 0 < len(kept) < 60
+    again = run_arena("contest", "final", str(league), "--games-per-pair", "20")
+    assert again.returncode == 0, again.stderr
+    assert final_games(final)[: len(kept)] == kept and len(final_games(final)) == 60
+    assert f"resuming: {len(kept)} of 60 games already stored" in again.stderr
