@@ -852,10 +852,10 @@ def bot_name_problem(name: str) -> str | None:
 
 def _owner(doc: _Located, item: dict[str, Any], where: str) -> str | None:
     """A bot's ``owner`` (who entered it: bots of one owner never meet in a contest), None
-    when left out: printable text like a bot's name."""
-    if "owner" not in item:
+    when left out or null: printable text like a bot's name."""
+    owner = item.get("owner")
+    if owner is None:
         return None
-    owner = item["owner"]
     if not isinstance(owner, str):
         raise doc.error(f"{where}.owner", f'must be text, not {owner!r} (quote it: "{owner}")')
     if not owner.strip() or len(owner) > MAX_NAME or not owner.isprintable():

@@ -221,9 +221,12 @@ def contest_file(tmp_path: Path, extra: str = "", games: int = 4) -> Path:
 
 
 def test_owner_and_leagues_load(tmp_path):
-    cfg = load_tournament(contest_file(tmp_path, "leagues: [boss]\n"), load_registry())
+    path = contest_file(tmp_path, "leagues: [boss]\n")
+    cfg = load_tournament(path, load_registry())
     assert cfg.format == "contest" and cfg.leagues == ("boss",)
     assert [b.owner for b in cfg.bots] == [None, "ann", "ann", "bob"]
+    path.write_text(path.read_text().replace("cycler.py}", "cycler.py, owner: null}", 1))
+    assert load_tournament(path, load_registry()).bots[0].owner is None  # the bosses' none
 
 
 @pytest.mark.parametrize(
@@ -296,3 +299,14 @@ def test_a_real_contest_plays_stores_owners_and_leagues_and_resumes(tmp_path):
     assert "resuming: 4 of 8 games already stored" in second.stderr
     assert stored_seats(out)[:4] == games and len(stored_seats(out)) == 8
     assert not any(set(g) == {"ann-v1", "ann-v2"} for g in stored_seats(out))
+
+
+def test_a_roster_change_stops_the_stream_between_rounds(tmp_path):
+    from arena.tournament.roster import Roster, write_roster
+
+    s = ContestScheduler(config(["a", "b", "c"], output=tmp_path), [])
+    stream = s.specs()
+    first = [next(stream), next(stream)]  # one round
+    write_roster(tmp_path, Roster(({"name": "d", "cmd": "python3 d.py", "owner": "o"},)))
+    assert list(stream) == [] and s.roster_changed
+    assert {spec.seats for spec in first} == {("a", "b"), ("b", "a")}
