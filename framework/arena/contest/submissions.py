@@ -47,6 +47,8 @@ OWNER = re.compile(r"[a-z0-9_-]{1,64}")
 """An account id (given by the accounts): it names folders, so nothing else is taken."""
 REASON_CHARS = 300
 """Longest ``reason`` kept."""
+LOG_BYTES = 64 * 1024
+"""The most of a build's output kept in its log (botbuild reads as much of a failure)."""
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS versions (
@@ -340,10 +342,7 @@ class Submissions:
             why = self._hide_paths(failed.why, v)
             return _one_line(f"{why}: {errors[0].strip()}" if errors else why)
         if recipe.steps:
-            try:
-                output = (built.out / "build.log").read_text("utf-8", "replace")
-            except OSError:
-                output = ""
+            output = _log_start(built.out / "build.log")
             steps = "".join(
                 f"$ {shlex.join(w.replace('{out}', str(built.out)) for w in step)}\n"
                 for step in recipe.steps
@@ -451,6 +450,19 @@ def _one_line(text: str) -> str:
     characters escaped."""
     line = shown_line(" ".join(text.split()))
     return line if len(line) <= REASON_CHARS else line[: REASON_CHARS - 3] + "..."
+
+
+def _log_start(path: Path) -> str:
+    """The first :data:`LOG_BYTES` of a compiler's log (its warnings may be many)."""
+    try:
+        with open(path, "rb") as f:
+            start = f.read(LOG_BYTES + 1)
+    except OSError:
+        return ""
+    text = start[:LOG_BYTES].decode("utf-8", "replace")
+    if len(start) > LOG_BYTES:
+        text += f"\n... (the log goes on past {LOG_BYTES // 1024} KiB)\n"
+    return text
 
 
 def _remove(folder: Path) -> None:
