@@ -110,7 +110,8 @@ class Submissions:
 
     @contextlib.contextmanager
     def _db(self) -> Iterator[sqlite3.Connection]:
-        """A connection of its own (any thread may call), committed when the block ends."""
+        """A connection of its own (any thread may call), in autocommit: a transaction is
+        begun explicitly where one is needed."""
         db = sqlite3.connect(self.db_path, timeout=30, isolation_level=None)
         try:
             db.execute("PRAGMA busy_timeout = 30000")
