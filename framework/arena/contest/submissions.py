@@ -182,6 +182,17 @@ class Submissions:
             rows = db.execute(query + " ORDER BY created, owner, number", args).fetchall()
         return [_version(row) for row in rows]
 
+    def _pending(self) -> list[Version]:
+        """The versions not yet decided, oldest first (the index on state finds them)."""
+        marks = ", ".join("?" * len(PENDING))
+        with self._db() as db:
+            rows = db.execute(
+                "SELECT owner, number, filename, language, state, reason, created FROM versions"
+                f" WHERE state IN ({marks}) ORDER BY created, owner, number",
+                PENDING,
+            ).fetchall()
+        return [_version(row) for row in rows]
+
     def version(self, owner: str, number: int) -> Version | None:
         """One version, None when there is none."""
         with self._db() as db:
@@ -274,8 +285,7 @@ class Submissions:
         with self._locked("process"):
             config: TournamentConfig | None = None
             while True:
-                pending = [v for v in self.versions() if v.state in PENDING]
-                pending = [v for v in pending if (v.owner, v.number) not in _keys(done)]
+                pending = [v for v in self._pending() if (v.owner, v.number) not in _keys(done)]
                 if not pending:
                     return done
                 if config is None:
