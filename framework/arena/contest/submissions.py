@@ -47,6 +47,8 @@ OWNER = re.compile(r"[a-z0-9_-]{1,64}")
 """An account id (given by the accounts): it names folders, so nothing else is taken."""
 REASON_CHARS = 300
 """Longest ``reason`` kept."""
+LOG_BYTES = 64 * 1024
+"""The most of a build's output kept in its log (botbuild reads as much of a failure)."""
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS versions (
@@ -108,7 +110,8 @@ class Submissions:
 
     @contextlib.contextmanager
     def _db(self) -> Iterator[sqlite3.Connection]:
-        """A connection of its own (any thread may call), committed when the block ends."""
+        """A connection of its own (any thread may call), in autocommit: a transaction is
+        begun explicitly where one is needed."""
         db = sqlite3.connect(self.db_path, timeout=30, isolation_level=None)
         try:
             db.execute("PRAGMA busy_timeout = 30000")
@@ -177,6 +180,17 @@ class Submissions:
             args = (owner,)
         with self._db() as db:
             rows = db.execute(query + " ORDER BY created, owner, number", args).fetchall()
+        return [_version(row) for row in rows]
+
+    def _pending(self) -> list[Version]:
+        """The versions not yet decided, oldest first (the index on state finds them)."""
+        marks = ", ".join("?" * len(PENDING))
+        with self._db() as db:
+            rows = db.execute(
+                "SELECT owner, number, filename, language, state, reason, created FROM versions"
+                f" WHERE state IN ({marks}) ORDER BY created, owner, number",
+                PENDING,
+            ).fetchall()
         return [_version(row) for row in rows]
 
     def version(self, owner: str, number: int) -> Version | None:
@@ -271,8 +285,7 @@ class Submissions:
         with self._locked("process"):
             config: TournamentConfig | None = None
             while True:
-                pending = [v for v in self.versions() if v.state in PENDING]
-                pending = [v for v in pending if (v.owner, v.number) not in _keys(done)]
+                pending = [v for v in self._pending() if (v.owner, v.number) not in _keys(done)]
                 if not pending:
                     return done
                 if config is None:
@@ -340,10 +353,7 @@ class Submissions:
             why = self._hide_paths(failed.why, v)
             return _one_line(f"{why}: {errors[0].strip()}" if errors else why)
         if recipe.steps:
-            try:
-                output = (built.out / "build.log").read_text("utf-8", "replace")
-            except OSError:
-                output = ""
+            output = _log_start(built.out / "build.log")
             steps = "".join(
                 f"$ {shlex.join(w.replace('{out}', str(built.out)) for w in step)}\n"
                 for step in recipe.steps
@@ -451,6 +461,19 @@ def _one_line(text: str) -> str:
     characters escaped."""
     line = shown_line(" ".join(text.split()))
     return line if len(line) <= REASON_CHARS else line[: REASON_CHARS - 3] + "..."
+
+
+def _log_start(path: Path) -> str:
+    """The first :data:`LOG_BYTES` of a compiler's log (its warnings may be many)."""
+    try:
+        with open(path, "rb") as f:
+            start = f.read(LOG_BYTES + 1)
+    except OSError:
+        return ""
+    text = start[:LOG_BYTES].decode("utf-8", "replace")
+    if len(start) > LOG_BYTES:
+        text += f"\n... (the log goes on past {LOG_BYTES // 1024} KiB)\n"
+    return text
 
 
 def _remove(folder: Path) -> None:

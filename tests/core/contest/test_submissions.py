@@ -134,6 +134,21 @@ def test_a_cpp_version_that_does_not_compile_never_joins(
     assert read_roster(out).added == ()  # never in roster.json
 
 
+def test_a_build_log_keeps_the_first_64_kib_of_a_flood_of_warnings(
+    contest_league: MakeLeague,
+) -> None:
+    out = contest_league()
+    flood = b"".join(b"#warning %04d this line is a warning\n" % i for i in range(1500))
+    subs = Submissions(out, UploadRules(("cpp",), max_bytes=100_000))
+    subs.submit("alice", "bot.cpp", flood + CPP_BOT)
+    (done,) = subs.process_pending()
+    assert done.state == "ranked"
+    log = subs.build_log("alice", 1)
+    assert "bot.cpp:1:2: warning: #warning 0000 this line is a warning" in log
+    assert log.endswith("\n... (the log goes on past 64 KiB)\nbuilt\n")
+    assert "#warning 1499" not in log and len(log.encode()) < 64 * 1024 + 200
+
+
 def test_a_version_that_forfeits_its_validation_game_is_invalid(contest_league: MakeLeague) -> None:
     out = contest_league()
     subs = Submissions(out, RULES)
