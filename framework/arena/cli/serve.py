@@ -29,8 +29,8 @@ def add_parsers(sub: Any) -> None:
     p.add_argument(
         "target",
         type=Path,
-        help="an output folder (served while `arena run` writes it) or a tournament file "
-        "(run as a child process and served)",
+        help="an output folder (served while `arena run` writes it), a tournament file "
+        "(run as a child process and served) or a contest file (see docs/contest.md)",
     )
     p.add_argument(
         "--port",
@@ -52,7 +52,10 @@ def cmd_serve(args: argparse.Namespace, extra: list[str]) -> int:
 
     target: Path = args.target
     child = None
-    if target.is_file() and target.suffix in (".yaml", ".yml"):
+    if target.is_file() and target.suffix in (".yaml", ".yml") and _is_contest(target):
+        output, league = _contest_league(target)
+        child = RunChild(league, output)
+    elif target.is_file() and target.suffix in (".yaml", ".yml"):
         output = _tournament_output(target)
         child = RunChild(target, output)
     else:
@@ -117,6 +120,24 @@ def _tournament_output(path: Path) -> Path:
     config = load_tournament(path, installed_games())
     make_output_folder(config.output, f"{path}: output")
     return config.output
+
+
+def _is_contest(path: Path) -> bool:
+    from arena.contest.config import is_contest_file
+
+    return is_contest_file(path)
+
+
+def _contest_league(path: Path) -> tuple[Path, Path]:
+    """A contest file checked, its output folder made and its league's tournament file
+    written there (see docs/contest.md): the output folder and that file."""
+    from arena.cli.common import installed_games
+    from arena.contest.config import load_contest
+    from arena.results.store import make_output_folder
+
+    contest = load_contest(path, installed_games())
+    make_output_folder(contest.output, f"{path}: contest.output")
+    return contest.output, contest.write_tournament()
 
 
 def _served_folder(target: Path) -> Path:
