@@ -60,6 +60,11 @@ def add_parsers(sub: Any) -> None:
         help="where the games are kept (default out/check-GAME)",
     )
     p.add_argument("--seed", type=int, default=1, metavar="N", help="the seed of the seeds")
+    p.add_argument(
+        "--book",
+        metavar="NAME",
+        help="play the seed book NAME kept in the output folder (made from --seed if none)",
+    )
     p.add_argument("--concurrency", "-j", type=int, metavar="N", help="games at once")
     p.add_argument("--clock", choices=limits.CLOCKS, help="how turns are timed")
     p.add_argument("--sandbox", choices=limits.SANDBOXES, help="the bots' sandbox")
@@ -94,7 +99,7 @@ def check_file(args: argparse.Namespace) -> dict[str, Any]:
         "bots": _bot_entries([args.candidate, *args.against]),
         "output": str(args.output.resolve()),
     }
-    for key in ("concurrency", "clock", "sandbox"):
+    for key in ("concurrency", "clock", "sandbox", "book"):
         if getattr(args, key) is not None:
             data[key] = getattr(args, key)
     return data

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from types import FrameType
 
 from arena import __version__
-from arena.cli import bots, check, games, match, serve, stored, tournament
+from arena.cli import books, bots, check, games, match, serve, stored, tournament
 from arena.cli.common import ArenaParser
 from arena.errors import EXIT_BUG, EXIT_PIPE, EXIT_USAGE, exit_code
 from arena.execute.stopping import first_stop, note_stop
@@ -129,6 +129,6 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"arena {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
-    for commands in (games, match, tournament, check, bots, stored, serve):
+    for commands in (games, match, tournament, check, books, bots, stored, serve):
         commands.add_parsers(sub)
     return parser

@@ -171,3 +171,18 @@ def page_query(flt: GameFilter, order: str, current_only: bool) -> tuple[str, st
     if not current_only and (by_seats := _seat_count(flt)) is not None:
         count = by_seats[0]  # (the same parameters: the seats' terms are all there is)
     return select, count, params
+
+
+SEED_POINTS = """
+SELECT g.seed, a.bot,
+       SUM(CASE WHEN b.rank > a.rank THEN 1.0 WHEN b.rank = a.rank THEN 0.5 ELSE 0.0 END),
+       COUNT(*)
+FROM seats a
+JOIN seats b ON b.game_id = a.game_id AND b.seat != a.seat
+JOIN games g ON g.id = a.game_id{current}
+GROUP BY g.seed, a.bot
+"""
+"""Per seed and bot: the points it took from the opponents it met on that seed (1 for
+an opponent it ranked above, 0.5 for one it tied with), and how many it met. A
+one-player game meets none. ``{current}``: the join keeping the current games only."""
+CURRENT_JOIN = "\nJOIN current_games c ON c.key = g.key AND c.identity_hash = g.identity_hash"

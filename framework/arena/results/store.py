@@ -36,7 +36,14 @@ from arena.results import kept
 from arena.results.batching import Batch
 from arena.results.identity import canonical, identity_hash
 from arena.results.kept import Kept as KeptRatings
-from arena.results.queries import GAME_COLUMNS, INDEXES, GameFilter, page_query
+from arena.results.queries import (
+    CURRENT_JOIN,
+    GAME_COLUMNS,
+    INDEXES,
+    SEED_POINTS,
+    GameFilter,
+    page_query,
+)
 from arena.results.turn_times import pack_times, unpack_times
 from arena.text import safe_text
 
@@ -590,6 +597,12 @@ class Store:
                 _, count, params = page_query(flt, order, current_only=False)
             matching = int(self.db.execute(count, params).fetchone()[0])
         return GamesPage(self._with_seats(rows), matching, total)
+
+    def seed_points(self, current_only: bool = True) -> list[tuple[int, str, float, int]]:
+        """``(seed, bot, points, opponents met)`` per seed and bot of the stored games
+        (:data:`~arena.results.queries.SEED_POINTS`): how each seed split the bots."""
+        sql = SEED_POINTS.format(current=CURRENT_JOIN if current_only else "")
+        return [(int(s), str(b), float(p), int(n)) for s, b, p, n in self.db.execute(sql)]
 
     def _count_current(self) -> int:
         return int(self.db.execute("SELECT COUNT(*) FROM current_games").fetchone()[0])

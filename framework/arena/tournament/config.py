@@ -51,6 +51,7 @@ if TYPE_CHECKING:  # yaml and stats are imported where used: `arena match` needs
 
     from arena.plugins.registry import Registry
     from arena.results.stats import Sprt
+    from arena.tournament.books import Book
 
 BOT_KEYS = ("name", "cmd", "source", "build", "language", "flags")
 SPRT_KEYS = ("elo0", "elo1", "alpha", "beta", "model")
@@ -128,6 +129,8 @@ class TournamentConfig:
     build_memory_mb: int = BUILD_MEMORY_MB
     on_build_error: OnBuildError = "stop"
     seeds: tuple[int, ...] | None = None  # one round per seed, instead of seeds from `seed`
+    book: str | None = None  # the seed book whose seeds are `seeds` (OUTPUT/books/NAME.json)
+    new_book: bool = False  # the book is made by this run (kept once the folder is locked)
     rating_interval: int = 0  # games between two leaderboards on stderr (0: none)
     rating: str = "bt"  # the rating the leaderboard is sorted by
 
@@ -397,6 +400,7 @@ def load_tournament(
         raise doc.error("seed", why)
     seeds = _seeds(doc, data)
     games = _games(doc, data, FORMATS[fmt], seeds, players)
+    book, new_book = _book(doc, data, output, seeds, games, players)
     total = schedule_size(fmt, len(bots), players, games, len(variants))
     if games is not None and total > MAX_GAMES:
         raise doc.error("games", too_many_games(fmt, games, total))
@@ -434,7 +438,9 @@ def load_tournament(
         clock=_value(data, "clock"),
         files=_value(data, "files"),
         read_only=_read_only(doc, data, path.parent),
-        seeds=seeds,
+        seeds=book.seeds if book else seeds,
+        book=book.name if book else None,
+        new_book=new_book,
         rating_interval=_value(data, "rating_interval"),
         rating=_rating(doc, data),
         build_timeout_s=float(_value(data, "build_timeout_s")),
@@ -596,6 +602,30 @@ def _seeds(doc: _Located, data: dict[str, Any]) -> tuple[int, ...] | None:
         if isinstance(value, bool) or not isinstance(value, int):
             raise doc.error(f"seeds[{i}]", f"must be a whole number, not {value!r}")
     return tuple(raw)
+
+
+def _book(
+    doc: _Located,
+    data: dict[str, Any],
+    output: Path,
+    seeds: tuple[int, ...] | None,
+    games: int | None,
+    players: int,
+) -> tuple[Book | None, bool]:
+    """``book``: the seed book kept in ``output``, or (True: new) the one this run makes
+    from ``seed``, as many seeds as its rounds (and keeps once it holds the folder)."""
+    from arena.tournament.books import made_book, made_size, read_book
+
+    name = data.get("book")
+    if name is None:
+        return None, False
+    if seeds is not None:
+        raise doc.error("book", "give `seeds` or `book`, not both (a book is a list of seeds)")
+    kept = read_book(output, str(name))
+    if kept is not None:
+        return kept, False
+    rounds = None if games is None else -(-games // max(1, players))
+    return made_book(str(name), _value(data, "seed"), made_size(rounds)), True
 
 
 def _rating(doc: _Located, data: dict[str, Any]) -> str:

@@ -157,6 +157,13 @@ def check_build_timeout(value: Any) -> str | None:
     return None
 
 
+def book_name(value: Any) -> str | None:
+    """Why ``value`` cannot name a seed book (None when it can)."""
+    from arena.tournament.books import name_problem
+
+    return name_problem(value)
+
+
 def parse_seeds(given: str) -> tuple[int, ...]:
     """``"1,2,3"`` (``--seeds``) as seeds; ``ValueError`` for anything else."""
     try:
@@ -202,6 +209,13 @@ _KEYS = (
         "instead of `games`; sprt and league: the rounds go through the list again and again)",
         option=("--seeds",), parse=parse_seeds, metavar="S1,S2,...",
         option_help="play one round per seed of this list (override `seeds` and `seed`)"),
+    Key("book", "text",
+        "a named seed book kept in the output folder (OUTPUT/books/NAME.json): the rounds "
+        "play its seeds in order; made from `seed` by the first run that names it, then "
+        "shared by every run there (see docs/tournaments.md, Seed books)",
+        check=optional(book_name), option=("--book",), metavar="NAME",
+        option_help="play the rounds on the seed book NAME of the output folder (override "
+        "`book`)"),
     Key("rating", "text", "the rating the leaderboard is sorted by: bt (the default), elo, "
         "trueskill, openskill (see docs/leaderboard.md; checked against the installed ratings)"),
     Key("rating_interval", "whole number",

@@ -31,6 +31,7 @@ from arena.results.lock import OutputLock, lock_output
 from arena.results.status import StatusWriter
 from arena.results.store import Store, clear_output, make_output_folder
 from arena.text import shown_line
+from arena.tournament.books import Book, book_path, write_book
 from arena.tournament.builds import build_bots
 from arena.tournament.config import TournamentConfig, where
 from arena.tournament.control import wait_while_paused
@@ -102,6 +103,7 @@ def run_tournament(
     store, lock = _open_output(config, fresh, dask)
     executor: Executor = dask or LocalExecutor(config.concurrency)
     try:
+        _keep_book(config, say)
         bots = bot_identities(config)
         current, replayed = current_games(config, store, bots.ids, plan, update, bots.ignored)
         if update:
@@ -324,6 +326,7 @@ def _write_meta(store: Store, config: TournamentConfig, clock_options: dict[str,
             "variant_keys": list(config.variant_keys),
             "seed": config.seed,
             "seeds": list(config.seeds) if config.seeds else None,
+            "book": config.book,
             "bots": [b.name for b in config.bots],
             "champion": config.champion,
             "sprt": None if config.sprt is None else asdict(config.sprt),
@@ -332,6 +335,22 @@ def _write_meta(store: Store, config: TournamentConfig, clock_options: dict[str,
         }
     )
     store.set_bots({b.name: b.cmd for b in config.bots})
+
+
+def _keep_book(config: TournamentConfig, say: Callable[[str], None]) -> None:
+    """Say which seed book the rounds play; keep the one this run made (the folder is
+    locked: no other run makes it at the same time)."""
+    if config.book is None or not config.seeds:
+        return
+    path = book_path(config.output, config.book)
+    if config.new_book:
+        write_book(config.output, Book(config.book, config.seeds, f"from seed {config.seed}"))
+        say(
+            f"seed book {config.book}: {len(config.seeds)} seeds made from seed {config.seed}, "
+            f"kept in {path}"
+        )
+    else:
+        say(f"seed book {config.book}: {len(config.seeds)} seeds from {path}")
 
 
 def _say_what_is_kept(
