@@ -53,9 +53,8 @@ def cmd_serve(args: argparse.Namespace, extra: list[str]) -> int:
     target: Path = args.target
     child = None
     if target.is_file() and target.suffix in (".yaml", ".yml") and _is_contest(target):
-        output, league = _contest_league(target)
-        child = RunChild(league, output)
-    elif target.is_file() and target.suffix in (".yaml", ".yml"):
+        return _serve_contest(target, args)
+    if target.is_file() and target.suffix in (".yaml", ".yml"):
         output = _tournament_output(target)
         child = RunChild(target, output)
     else:
@@ -128,16 +127,58 @@ def _is_contest(path: Path) -> bool:
     return is_contest_file(path)
 
 
-def _contest_league(path: Path) -> tuple[Path, Path]:
-    """A contest file checked, its output folder made and its league's tournament file
-    written there (see docs/contest.md): the output folder and that file."""
+def _serve_contest(path: Path, args: argparse.Namespace) -> int:
+    """Serve a contest (docs/contest.md): its file checked, its output folder made and its
+    league's tournament file written there, the league run as a child, until Ctrl-C."""
     from arena.cli.common import installed_games
     from arena.contest.config import load_contest
     from arena.results.store import make_output_folder
 
-    contest = load_contest(path, installed_games())
-    make_output_folder(contest.output, f"{path}: contest.output")
-    return contest.output, contest.write_tournament()
+    config = load_contest(path, installed_games())
+    make_output_folder(config.output, f"{path}: contest.output")
+    loopback = _is_loopback(args.host)
+    sock = _bind(args.host, args.port)
+    lock = _lock(config.output)
+    try:
+        config.write_tournament()
+        _run_contest(config, sock, args.host, loopback)
+    finally:
+        os.close(lock)
+    return EXIT_OK
+
+
+def _run_contest(config: Any, sock: socket.socket, host: str, loopback: bool) -> None:
+    import uvicorn
+
+    from arena.contest.app import make_app
+    from arena.contest.server import open_contest
+
+    port = sock.getsockname()[1]
+    shown_host = f"[{host}]" if ":" in host else host
+    url = config.public_url or f"http://{shown_host}:{port}/"
+    contest = open_contest(config, loopback)
+    try:
+        for line in contest.welcome(url):
+            print(line, flush=True)
+        contest.start()
+        print(f"arena serve: {url}", flush=True)
+        app = make_app(contest)
+        uv = uvicorn.Config(
+            app,
+            log_level="warning",
+            lifespan="on",
+            timeout_graceful_shutdown=2,
+            limit_concurrency=1024,
+        )
+
+        class Server(uvicorn.Server):
+            async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+                contest.league.watcher.end_streams()
+                await super().shutdown(sockets)
+
+        Server(uv).run(sockets=[sock])
+    finally:
+        contest.close()
 
 
 def _served_folder(target: Path) -> Path:

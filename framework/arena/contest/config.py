@@ -46,6 +46,7 @@ CONTEST_KEYS = (
     "invite",
     "bosses",
     "final_games",
+    "public_url",
     "league",
 )
 REQUIRED = ("game", "organisers")
@@ -85,6 +86,7 @@ class ContestConfig:
     keep_versions: int = 3
     sign_up: SignUp = "invite"
     final_games: int = 10
+    public_url: str | None = None  # https://contest.example.org/ behind a TLS proxy
     league: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -216,6 +218,7 @@ def _checked(
         keep_versions=_positive(doc, data, "keep_versions", 3, 100),
         sign_up=sign_up,
         final_games=_positive(doc, data, "final_games", 10, 10_000),
+        public_url=_public_url(doc, data.get("public_url")),
         league=_league(doc, data.get("league")),
     )
 
@@ -301,6 +304,20 @@ def _bosses(doc: LocatedYaml, raw: Any, base: Path) -> tuple[Boss, ...]:
     if len(set(names)) != len(names):
         raise _error(doc, "bosses", "two bosses with one name (give them a `name`)")
     return tuple(Boss(n, shlex.join(a)) for n, a in zip(names, argvs, strict=True))
+
+
+def _public_url(doc: LocatedYaml, raw: Any) -> str | None:
+    """The address people open (behind a reverse proxy): ``http(s)://host[:port]/``."""
+    from urllib.parse import urlsplit
+
+    if raw is None:
+        return None
+    parts = urlsplit(raw) if isinstance(raw, str) else None
+    if parts is None or parts.scheme not in ("http", "https") or not parts.hostname:
+        raise _error(doc, "public_url", f"must be an http(s) address, not {raw!r}")
+    if parts.path not in ("", "/") or parts.query or parts.fragment:
+        raise _error(doc, "public_url", "a site's address with no path (a contest is served at /)")
+    return f"{parts.scheme}://{parts.netloc}/"
 
 
 def _league(doc: LocatedYaml, raw: Any) -> dict[str, Any]:
