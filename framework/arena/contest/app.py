@@ -119,7 +119,7 @@ def make_app(contest: Contest, max_streams: int = MAX_STREAMS) -> Starlette:
                 limit = f"{config.max_upload_kb} KiB" if file_limit else "this form's size"
                 return render(request, visitor, "error", 413, message=f"too large: at most {limit}")
             if not sessions.allowed(request, visitor, form.get("csrf")):
-                message = "refused: not sent from this contest's page (reload it and try again)"
+                message = "refused: not sent from a page of this contest (reload it and try again)"
                 return render(request, visitor, "error", 403, message=message, title="refused")
             if who != "anyone" and visitor.account is None:
                 return missing(request, visitor)
@@ -248,6 +248,9 @@ def make_app(contest: Contest, max_streams: int = MAX_STREAMS) -> Starlette:
             filename, data = form.files["file"]
         else:
             filename, data = form.get("filename").strip(), form.get("source").encode()
+        if len(data) > config.max_upload_bytes:
+            message = f"too large: at most {config.max_upload_kb} KiB"
+            return render(request, visitor, "error", 413, message=message)
         try:
             await run_in_threadpool(views.submit, contest, owner, filename, data)
         except ArenaError as exc:
@@ -333,7 +336,13 @@ def make_app(contest: Contest, max_streams: int = MAX_STREAMS) -> Starlette:
         Mount("/static", StaticFiles(directory=WEB_STATIC), name="static"),
         Mount("/contest-static", StaticFiles(directory=STATIC), name="contest-static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+
+    async def no_route(request: Request, exc: Exception) -> Response:
+        visitor = await run_in_threadpool(sessions.visitor, request)
+        return missing(request, visitor)
+
+    handlers = {404: no_route, 405: no_route}
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=handlers)
     app.add_middleware(HostMiddleware, hosts=contest.hosts)
     return app
 

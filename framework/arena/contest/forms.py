@@ -12,7 +12,7 @@ from starlette.requests import Request
 
 FORM_BYTES = 64 * 1024
 """The largest body of a form without a file (sign-in, invitation...)."""
-MULTIPART_SLACK = 16 * 1024
+MULTIPART_SLACK = 8 * 1024
 """What a multipart body may hold beyond its file: the boundaries and other fields."""
 
 
