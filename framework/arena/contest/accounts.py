@@ -88,6 +88,7 @@ class Account:
 
     @property
     def organiser(self) -> bool:
+        """Whether the account is an organiser's."""
         return self.role == "organiser"
 
 
@@ -151,6 +152,7 @@ class Accounts:
             self._db.executescript(SCHEMA)
 
     def close(self) -> None:
+        """Close the database."""
         with self._lock:
             self._db.close()
 
@@ -240,6 +242,7 @@ class Accounts:
                 self._db.execute("DELETE FROM sessions WHERE account = ?", (account_id,))
 
     def has_password(self, account_id: str) -> bool:
+        """Whether the account has chosen its password."""
         with self._lock:
             row = self._db.execute(
                 "SELECT password FROM accounts WHERE id = ?", (account_id,)
@@ -328,6 +331,7 @@ class Accounts:
         return account, row[1]
 
     def end_session(self, token: str) -> None:
+        """Sign a session out."""
         with self._lock:
             self._db.execute("DELETE FROM sessions WHERE hash = ?", (digest(token),))
 

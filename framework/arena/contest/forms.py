@@ -28,6 +28,7 @@ class Form:
     files: dict[str, tuple[str, bytes]] = field(default_factory=dict)
 
     def get(self, key: str, default: str = "") -> str:
+        """A text field, else ``default``."""
         return self.fields.get(key, default)
 
 

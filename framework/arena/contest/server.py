@@ -47,13 +47,26 @@ class VersionStore(Protocol):
 
     frozen: bool
 
-    def submit(self, owner: str, filename: str, data: bytes) -> Any: ...
-    def process_pending(self) -> list[Any]: ...
-    def versions(self, owner: str | None = None) -> list[Any]: ...
-    def version(self, owner: str, number: int) -> Any | None: ...
-    def source(self, owner: str, number: int) -> bytes: ...
-    def build_log(self, owner: str, number: int) -> str: ...
-    def retire_owner(self, owner: str) -> None: ...
+    def submit(self, owner: str, filename: str, data: bytes) -> Any:
+        """Check and store an upload as a new queued version."""
+
+    def process_pending(self) -> list[Any]:
+        """Build, validate and rank every queued version."""
+
+    def versions(self, owner: str | None = None) -> list[Any]:
+        """The versions (of one owner)."""
+
+    def version(self, owner: str, number: int) -> Any | None:
+        """One version, or None."""
+
+    def source(self, owner: str, number: int) -> bytes:
+        """A version's source as uploaded."""
+
+    def build_log(self, owner: str, number: int) -> str:
+        """A version's build log."""
+
+    def retire_owner(self, owner: str) -> None:
+        """Retire every version of a removed participant."""
 
 
 @dataclass
@@ -101,11 +114,13 @@ class Contest:
                 db.close()
 
     def flag(self, key: str) -> bool:
+        """Whether an organiser's switch (``frozen``, ``published``) is on."""
         with self._flags_db() as db:
             row = db.execute("SELECT value FROM flags WHERE key = ?", (key,)).fetchone()
         return bool(row and row[0] == "1")
 
     def set_flag(self, key: str, on: bool) -> None:
+        """Turn an organiser's switch on or off (kept across restarts)."""
         with self._flags_db() as db:
             db.execute("INSERT OR REPLACE INTO flags VALUES (?, ?)", (key, "1" if on else "0"))
         if key == "frozen" and self.versions is not None:
@@ -185,6 +200,7 @@ class Contest:
 
     @property
     def final_output(self) -> Path:
+        """The final ranking's output folder."""
         return self.config.output / FINAL_DIR
 
     def welcome(self, base_url: str) -> list[str]:

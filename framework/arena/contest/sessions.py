@@ -58,6 +58,7 @@ class RateLimit:
             return times[0] + self.window_s - now
 
     def failed(self, key: str, now: float | None = None) -> None:
+        """Count a failure of ``key``."""
         now = time.monotonic() if now is None else now
         with self._lock:
             if len(self._failures) > 100_000:  # a flood of names: forget the oldest half
@@ -79,10 +80,12 @@ class Visitor:
 
     @property
     def organiser(self) -> bool:
+        """Whether the visitor is a signed-in organiser."""
         return self.account is not None and self.account.organiser
 
 
 def cookies(request: Request) -> dict[str, str]:
+    """The request's cookies by name (none when the header is malformed)."""
     jar = SimpleCookie()
     try:
         jar.load(request.headers.get("cookie", ""))
@@ -131,6 +134,7 @@ class Sessions:
         visitor.set_cookies.append(self.cookie(COOKIE, token, int(SESSION_TTL_S)))
 
     def sign_out(self, visitor: Visitor) -> None:
+        """End the visitor's session and clear its cookie."""
         if visitor.token:
             self.accounts.end_session(visitor.token)
         visitor.account, visitor.token = None, None
@@ -159,5 +163,6 @@ class Sessions:
         return max(self.per_client.wait_s(client), self.per_account.wait_s(login.lower()))
 
     def login_failed(self, client: str, login: str) -> None:
+        """Count a failed sign-in against the client and the account."""
         self.per_client.failed(client)
         self.per_account.failed(login.lower())
