@@ -99,8 +99,6 @@ class Contest:
             db.execute("CREATE TABLE IF NOT EXISTS flags (key TEXT PRIMARY KEY, value TEXT)")
         if (final := self.config.output / FINAL_DIR).is_dir() and any(final.iterdir()):
             self.final = FinalState("done")
-        if self.versions is not None:
-            self.versions.frozen = self.flag("frozen")
 
     # -- flags the organisers set (kept in contest.sqlite)
 
@@ -115,16 +113,19 @@ class Contest:
 
     def flag(self, key: str) -> bool:
         """Whether an organiser's switch (``frozen``, ``published``) is on."""
+        if key == "frozen" and self.versions is not None:
+            return bool(self.versions.frozen)  # the version store's own flag
         with self._flags_db() as db:
             row = db.execute("SELECT value FROM flags WHERE key = ?", (key,)).fetchone()
         return bool(row and row[0] == "1")
 
     def set_flag(self, key: str, on: bool) -> None:
         """Turn an organiser's switch on or off (kept across restarts)."""
-        with self._flags_db() as db:
-            db.execute("INSERT OR REPLACE INTO flags VALUES (?, ?)", (key, "1" if on else "0"))
         if key == "frozen" and self.versions is not None:
             self.versions.frozen = on
+            return
+        with self._flags_db() as db:
+            db.execute("INSERT OR REPLACE INTO flags VALUES (?, ?)", (key, "1" if on else "0"))
 
     # -- who owns what
 
