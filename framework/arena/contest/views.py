@@ -50,9 +50,11 @@ def number(text: str) -> int:
 
 
 def _db(folder: Folder) -> sqlite3.Connection | None:
+    """The league's store, None while there is none (or it is being made: the run's first
+    moments), so pages show "no games yet" rather than an error."""
     try:
         return folder.db()
-    except sqlite3.DatabaseError:
+    except (sqlite3.DatabaseError, ArenaError, OSError):
         return None
 
 
@@ -91,7 +93,10 @@ def final_board(contest: Contest) -> dict[str, Any]:
 
 def _detail(contest: Contest, game_id: int) -> queries.GameDetail:
     db = _db(contest.league.folder)
-    detail = None if db is None else queries.game_detail(db, game_id)
+    try:
+        detail = None if db is None else queries.game_detail(db, game_id)
+    except sqlite3.DatabaseError:  # the store still being made
+        detail = None
     if detail is None:
         raise NotFound
     return detail

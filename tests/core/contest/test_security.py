@@ -123,8 +123,8 @@ def test_what_is_not_yours_answers_as_missing(server: ContestServer, bob: Client
         "/organise/export.csv",
         "/me/versions/1",
         "/me/versions/../../etc/passwd",
-        "/games/1",
-        "/games/1/viewer",
+        "/games/99999999",  # games are public (their stderr is not): a missing one
+        "/games/99999999/viewer",
         "/games/-1",
     ):
         answer = bob.get(path)
