@@ -63,7 +63,7 @@ def start_contest(path: Path, *args: str) -> ContestServer:
     selector = selectors.DefaultSelector()
     selector.register(proc.stdout, selectors.EVENT_READ)
     links: dict[str, str] = {}
-    deadline = time.monotonic() + 90
+    deadline = time.monotonic() + 240  # a loaded machine's start (imports, the sandbox probe)
     while time.monotonic() < deadline:
         if selector.select(1):
             line = proc.stdout.readline()
@@ -75,8 +75,10 @@ def start_contest(path: Path, *args: str) -> ContestServer:
                 return ContestServer(proc, line.split(": ", 1)[1].strip(), links, output)
             if not line:
                 break
+    code = proc.poll()
     proc.kill()
-    raise AssertionError(f"arena serve printed no URL: {proc.communicate()[1]}")
+    err = proc.communicate()[1]
+    raise AssertionError(f"arena serve printed no URL (exit code {code}): {err}")
 
 
 def stop_contest(server: ContestServer) -> tuple[int, str]:
