@@ -3,14 +3,13 @@
 beside the old code's (another checkout) on the same stores in the same run.
 
     python3 bench/scale.py [--games 1000 10000 100000 1000000] [--bots 10]
-                           [--old /tmp/arena-old] [--cache /tmp/arena-scale]
+                           [--old /tmp/arena-old] [--cache /tmp/arena-scale-2]
 
 ``--old`` is a checkout of the code to compare with (made by ``git archive d0ef0b7 | tar
 -x -C /tmp/arena-old`` when missing); each checkout runs its own ``framework`` and
 ``games`` folders first on ``PYTHONPATH``. Stores are cached under ``--cache`` (a store
-is built once, by ``Store.add_game`` with batched commits, 2-player games of random
-results, some forfeits; a store of more than 100,000 games is the 100,000-game store's
-rows copied in SQL, see :func:`replicate`). Per command and size: CPU seconds (user + system of the
+is built once, by ``Store.add_games``: 2-player games of random results, some forfeits,
+see :func:`build`). Per command and size: CPU seconds (user + system of the
 command's process), peak memory (its max RSS) and, over the sizes, the fitted growth
 exponent (the slope of log CPU over log games). Also printed: storing's pace (games a
 second, one commit per game as before and batched), the start-up of a tournament of
@@ -76,69 +75,32 @@ def add_games(store: Store, games: int, bots: int) -> None:
         store.add_game(*args)
 
 
-REPLICATE_FROM = 100_000
-"""Stores of more games are the store of this many copied in SQL (see :func:`replicate`)."""
-
-
-def replicate(cache: Path, games: int, bots: int) -> Path:
-    """A store of ``games`` games made of copies of the :data:`REPLICATE_FROM`-game store's
-    rows (keys suffixed, new ids, in one SQL statement per table): the rows arena's own
-    API wrote, many times over, when building a million games game by game would take
-    hours of a shared machine's CPU."""
-    import shutil
-    import sqlite3
-
-    source = build(cache, REPLICATE_FROM, bots)
-    out = cache / f"games{games}-bots{bots}"
-    shutil.rmtree(out, ignore_errors=True)
-    shutil.copytree(source, out, ignore=shutil.ignore_patterns("built"))
-    db = sqlite3.connect(out / "arena.sqlite")
-    with db:
-        last = db.execute("SELECT MAX(id) FROM games").fetchone()[0]
-        for copy in range(1, games // REPLICATE_FROM):
-            shift = copy * last
-            db.execute(
-                "INSERT INTO games (id, key, ord, round, grp, game, seed, settings, players,"
-                " reason, turns, steps, duration_ms, dir, finished_at, identity, identity_hash)"
-                " SELECT id + ?, key || ?, ord + ?, round + ?, grp, game, seed, settings,"
-                " players, reason, turns, steps, duration_ms, dir, finished_at, identity,"
-                " identity_hash FROM games WHERE id <= ?",
-                (shift, f"c{copy}", shift, copy * 1000, last),
-            )
-            db.execute(
-                "INSERT INTO seats SELECT game_id + ?, seat, bot, rank, score, forfeit, detail,"
-                " raw, moves, total_ms, max_ms, stderr, late, turn_ms FROM seats"
-                " WHERE game_id <= ?",
-                (shift, last),
-            )
-            db.execute(
-                "INSERT INTO current_games SELECT key || ?, ord + ?, round + ?, grp,"
-                " identity_hash FROM current_games WHERE key NOT LIKE '%c%'",
-                (f"c{copy}", shift, copy * 1000),
-            )
-    db.close()
-    (out / "built").write_text(f"copied {games // REPLICATE_FROM} times from {source}\n")
-    return out
+BUILD_CHUNK = 100_000
+"""Games a store is built with per transaction (``Store.add_games``)."""
 
 
 def build(cache: Path, games: int, bots: int) -> Path:
-    """The cached store of ``games`` games between ``bots`` bots (built when missing)."""
+    """The cached store of ``games`` games between ``bots`` bots (built when missing):
+    through ``Store.add_games``, :data:`BUILD_CHUNK` games a transaction with the kept
+    counts added once per chunk (the rows and counts a run writes, a million games in a
+    few minutes of CPU rather than the half hour of one ``add_game`` each)."""
+    import itertools
+    import shutil
+
     out = cache / f"games{games}-bots{bots}"
     if (out / "built").is_file():
         return out
-    if games > REPLICATE_FROM and games % REPLICATE_FROM == 0:
-        return replicate(cache, games, bots)
     if out.exists():
-        import shutil
-
         shutil.rmtree(out)
     started = time.process_time()
     store = Store(out)
     store.set_meta({"name": out.name, "game": "stc", "format": "round-robin",
                     "bots": bot_names(bots), "variant_keys": [], "seed": 1})  # fmt: skip
     store.set_bots({name: f"python3 {name}.py" for name in bot_names(bots)})
-    store.batch(max_games=5000, max_delay_s=3600)
-    add_games(store, games, bots)
+    planned = games_to_store(games, bots)
+    while chunk := list(itertools.islice(planned, BUILD_CHUNK)):
+        store.add_games(chunk)
+    assert store.kept(bot_names(bots)) is not None  # the kept counts are valid
     store.close()
     # One replay, for `arena view` of one game.
     replay = {"game": "stc", "seed": 0, "players": bot_names(2), "steps": [], "format": 2}
@@ -148,22 +110,43 @@ def build(cache: Path, games: int, bots: int) -> Path:
         db.execute("UPDATE games SET dir = 'games/g0' WHERE id = 1")
     db.close()
     (out / "games" / "g0" / "replay.json").write_text(json.dumps(replay))
-    (out / "built").write_text(f"{time.process_time() - started:.1f} s of CPU to build\n")
+    cpu = time.process_time() - started
+    (out / "built").write_text(f"{cpu:.1f} s of CPU to build\n")
+    print(f"built {games:,} games between {bots} bots: {cpu:.1f} s CPU", flush=True)
     return out
 
 
+PEAK = """
+import atexit, os, runpy, sys
+
+def peak():  # this process's own high-water mark (max RSS would count the bench's too)
+    with open("/proc/self/status") as status, open(os.environ["SCALE_PEAK"], "w") as out:
+        out.write(next(line.split()[1] for line in status if line.startswith("VmHWM")))
+
+atexit.register(peak)
+sys.argv = ["arena", *sys.argv[1:]]
+runpy.run_module("arena", run_name="__main__", alter_sys=True)
+"""
+
+
 def run(checkout: Path, args: list[str]) -> tuple[float, float, int]:
-    """(CPU seconds, peak MB, exit code) of ``python -m arena ARGS`` with ``checkout``'s code."""
+    """(CPU seconds, peak MB, exit code) of ``python -m arena ARGS`` with ``checkout``'s
+    code. The peak is the command's ``VmHWM``: a child's max RSS would start at this
+    process's size (Linux keeps it across ``fork`` and ``exec``)."""
     env = dict(os.environ, COLUMNS="120")
     env["PYTHONPATH"] = os.pathsep.join([str(checkout / "framework"), str(checkout / "games")])
     env.pop("PYTHONDONTWRITEBYTECODE", None)
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "arena", *args], env=env, cwd=tempfile.gettempdir(),
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    _, status, usage = os.wait4(proc.pid, 0)
+    with tempfile.NamedTemporaryFile("r", suffix=".peak") as peak:
+        env["SCALE_PEAK"] = peak.name
+        proc = subprocess.Popen(
+            [sys.executable, "-c", PEAK, *args], env=env, cwd=tempfile.gettempdir(),
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        _, status, usage = os.wait4(proc.pid, 0)
+        kb = peak.read().strip()
     proc.returncode = os.waitstatus_to_exitcode(status)
-    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, proc.returncode
+    mb = int(kb) / 1024 if kb else float("nan")
+    return usage.ru_utime + usage.ru_stime, mb, proc.returncode
 
 
 def exponent(points: list[tuple[int, float]]) -> float | None:
@@ -178,6 +161,9 @@ def exponent(points: list[tuple[int, float]]) -> float | None:
 
 
 COMMANDS = {
+    "leaderboard": lambda out: ["leaderboard", str(out)],
+    "report": lambda out: ["report", str(out), "-o",
+                           str(Path(tempfile.gettempdir()) / f"scale-{out.name}.html")],
     "list --bot X": lambda out: ["list", str(out), "--bot", "bot0001"],
     "list --bot X --result loss": lambda out: ["list", str(out), "--bot", "bot0001",
                                                "--result", "loss"],
@@ -280,43 +266,62 @@ def main() -> int:
     parser.add_argument("--games", type=int, nargs="+", default=[1000, 10000, 100000, 1000000])
     parser.add_argument("--bots", type=int, nargs="+", default=[10])
     parser.add_argument("--old", type=Path, default=Path("/tmp/arena-old"))
-    parser.add_argument("--cache", type=Path, default=Path("/tmp/arena-scale"))
+    parser.add_argument("--cache", type=Path, default=Path("/tmp/arena-scale-2"))
     parser.add_argument(
         "--old-up-to",
         type=int,
         default=1000000,
         help="time the old code only on stores up to this many games",
     )
+    parser.add_argument("--commands", nargs="+", choices=list(COMMANDS), default=list(COMMANDS))
+    parser.add_argument("--stores-only", action="store_true",
+                        help="skip storing's pace, the league and start-up figures")  # fmt: skip
     args = parser.parse_args()
     old = old_checkout(args.old)
     print(f"load before: {os.getloadavg()}")
+    if not args.stores_only:
+        side_figures(old, args.cache)
+    for bots in args.bots:
+        stores(old, args, bots)
+    print(f"load after: {os.getloadavg()}")
+    return 0
+
+
+def side_figures(old: Path, cache: Path) -> None:
+    """Storing's pace, the league's next pairing and the start-up of 1,000 bots."""
     for label, (wall, cpu) in storing_pace().items():
         print(f"storing, {label}: {wall:,.0f} games/s (wall), {cpu:,.0f} games/s of CPU")
     for name, checkout in (("new", REPO), ("old", old)):
         ms = league_pairing(checkout, rounds=200 if name == "new" else 20)
         print(f"league, next pairing at 1,000 bots ({name}): {ms:.3f} ms CPU a round")
     for name, checkout in (("new", REPO), ("old", old)):
-        cpu, mb = startup(checkout, args.cache)
+        cpu, mb = startup(checkout, cache)
         print(f"start-up of 1,000 bots in one folder ({name}): {cpu:.2f} s CPU, {mb:.0f} MB")
-    for bots in args.bots:
-        figures: dict[tuple[str, str], list[tuple[int, float]]] = {}
-        for games in args.games:
-            out = build(args.cache, games, bots)
-            for command, argv in COMMANDS.items():
-                for name, checkout in (("new", REPO), ("old", old)):
-                    if name == "old" and games > args.old_up_to:
-                        continue
-                    cpu, mb, code = run(checkout, argv(out))
-                    figures.setdefault((command, name), []).append((games, cpu))
-                    print(f"{bots:>5} bots {games:>8} games  {command:<28} {name}: "
-                          f"{cpu:7.2f} s CPU {mb:7.0f} MB  exit {code}  "
-                          f"load {os.getloadavg()[0]:.1f}", flush=True)  # fmt: skip
-        for (command, name), points in figures.items():
-            slope = exponent(points)
-            shown = "-" if slope is None else f"{slope:.2f}"
-            print(f"{bots:>5} bots  {command:<28} {name}: growth exponent {shown}")
-    print(f"load after: {os.getloadavg()}")
-    return 0
+
+
+def stores(old: Path, args: argparse.Namespace, bots: int) -> None:
+    """Each command on each store of ``bots`` bots, new code and old, and the growth."""
+    figures: dict[tuple[str, str], list[tuple[int, float]]] = {}
+    for games in args.games:
+        out = build(args.cache, games, bots)
+        for command in args.commands:
+            argv = COMMANDS[command]
+            for name, checkout in (("new", REPO), ("old", old)):
+                if name == "old" and games > args.old_up_to:
+                    continue
+                args_of = argv(out)
+                cpu, mb, code = run(checkout, args_of)
+                figures.setdefault((command, name), []).append((games, cpu))
+                size = ""
+                if command == "report" and code == 0:
+                    size = f"  {Path(args_of[-1]).stat().st_size / 1024:,.0f} KB page"
+                print(f"{bots:>5} bots {games:>8} games  {command:<28} {name}: "
+                      f"{cpu:7.2f} s CPU {mb:7.0f} MB  exit {code}{size}  "
+                      f"load {os.getloadavg()[0]:.1f}", flush=True)  # fmt: skip
+    for (command, name), points in figures.items():
+        slope = exponent(points)
+        shown = "-" if slope is None else f"{slope:.2f}"
+        print(f"{bots:>5} bots  {command:<28} {name}: growth exponent {shown}")
 
 
 if __name__ == "__main__":

@@ -201,9 +201,10 @@ def test_every_cli_option_of_every_command_is_documented_in_the_cli_doc():
 def _sample_leaderboard():
     """A leaderboard that prints every column: several settings variants, games of three
     players (average rank), forfeits, late answers, response times, an SPRT."""
-    from arena.results.leaderboard import ClockOptions, Leaderboard, Timing
+    from arena.results.leaderboard import ClockOptions, Timing
     from arena.results.rating import Counts, Pairwise, rate
     from arena.results.stats import Moments, Pentanomial, Sprt
+    from arena.views.leaderboard import ShownLeaderboard
 
     counts = Counts()
 
@@ -221,7 +222,7 @@ def _sample_leaderboard():
     counts.finish()
     stats = rate(counts, {"trueskill": {"a": [25.0, 5.0]}})
     pairs = counts.pairs
-    return Leaderboard(
+    return ShownLeaderboard(
         "sample",
         stats,
         pairs,

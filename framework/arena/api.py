@@ -33,6 +33,7 @@ from arena.game import Game
 
 if TYPE_CHECKING:
     from arena.events import RunObserver
+    from arena.views.leaderboard import ShownLeaderboard
 
 
 @dataclass
@@ -155,8 +156,9 @@ def play(
 class TournamentResult:
     """What :func:`run` did: games played now, found already stored, failed; the leaderboard.
 
-    ``leaderboard.rows()`` gives one dict per bot, best first; ``leaderboard.render(fmt)``
-    the text the CLI prints (``table``, ``markdown``, ``json``, ``csv``). ``failures`` says
+    ``leaderboard`` (:class:`~arena.views.leaderboard.ShownLeaderboard`): ``rows()`` gives
+    one dict per bot, best first; ``render(fmt)`` the text the CLI prints (``table``,
+    ``markdown``, ``json``, ``csv``). ``failures`` says
     why each failed game failed; ``changed`` why the run stopped early (a bot's file
     changed during it), else None. ``left_out`` counts the games stored in the output
     folder that the file no longer defines (another ``games``, other bots): the leaderboard
@@ -169,7 +171,7 @@ class TournamentResult:
     resumed: int
     failed: int
     interrupted: bool
-    leaderboard: Any
+    leaderboard: ShownLeaderboard
     failures: list[str] = field(default_factory=list)
     changed: str | None = None
     left_out: int = 0
@@ -204,6 +206,7 @@ def run(
     from arena.tournament.config import load_tournament, new_output_note
     from arena.tournament.keys import keyword_overrides
     from arena.tournament.run import run_tournament
+    from arena.views.leaderboard import ShownLeaderboard
     from arena.views.progress import run_observers
 
     config = load_tournament(Path(path), load_registry(), keyword_overrides(overrides))
@@ -221,7 +224,7 @@ def run(
         resumed=summary.resumed,
         failed=summary.failed,
         interrupted=summary.interrupted,
-        leaderboard=summary.leaderboard,
+        leaderboard=ShownLeaderboard.of(summary.leaderboard),
         failures=summary.failures,
         changed=summary.changed,
         left_out=summary.left_out,

@@ -4,11 +4,12 @@ fan-out that hands each event to every observer.
 A run (``arena run``, ``arena match``, :func:`arena.run`) publishes, in order, one
 :class:`RunStarted`, then for each game that ends one :class:`GameStored`,
 :class:`GameStalled` (to be played again), :class:`GameGivenUp` or :class:`GameFailed`,
-and last one :class:`RunFinished`, also when the run stops early. A progress bar, a live
-report, a status file or a web app each implement :class:`RunObserver` (only the methods
-they need) and are passed in by the caller; the run knows none of them. Observers are
-called in the run's own process, one event at a time, as games end: an observer that is
-slow slows the run.
+and last one :class:`RunFinished`, also when the run stops early. Between them, a
+:class:`CoresWaiting` each time a game starts and stops waiting for the machine's cores.
+A progress bar, a live report, a status file or a web app each implement
+:class:`RunObserver` (only the methods they need) and are passed in by the caller; the run
+knows none of them. Observers are called in the run's own process, one event at a time, as
+games end: an observer that is slow slows the run.
 
 This module is low in the core's layers: it imports only the shared records.
 """
@@ -80,6 +81,17 @@ class GameFailed:
 
 
 @dataclass(frozen=True)
+class CoresWaiting:
+    """A game waits for cores other arena runs hold (the machine's core ledger), or, with
+    ``message`` None, the wait is over."""
+
+    message: str | None  # e.g. "waiting for a core: 2 games of another arena run are ..."
+    held: int = 0  # cores held by other arena processes
+    games: int = 0  # their games
+    runs: int = 0  # those processes
+
+
+@dataclass(frozen=True)
 class RunFinished:
     """The run ended: ``done``, or ``stopped`` early (``why`` says how)."""
 
@@ -109,11 +121,16 @@ class RunObserver:
     def failed(self, event: GameFailed) -> None:
         """A game failed in the referee."""
 
+    def waiting(self, event: CoresWaiting) -> None:
+        """A game waits for the machine's cores (or stopped waiting)."""
+
     def finished(self, event: RunFinished) -> None:
         """The run ended (done or stopped)."""
 
 
-Event = RunStarted | GameStored | GameStalled | GameGivenUp | GameFailed | RunFinished
+Event = (
+    RunStarted | GameStored | GameStalled | GameGivenUp | GameFailed | CoresWaiting | RunFinished
+)
 
 _METHOD: dict[type, str] = {
     RunStarted: "started",
@@ -121,6 +138,7 @@ _METHOD: dict[type, str] = {
     GameStalled: "stalled",
     GameGivenUp: "given_up",
     GameFailed: "failed",
+    CoresWaiting: "waiting",
     RunFinished: "finished",
 }
 

@@ -53,9 +53,9 @@ def test_the_cache_can_be_turned_off(cache_home, monkeypatch):
 
 
 def test_a_cached_cgroup_folder_that_is_gone_is_probed_again(tmp_path):
-    gone = [1, str(tmp_path / "gone"), None, None, None, None]
+    gone = [1, str(tmp_path / "gone"), None, None, None, None, None]
     with pytest.raises(ValueError):
         cgroups.parents_from_json(gone)
-    here = [1, str(tmp_path), None, None, None, None]
+    here = [1, str(tmp_path), None, None, None, None, None]
     found = cgroups.parents_from_json(here)
     assert found is not None and cgroups.parents_to_json(found) == here

@@ -40,6 +40,7 @@ from arena.botproc.sandboxes.registry import (
     cpu_warning,
     describe,
     resolve_sandbox,
+    waits_note,
 )
 from arena.botproc.spawn import keep_child, kill_every_bot, kill_tree
 from arena.botproc.turns import TurnOptions, TurnProcessResult, run_turn_process
@@ -78,4 +79,5 @@ __all__ = [
     "run_turn_process",
     "stop_bots",
     "wait_and_read",
+    "waits_note",
 ]

@@ -33,7 +33,17 @@ from pathlib import Path
 from typing import Any
 
 from arena.botproc import procinfo
+from arena.botproc.pressure import LIMIT_FILES as MEMORY_LIMIT_FILES
+from arena.botproc.pressure import (
+    USAGE_FILES,
+    MemoryUse,
+    PressureFiles,
+    WaitCounters,
+    limit_hits,
+    storage_use,
+)
 from arena.botproc.procwatch import ProcFile
+from arena.cores import given, held_elsewhere
 
 PREFIX = "arena-"
 LEGACY_NAME = re.compile(r"arena-(\d+)-\d+$")
@@ -54,10 +64,15 @@ class CgroupParents:
     cpu: Path | None = None
     cpuacct: Path | None = None  # v1 only: on v2 the cpu group's cpu.stat counts CPU time
     cpuset: Path | None = None  # where bots can be given cores of their own
+    pressure: Path | None = None
+    """Where a bot's group has PSI files of its own (its waits: see
+    :mod:`~arena.botproc.pressure`): on v2 the groups' folder; on v1, the root of the v2
+    hierarchy mounted beside it, where each bot gets a threaded group for its PSI only
+    (:data:`PSI_JOIN`), when arena itself runs in that root."""
 
     def folders(self) -> list[Path]:
         """The distinct parent folders."""
-        found = (self.pids, self.memory, self.cpu, self.cpuacct, self.cpuset)
+        found = (self.pids, self.memory, self.cpu, self.cpuacct, self.cpuset, self.pressure)
         return list(dict.fromkeys(p for p in found if p is not None))
 
     def describe(self) -> str:
@@ -96,7 +111,7 @@ def parents_to_json(found: CgroupParents | None) -> Any:
     """The cgroup parents as JSON values (for :mod:`arena.hostcache`)."""
     if found is None:
         return None
-    paths = (found.pids, found.memory, found.cpu, found.cpuacct, found.cpuset)
+    paths = (found.pids, found.memory, found.cpu, found.cpuacct, found.cpuset, found.pressure)
     return [found.version, *[str(p) if p is not None else None for p in paths]]
 
 
@@ -106,7 +121,7 @@ def parents_from_json(value: Any) -> CgroupParents | None:
     if value is None:
         return None
     version, *paths = value
-    if len(paths) != 5:
+    if len(paths) != 6:
         raise ValueError("not a cgroup parents entry")
     found = CgroupParents(int(version), *[Path(p) if p is not None else None for p in paths])
     if not all(folder.is_dir() for folder in found.folders()):
@@ -181,20 +196,31 @@ def _probe() -> CgroupParents | None:
         cpu = found.get("cpu")
         acct = found.get("cpuacct") if cpu is not None else None
         pids, memory, cpuset = found.get("pids"), found.get("memory"), found.get("cpuset")
-        return CgroupParents(1, pids, memory, cpu, acct, cpuset)
+        # Beside v1: threaded groups of the v2 root (a thread moves within its threaded
+        # domain only: this process must be in the root; another's group is not changed).
+        psi = unified is not None and own.get("", "/") == "/" and _usable(unified, "psi", 2)
+        pressure = unified if psi else None
+        return CgroupParents(1, pids, memory, cpu, acct, cpuset, pressure)
     if unified is None:
         return None
     for folder in (_under(unified, "/", own.get("")), unified):
         if folder is None:
             continue
-        usable = [c for c in ("pids", "memory", "cpu", "cpuset") if _usable(folder, c, 2)]
+        kinds = ("pids", "memory", "cpu", "cpuset", "pressure")
+        usable = [c for c in kinds if _usable(folder, c, 2)]
         if "pids" in usable:
             memory = folder if "memory" in usable else None
             cpu = folder if "cpu" in usable else None
             cpuset = folder if "cpuset" in usable else None
-            return CgroupParents(2, folder, memory, cpu, None, cpuset)
+            pressure = folder if "pressure" in usable else None
+            return CgroupParents(2, folder, memory, cpu, None, cpuset, pressure)
     return None
 
+
+PSI_JOIN = "cgroup.threads"
+"""How a launcher joins its PSI group beside cgroup v1: a threaded group of the v2 root,
+joined by its one thread, as v1's ``tasks`` (a v2 ``cgroup.procs`` move waits for an RCU
+grace period after idle: 6 to 40 ms here)."""
 
 JOIN_FILES = {1: "tasks", 2: "cgroup.procs"}
 """The file a launcher writes ``0`` (itself) to, to join a group, per cgroup version.
@@ -216,6 +242,7 @@ LIMIT_FILES = {
     (1, "cpuacct"): "cpuacct.usage",
     (1, "cpuset"): "cpuset.cpus",
     (2, "cpuset"): "cpuset.cpus",
+    (2, "pressure"): "cpu.pressure",  # any v2 group's, where the kernel has PSI
 }
 
 CPU_PERIOD_US = 10_000
@@ -237,7 +264,7 @@ arena's groups."""
 
 def _usable(folder: Path, controller: str, version: int) -> bool:
     """Whether a child group of ``folder`` gets ``controller`` and a process can join it."""
-    if version == 2:
+    if version == 2 and controller not in ("pressure", "psi"):  # PSI needs no controller
         try:
             enabled = (folder / "cgroup.subtree_control").read_text().split()
         except OSError:
@@ -256,6 +283,13 @@ def _usable(folder: Path, controller: str, version: int) -> bool:
     try:
         if controller == "cpuset" and version == 1:
             _inherit_cpuset(probe)  # an empty v1 cpuset cannot be joined
+        if controller in ("pressure", "psi"):  # present but turned off: cgroup.pressure 0
+            join = probe / JOIN_FILES[version]
+            if controller == "psi":
+                (probe / "cgroup.type").write_text("threaded")
+                join = probe / PSI_JOIN
+            readable = (probe / "cpu.pressure").read_bytes().startswith(b"some ")
+            return readable and _can_join(join)
         return (probe / LIMIT_FILES[version, controller]).exists() and _can_join(
             probe / JOIN_FILES[version]
         )
@@ -301,6 +335,9 @@ class BotCgroup:
         self.acct_dir: Path | None = None
         self.final_oom_kills: int | None = None
         self._cpu_file: ProcFile | None = None  # opened at the first cpu_ns()
+        self.pressure_dir: Path | None = None  # its v2 group with PSI files, if any
+        self._pressure: PressureFiles | None = None  # opened at the first counters()
+        self._limit_files: list[ProcFile] | None = None
 
     @classmethod
     def create(
@@ -329,6 +366,7 @@ class BotCgroup:
             ("cpu", found.cpu),
             ("cpuacct", found.cpuacct),
             ("cpuset", found.cpuset if core is not None else None),
+            ("pressure", found.pressure),
         ):
             if parent is not None:
                 wanted.setdefault(parent, []).append(controller)
@@ -348,6 +386,10 @@ class BotCgroup:
                     group._cap_cpu(cpus)
                 if "cpuacct" in controllers:
                     group.acct_dir = path
+                if "pressure" in controllers:
+                    group.pressure_dir = path
+                    if found.version == 1:
+                        (path / "cgroup.type").write_text("threaded")
                 if "cpuset" in controllers:
                     if found.version == 1:
                         _inherit_cpuset(path, str(core))
@@ -422,8 +464,31 @@ class BotCgroup:
     @property
     def join_files(self) -> tuple[str, ...]:
         """The files a single-threaded launcher writes ``0`` to, to join the group
-        (:data:`JOIN_FILES`)."""
-        return tuple(str(d / JOIN_FILES[self.version]) for d in self.dirs)
+        (:data:`JOIN_FILES`; on v1, the threaded group for PSI through :data:`PSI_JOIN`)."""
+        psi = self.pressure_dir if self.version == 1 else None
+        own = JOIN_FILES[self.version]
+        return tuple(str(d / (PSI_JOIN if d == psi else own)) for d in self.dirs)
+
+    def counters(self, pids: list[int]) -> WaitCounters:
+        """What the kernel counted for the bot so far beyond its run-queue waits (see
+        :mod:`~arena.botproc.pressure`): its group's PSI totals (None without them), its
+        memory cgroup's limit events and use, and, where its PSI is seen, what ``pids``
+        read from and wrote to storage. A few ``pread`` of files kept open."""
+        if self._pressure is None and self.pressure_dir is not None:
+            self._pressure = PressureFiles(self.pressure_dir)
+        own = self._pressure.read() if self._pressure is not None else None
+        if self._limit_files is None:
+            names = (*MEMORY_LIMIT_FILES[self.version], *USAGE_FILES[self.version])
+            folder = self.memory_dir
+            self._limit_files = [ProcFile(f"{folder}/{n}") for n in names] if folder else []
+        memory = None
+        if self._limit_files:
+            texts = [f.read() for f in self._limit_files]
+            hits = limit_hits(texts[:-3], self.version)
+            use = [_bytes(text) for text in texts[-3:]]
+            memory = MemoryUse(hits, *use)
+        storage = storage_use(pids) if own is not None else None
+        return WaitCounters(own, memory, storage)
 
     def members(self) -> set[int]:
         """Every process in the group now."""
@@ -478,9 +543,21 @@ class BotCgroup:
         self.final_oom_kills = self.oom_kills()
         if self._cpu_file is not None:
             self._cpu_file.close()
+        if self._pressure is not None:
+            self._pressure.close()
+        for f in self._limit_files or ():
+            f.close()
         for d in self.dirs:
             _rmdir(d)
         self.dirs = []
+
+
+def _bytes(text: bytes | None) -> int:
+    """A memory cgroup file's byte count (0: unreadable, or ``max``: no limit)."""
+    try:
+        return int(text or b"0")
+    except ValueError:
+        return 0
 
 
 def _wait_exit(pids: set[int], timeout: float) -> None:
@@ -612,11 +689,23 @@ def _lock(core: int) -> int | None:
 
 
 def claim_cores(n: int) -> CoreClaim | None:
-    """A core of its own for each of ``n`` bots, none held by another game, highest
-    first; None when there are not that many free (the bots then share every core) or
-    no cpuset controller."""
+    """A core of its own for each of ``n`` bots, none held by another game: the cores the
+    machine's ledger gave this game (:func:`arena.cores.given`) where they are enough and
+    free here, else the highest free ones; None when there are not that many free (the
+    bots then share every core) or no cpuset controller."""
+    order = sorted(machine_cores(), reverse=True)
+    ledger = [c for c in given() or () if c in order]
+    if len(ledger) >= n:
+        claim = _claim(ledger, n)
+        if claim is not None:
+            return claim
+    return _claim(order, n)
+
+
+def _claim(order: list[int], n: int) -> CoreClaim | None:
+    """``n`` cores of ``order`` (tried in that order) whose locks are free, or None."""
     claim = CoreClaim([], [])
-    for core in sorted(machine_cores(), reverse=True):
+    for core in order:
         if len(claim.cores) == n:
             break
         fd = _lock(core)
@@ -630,9 +719,11 @@ def claim_cores(n: int) -> CoreClaim | None:
 
 
 def free_cores() -> set[int]:
-    """The CPUs no game holds for its bots now (where the referee may run)."""
+    """The CPUs no game holds for its bots now, here or in the machine's ledger (where the
+    referee may run)."""
     free = set()
-    for core in machine_cores():
+    held = held_elsewhere()
+    for core in set(machine_cores()) - held:
         fd = _lock(core)
         if fd is not None:
             free.add(core)

@@ -28,7 +28,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
+from arena.botproc.pressure import WaitCounters
 from arena.botproc.procinfo import (
+    descendants,
     exit_fd,
     main_process,
     own_wait_ns,
@@ -82,6 +84,8 @@ class Usage:
 
     cpu_ns: int
     waits: dict[int, int]
+    counters: WaitCounters | None = None
+    """Its other waits' counters (:mod:`~arena.botproc.pressure`; None without cgroups)."""
 
     def since(self, before: Usage) -> tuple[float, float]:
         """(CPU ms of all the bot's processes, run-queue wait ms of its most delayed
@@ -481,7 +485,15 @@ class LineBot:
         if cpu is None:
             stats = (schedstat(t, p) for p, t in tree_threads(self._process.pid))
             cpu = sum(stat[0] for stat in stats if stat is not None)
-        return Usage(cpu, waits)
+        counters = None
+        if group is not None:
+            # Whose storage writes count: the sandbox's processes (reapers of orphans),
+            # the bot's own and its live children (each process counts those it reaped).
+            tree = [self._process.pid, main] if group.pressure_dir is not None else []
+            if tree and not (still and watch is not None and watch.blocked):  # no child
+                tree += descendants(main)
+            counters = group.counters(tree)
+        return Usage(cpu, waits, counters)
 
     def pump(self, looked: int | None = None) -> None:
         """Read whatever stdout holds now and split it into lines, each stamped with the

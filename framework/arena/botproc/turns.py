@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from arena.botproc.lines import READS_PER_PUMP, LogSink
+from arena.botproc.pressure import WaitCounters, turn_waits
 from arena.botproc.procinfo import (
     WRAPPERS,
     children,
@@ -133,6 +134,7 @@ def _run(options: TurnOptions, dir_fd: int, timeout_s: float) -> TurnProcessResu
     proc = bot.proc
     pidfd = exit_fd(proc.pid)
     held_ms = (own_wait_ns() - held) / 1e6  # the referee's own wait while it started it
+    started = _counters(bot) if excuse else None  # its group's, from (nearly) nothing
     waited_ms, excused = 0.0, False
     give_up = start + timeout_s * CPU_WALL_FACTOR + 1.0
     try:
@@ -164,7 +166,9 @@ def _run(options: TurnOptions, dir_fd: int, timeout_s: float) -> TurnProcessResu
             # doing? Then it gets the time the machine took, as a line bot does.
             now = time.perf_counter()
             elapsed = (now - start) * 1000.0
-            waited_ms = min(turn_wait_ms(bot) + held_ms, max(0.0, elapsed - turn_cpu_ms(bot)))
+            waits = turn_waits(started, _counters(bot))
+            bots = 0.0 if waits.own else max(turn_wait_ms(bot), waits.run_queue) + waits.blocked
+            waited_ms = min(bots + held_ms, max(0.0, elapsed - turn_cpu_ms(bot)))
             if elapsed - waited_ms > timeout_s * 1000.0 or now > give_up:
                 break
             excused = True
@@ -220,6 +224,12 @@ def turn_wait_ms(bot: BotProcess) -> float:
         total += waits[0] if waits else 0
         pid = below[0]
     return total / 1e6
+
+
+def _counters(bot: BotProcess) -> WaitCounters | None:
+    """A per-turn process's other waits' counters now (its cgroup's: None without one);
+    its storage use is its top process's (each process counts the children it reaped)."""
+    return bot.cgroup.counters([bot.pid]) if bot.cgroup is not None else None
 
 
 def turn_cpu_ms(bot: BotProcess) -> float:

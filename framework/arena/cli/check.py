@@ -15,17 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from arena import limits
-from arena.cli.common import installed_games, progress_wanted
-from arena.errors import (
-    EXIT_FAILED,
-    EXIT_GIVEN_UP,
-    EXIT_INTERRUPTED,
-    EXIT_OK,
-    EXIT_USAGE,
-    EXIT_VERDICT_FAILED,
-    EXIT_VERDICT_INCONCLUSIVE,
-    ConfigError,
-)
+from arena.cli.common import installed_games, progress_wanted, run_exit_code
+from arena.errors import EXIT_OK, EXIT_VERDICT_FAILED, EXIT_VERDICT_INCONCLUSIVE, ConfigError
 
 GATES = {"better": ("better",), "not-worse": ("better", "not worse")}
 """The answers each ``--gate`` passes."""
@@ -131,11 +122,8 @@ def cmd_check(args: argparse.Namespace, extra: list[str]) -> int:
     say = lambda message: print(message, file=sys.stderr)  # noqa: E731
     shown = run_observers(config.output, progress_wanted(args.no_progress), 0, False, say)
     summary = run_tournament(config, update=True, observers=shown)
-    if summary.interrupted:
-        return 128 + summary.stop_signal if summary.stop_signal else EXIT_INTERRUPTED
-    if summary.changed:
-        print(f"arena: {summary.changed}", file=sys.stderr)
-        return EXIT_USAGE
+    if summary.interrupted or summary.changed:  # no verdict to print
+        return run_exit_code(summary)
     print(
         f"{summary.played} games played now, {summary.resumed} resumed, results in {output}",
         file=sys.stderr,
@@ -147,10 +135,9 @@ def cmd_check(args: argparse.Namespace, extra: list[str]) -> int:
         print(line)
     for written in write_verdict_files(verdict, passed, args.json):
         print(f"verdict written to {written}", file=sys.stderr)
-    if summary.failed:
-        return EXIT_FAILED
-    if summary.abandoned and verdict.answer == "inconclusive":
-        return EXIT_GIVEN_UP
-    if verdict.answer == "inconclusive":
-        return EXIT_VERDICT_INCONCLUSIVE
-    return EXIT_OK if passed else EXIT_VERDICT_FAILED
+    inconclusive = verdict.answer == "inconclusive"
+    if inconclusive:
+        answer = EXIT_VERDICT_INCONCLUSIVE
+    else:
+        answer = EXIT_OK if passed else EXIT_VERDICT_FAILED
+    return run_exit_code(summary, answer, given_up_counts=inconclusive)

@@ -8,10 +8,20 @@ import os
 import stat
 import sys
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
-from arena.errors import EXIT_USAGE, ConfigError
+from arena.errors import (
+    EXIT_FAILED,
+    EXIT_GIVEN_UP,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    EXIT_USAGE,
+    ConfigError,
+)
 from arena.text import shown
+
+if TYPE_CHECKING:
+    from arena.tournament.run import RunSummary
 
 BOARD_FORMATS = ("table", "markdown", "json", "csv")
 """How ``arena run`` and ``arena leaderboard`` render the leaderboard (``--format``)."""
@@ -136,3 +146,28 @@ def add_rating_option(p: Any) -> None:
         help="sort by this rating: bt (default), elo, trueskill or openskill (override "
         "`rating`; see docs/leaderboard.md)",
     )
+
+
+def run_exit_code(summary: RunSummary, answer: int = EXIT_OK, given_up_counts: bool = True) -> int:
+    """The exit code of a tournament's run (``arena run``, ``arena check``), its reason
+    said on stderr where the output does not say it: 128 + the signal that interrupted it
+    (:data:`~arena.errors.EXIT_INTERRUPTED` without one), :data:`~arena.errors.EXIT_USAGE`
+    when a bot's file changed during it, :data:`~arena.errors.EXIT_FAILED` when games
+    failed in the referee, :data:`~arena.errors.EXIT_GIVEN_UP` when games were given up
+    after stalling at every replay (only where they count: ``given_up_counts``, e.g. a
+    check whose verdict they leave open), else ``answer`` (a check's verdict; a run's 0)."""
+    if summary.interrupted:
+        return 128 + summary.stop_signal if summary.stop_signal else EXIT_INTERRUPTED
+    if summary.changed:
+        print(f"arena: {summary.changed}", file=sys.stderr)
+        return EXIT_USAGE
+    if summary.failed:
+        return EXIT_FAILED
+    if summary.abandoned and given_up_counts:
+        print(
+            f"arena: {summary.abandoned} game(s) given up after stalling at every replay, "
+            f"not stored (exit code {EXIT_GIVEN_UP}); run the same command again to play them",
+            file=sys.stderr,
+        )
+        return EXIT_GIVEN_UP
+    return answer

@@ -32,8 +32,8 @@ def add_parsers(sub: Any) -> None:
 def cmd_games(args: argparse.Namespace, extra: list[str]) -> int:
     """List installed games: id, players, clocks, transport, settings, package; fitted to
     the terminal's width (settings wrap, the package goes first) unless ``--wide``."""
-    from arena.results.columns import Column, fit_table, terminal_width
     from arena.tournament.config import players_text
+    from arena.views.tables import Column, fit_table, terminal_width
 
     registry = installed_games()
     rows = []

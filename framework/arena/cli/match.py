@@ -17,7 +17,15 @@ from arena.cli.common import (
     warn_concurrency,
 )
 from arena.errors import EXIT_FAILED, EXIT_OK, ConfigError
-from arena.events import GameFailed, GameGivenUp, GameStored, RunFinished, RunObserver, RunStarted
+from arena.events import (
+    CoresWaiting,
+    GameFailed,
+    GameGivenUp,
+    GameStored,
+    RunFinished,
+    RunObserver,
+    RunStarted,
+)
 from arena.text import shown_line
 
 if TYPE_CHECKING:
@@ -269,6 +277,11 @@ class _MatchPrinter(RunObserver):
         why = f"arena: game {event.spec.order + 1} stalled, not counted: {event.why}"
         self.bar.write(why, sys.stderr)
 
+    def waiting(self, event: CoresWaiting) -> None:
+        """A game waits for the machine's cores other arena runs hold: said on stderr."""
+        if event.message is not None:
+            self.bar.write(f"arena: {event.message}", sys.stderr)
+
     def finished(self, event: RunFinished) -> None:
         """The bar is done."""
         self.bar.close()
@@ -279,22 +292,24 @@ def _print_summary(
 ) -> None:
     """The table of the games played and, for two bots, their match line (none: nothing)."""
     from arena.tournament.match import match_board
+    from arena.views.leaderboard import ShownLeaderboard
 
     if not played:
         return
-    from arena.results.columns import terminal_width
+    from arena.views.tables import terminal_width
 
     records = [record for _, record in played]
     print(_match_summary(names, records, clock.margin_ms > 0, terminal_width()))
     if len(names) == 2:
-        print(folded(match_board(info, names, played).pair_line(*names), fold_width()))
+        board = ShownLeaderboard.of(match_board(info, names, played))
+        print(folded(board.pair_line(*names), fold_width()))
 
 
 def fold_width() -> int | None:
     """The width ``arena match`` folds its game lines to on a terminal (its width, or
     ``COLUMNS``); none when its output goes to a pipe or a file (one line per game, for
     grep and scripts)."""
-    from arena.results.columns import terminal_width
+    from arena.views.tables import terminal_width
 
     return terminal_width() if sys.stdout.isatty() else None
 
@@ -344,9 +359,9 @@ def _match_summary(
     leaderboard prints it), min, max, forfeits, (late answers,) longest turn; within
     ``width`` columns (min and max left out first, then the longest turn), said below."""
     from arena.records import result_of
-    from arena.results.columns import Column, fit_table
-    from arena.results.leaderboard import _score_text as score_text  # the board's format
     from arena.results.stats import score_interval
+    from arena.views.leaderboard import score_text  # the board's format
+    from arena.views.tables import Column, fit_table
 
     cells: dict[str, list[str]] = {}
 

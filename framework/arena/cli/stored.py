@@ -120,9 +120,9 @@ def cmd_export(args: argparse.Namespace, extra: list[str]) -> int:
 
 def cmd_list(args: argparse.Namespace, extra: list[str]) -> int:
     """Print a page of the stored games of an output folder, filtered and sorted."""
-    from arena.results.columns import terminal_width
     from arena.results.queries import GameFilter
     from arena.views.listing import Listing, list_games
+    from arena.views.tables import terminal_width
 
     flt = GameFilter(args.bot, args.opponent, args.result, args.forfeit, args.seed, args.round)
     listing = Listing(flt, args.sort, args.page, args.limit, every_game=args.all)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arena.cli.common import (
     ALL_HELP,
@@ -14,18 +14,14 @@ from arena.cli.common import (
     installed_games,
     print_board,
     progress_wanted,
+    run_exit_code,
     warn_concurrency,
 )
-from arena.errors import (
-    EXIT_FAILED,
-    EXIT_GIVEN_UP,
-    EXIT_INTERRUPTED,
-    EXIT_OK,
-    EXIT_USAGE,
-    ArenaError,
-    ConfigError,
-)
+from arena.errors import EXIT_OK, ArenaError, ConfigError
 from arena.tournament.keys import add_options, option_overrides
+
+if TYPE_CHECKING:
+    from arena.views.leaderboard import ShownLeaderboard
 
 
 def add_parsers(sub: Any) -> None:
@@ -77,12 +73,12 @@ def _board_options(p: Any) -> None:
     )
 
 
-def render_board(board: Any, args: argparse.Namespace) -> str:
+def render_board(board: ShownLeaderboard, args: argparse.Namespace) -> str:
     """The leaderboard as ``--format``, ``--wide``, ``--columns`` and ``--rating`` ask."""
     if args.rating is not None:
         board = board.sorted_by(args.rating)
     columns = [c.strip() for c in args.columns.split(",") if c.strip()] if args.columns else None
-    return str(board.render(args.format, wide=args.wide, columns=columns))
+    return board.render(args.format, wide=args.wide, columns=columns)
 
 
 def cmd_run(args: argparse.Namespace, extra: list[str]) -> int:
@@ -90,6 +86,7 @@ def cmd_run(args: argparse.Namespace, extra: list[str]) -> int:
     from arena.results.store import left_out_note, make_output_folder
     from arena.tournament.config import load_tournament, new_output_note
     from arena.tournament.run import run_tournament
+    from arena.views.leaderboard import ShownLeaderboard
     from arena.views.progress import run_observers
 
     if args.update and args.fresh:
@@ -118,27 +115,13 @@ def cmd_run(args: argparse.Namespace, extra: list[str]) -> int:
         config = load_tournament(args.file, registry, option_overrides(args))
         say(f"arena: the league's bots are now {', '.join(_roster_line(config))}")
         fresh = False
-    print_board(render_board(summary.leaderboard, args))
+    print_board(render_board(ShownLeaderboard.of(summary.leaderboard), args))
     done = f"{summary.played} games played now, {summary.resumed} resumed"
     print(f"{done}, results in {config.output}", file=sys.stderr)
     if note := left_out_note(summary.left_out):
         print(f"arena: {note}", file=sys.stderr)
     _write_report(config.output)
-    if summary.interrupted:
-        return 128 + summary.stop_signal if summary.stop_signal else EXIT_INTERRUPTED
-    if summary.changed:
-        print(f"arena: {summary.changed}", file=sys.stderr)
-        return EXIT_USAGE
-    if summary.failed:
-        return EXIT_FAILED
-    if summary.abandoned:
-        print(
-            f"arena: {summary.abandoned} game(s) given up after stalling at every replay, "
-            f"not stored (exit code {EXIT_GIVEN_UP}); run the same command again to play them",
-            file=sys.stderr,
-        )
-        return EXIT_GIVEN_UP
-    return EXIT_OK
+    return run_exit_code(summary)
 
 
 def _roster_line(config: Any) -> list[str]:
@@ -164,12 +147,12 @@ def _write_report(output: Path) -> None:
 
 def cmd_leaderboard(args: argparse.Namespace, extra: list[str]) -> int:
     """Print the leaderboard of an output folder again, from its database."""
-    from arena.results.leaderboard import leaderboard_from_store
     from arena.results.store import left_out_note, open_existing
+    from arena.views.leaderboard import shown_leaderboard
 
     store = open_existing(args.output)
     try:
-        board = leaderboard_from_store(store, every_game=args.all)
+        board = shown_leaderboard(store, every_game=args.all)
         left_out = 0 if args.all else store.left_out()
     finally:
         store.close()

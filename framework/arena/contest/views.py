@@ -17,11 +17,12 @@ from typing import TYPE_CHECKING, Any
 from arena.contest.accounts import Account, AccountError
 from arena.contest.privacy import filter_replay, shown_seats, summary
 from arena.errors import ArenaError
+from arena.results.queries import GameFilter
+from arena.results.store import Store
 from arena.views.replay import load_replay
 from arena.web import queries
 from arena.web.folder import Folder
 from arena.web.pages import no_paths as _no_paths
-from arena.web.queries import Filters
 from arena.web.snapshot import Snapshots
 
 if TYPE_CHECKING:
@@ -49,11 +50,11 @@ def number(text: str) -> int:
     return int(text)
 
 
-def _db(folder: Folder) -> sqlite3.Connection | None:
+def _db(folder: Folder) -> Store | None:
     """The league's store, None while there is none (or it is being made: the run's first
     moments), so pages show "no games yet" rather than an error."""
     try:
-        return folder.db()
+        return folder.store()
     except (sqlite3.DatabaseError, ArenaError, OSError):
         return None
 
@@ -71,7 +72,7 @@ def _board(folder: Folder, snapshots: Snapshots, contest: Contest) -> dict[str, 
         for row in snapshot.board.table_rows():
             owner = owners.get(row["bot"])
             rows.append({"owner": names.get(owner, "") if owner else "boss", **row})
-    newest = queries.games_page(db, Filters(), limit=10).rows
+    newest = queries.games_page(db, GameFilter(), limit=10).rows
     computing = snapshot.board is None and snapshot.computing
     return {"rows": rows, "games_stored": version.games, "newest": newest, "computing": computing}
 
@@ -105,7 +106,7 @@ def _detail(contest: Contest, game_id: int) -> queries.GameDetail:
 def _replay(contest: Contest, detail: queries.GameDetail) -> dict[str, Any] | None:
     """The game's replay, if its file lies inside the output folder."""
     root = contest.config.output.resolve()
-    path = (root / detail.dir / "replay.json").resolve()
+    path = (root / detail.game.dir / "replay.json").resolve()
     if not path.is_relative_to(root) or not path.is_file():
         return None
     return dict(load_replay(path))
@@ -120,10 +121,10 @@ def _shown(contest: Contest, players: list[str], visitor: Visitor) -> set[int]:
 def game(contest: Contest, game_id: int, visitor: Visitor) -> dict[str, Any]:
     """A game: its seats (each seat's stderr for whom may see it), its viewer."""
     detail = _detail(contest, game_id)
-    shown = _shown(contest, [s.bot for s in detail.seats], visitor)
+    shown = _shown(contest, [s.bot for s in detail.game.seats], visitor)
     seats = [
         s if i in shown else replace(s, stderr="", detail=summary(s.detail))
-        for i, s in enumerate(detail.seats)
+        for i, s in enumerate(detail.game.seats)
     ]
     turns: list[dict[str, Any]] = []
     problem = ""
@@ -139,6 +140,7 @@ def game(contest: Contest, game_id: int, visitor: Visitor) -> dict[str, Any]:
     rows = [
         {
             "seat": s,
+            "index": i,
             "owner": names.get(owners.get(s.bot, ""), "boss"),
             "summary": summary(s.detail),
             "stderr": s.stderr,
@@ -151,7 +153,7 @@ def game(contest: Contest, game_id: int, visitor: Visitor) -> dict[str, Any]:
         "seats": rows,
         "turns": turns,
         "problem": problem,
-        "title": f"game {detail.row.id}",
+        "title": f"game {detail.game.id}",
     }
 
 
@@ -182,7 +184,7 @@ def viewer(contest: Contest, game_id: int, visitor: Visitor) -> str:
         raise NotFound
     shown = _shown(contest, list(replay.get("players", [])), visitor)
     game_ = load_registry().create(str(replay["game"]))
-    return viewer_html(game_, filter_replay(replay, shown), f"game {detail.row.id}")  # type: ignore[arg-type]
+    return viewer_html(game_, filter_replay(replay, shown), f"game {detail.game.id}")  # type: ignore[arg-type]
 
 
 def _versions(contest: Contest, owner: str | None) -> list[Any]:
@@ -196,7 +198,7 @@ def mine(contest: Contest, owner: str) -> dict[str, Any]:
     games = []
     if db is not None:
         for v in versions:
-            games += queries.games_page(db, Filters(bot=v.bot), limit=10).rows
+            games += queries.games_page(db, GameFilter(bot=v.bot), limit=10).rows
     games.sort(key=lambda g: -g.id)
     config = contest.config
     return {
@@ -226,7 +228,7 @@ def version(contest: Contest, owner: str, num: int) -> dict[str, Any]:
     source = contest.versions.source(owner, num).decode("utf-8", "replace")
     log = contest.versions.build_log(owner, num)
     db = _db(contest.league.folder)
-    games = [] if db is None else queries.games_page(db, Filters(bot=found.bot), limit=20).rows
+    games = [] if db is None else queries.games_page(db, GameFilter(bot=found.bot), limit=20).rows
     owner_name = contest.names().get(owner, owner)
     return {
         "version": found,

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from arena.execute.cores import CoreGate, CoreNotice
 from arena.execute.jobs import Job, play_games
 from arena.execute.pool import Failure
 from arena.records import GameSpec
@@ -39,17 +40,30 @@ class Executor(Protocol):
 
 @dataclass
 class LocalExecutor:
-    """Games in worker processes of this machine, ``workers`` at once."""
+    """Games in worker processes of this machine, ``workers`` at once, each once its
+    ``thinking`` bots have a core each from the machine's ledger (:mod:`arena.cores`)."""
 
     workers: int
     start_method: str = "spawn"
     """``fork``: workers are copies of this process, ready at once (``arena match``)."""
+    thinking: int = 1
+    notice: CoreNotice | None = None
+    """Told when a game waits for cores, and when the wait is over."""
+    say: Callable[[str], None] | None = None
+    """Where the ledger's warnings go (a planted lock file, an unusable folder)."""
+    oversubscribed: int = 0
+    """Games started without all their cores (a concurrency above the fair one)."""
 
     def run(
         self, todo: Iterator[GameSpec], job: Callable[[GameSpec], Job], finished: Finished
     ) -> None:
         """Play them in a :class:`~arena.execute.pool.WorkerPool` (started for this run)."""
-        play_games(todo, job, self.workers, finished, self.start_method)
+        gate = CoreGate.open(max(1, self.workers), self.thinking, self.notice, self.say)
+        try:
+            play_games(todo, job, self.workers, finished, self.start_method, gate)
+        finally:
+            self.oversubscribed += gate.oversubscribed
+            gate.close()
 
     def close(self) -> None:
         """Nothing outlives :meth:`run`: the pool's workers stop when it returns."""

@@ -23,9 +23,11 @@ from arena.botproc import (
     describe,
     remove_leftovers,
     resolve_sandbox,
+    waits_note,
 )
 from arena.botproc.sandboxes.base import DEFAULT_DISK_MB
 from arena.errors import ConfigError
+from arena.execute.cores import CoreGate
 from arena.execute.pool import Failure, WorkerPool
 from arena.game import Game
 from arena.plugins.registry import Registry, load_registry
@@ -67,12 +69,17 @@ class Job:
     replay: bool = True
 
 
-def play_job(job: Job, heartbeat: Heartbeat | None = None) -> dict[str, Any]:
+def play_job(
+    job: Job, heartbeat: Heartbeat | None = None, game: Game[Any] | None = None
+) -> dict[str, Any]:
     """Play one game in this process and return its record as a dict (worker entry point).
 
     ``job.observer``, a module-level function, builds the step observer in the worker.
+    ``game`` plays it instead of the registry's ``job.game`` (:func:`arena.play` may be
+    given a class no plugin registers).
     """
-    game = worker_registry().create(job.game)
+    if game is None:
+        game = worker_registry().create(job.game)
     names = [b.name for b in job.bots]
     observer = job.observer(game, names) if job.observer is not None else None
     referee = Referee(
@@ -119,6 +126,8 @@ def announce_sandbox(requested: str, sandbox: Sandbox, say: Callable[[str], None
         say(f"arena: {warning}")
     if warning := cpu_warning():
         say(f"arena: {warning}")
+    if note := waits_note():
+        say(f"arena: {note}")
     say(f"arena: sandbox {describe(sandbox)}")
     remove_leftovers()
 
@@ -129,14 +138,16 @@ def play_games(
     workers: int,
     finished: Callable[[GameSpec, dict[str, Any] | Failure], None],
     start_method: str = "spawn",
+    gate: CoreGate | None = None,
 ) -> None:
     """Play the games of ``todo``, ``workers`` at once, calling ``finished(spec, record or
     Failure)`` in this process as each one ends.
 
     Every game is played in a worker process (:mod:`arena.execute.pool`), even one at a time:
     a bot that kills or stops its parent costs that game, never the run. ``start_method``:
-    how workers start (see :class:`~arena.execute.pool.WorkerPool`). Raises
+    how workers start (see :class:`~arena.execute.pool.WorkerPool`); ``gate``: where each
+    game takes its cores first (:mod:`arena.execute.cores`). Raises
     :class:`~arena.execute.stopping.Interrupted` once SIGINT or SIGTERM has stopped everything.
     """
-    pool: WorkerPool[GameSpec] = WorkerPool(max(1, workers), play_job, start_method)
+    pool: WorkerPool[GameSpec] = WorkerPool(max(1, workers), play_job, start_method, gate)
     pool.run(((spec, job(spec)) for spec in todo), finished)

@@ -10,6 +10,9 @@ started with a ``preexec_fn``). The main process hands a worker one game at a ti
   referee announces every step with the seconds its clocks allow (a heartbeat written to
   a shared page, no system call), and a worker silent for that long plus
   :data:`WATCHDOG_GRACE_S` (a bot stopped it with SIGSTOP, a game's rules loop) is killed;
+* a game starts only once the machine's core ledger gave its thinking bots a core each
+  (:class:`~arena.execute.cores.CoreGate`): the worker is told which, to pin its bots to
+  them, and the cores are given back as the game ends, however it ends;
 * SIGINT and SIGTERM stop everything the same way: no game starts after the signal,
   running games end (their workers kill every bot and exit), and a second signal kills
   the workers outright; :class:`Interrupted` then tells the caller which signal it was.
@@ -51,7 +54,9 @@ from arena.botproc.launcher import PR_SET_PDEATHSIG, become_subreaper, prctl
 from arena.botproc.procinfo import owner_tag
 from arena.botproc.seatdisk import allow_private_mounts
 from arena.botproc.spawn import kill_every_bot, sweep_orphans
+from arena.cores import Claim, playing_on
 from arena.errors import ArenaError
+from arena.execute.cores import POLL_S, CoreGate
 from arena.execute.stopping import Interrupted, StopSignals
 
 WATCHDOG_GRACE_S = 10.0
@@ -109,14 +114,16 @@ def _worker_main(conn: Connection, clock_path: str, play: PlayFunction, parent: 
     try:
         while True:
             try:
-                job = conn.recv()
+                item = conn.recv()
             except (EOFError, OSError):
                 break
-            if job is None:
+            if item is None:
                 break
+            job, cores = item  # the cores the ledger gave the game (None: no ledger)
             heartbeat(0.0)
             try:
-                result: tuple[str, Any] = ("done", play(job, heartbeat))
+                with playing_on(cores):
+                    result: tuple[str, Any] = ("done", play(job, heartbeat))
             except Exception as exc:  # a referee or plugin bug: this game only
                 result = ("failed", f"{type(exc).__name__}: {exc}")
             _CLOCK.pack_into(clock, 0, math.inf)
@@ -138,6 +145,13 @@ class _Worker(Generic[K]):
     key: K | None = None
     busy: bool = False
     ready: bool = False
+    claim: Claim | None = None  # the cores its game holds
+
+    def give_back(self) -> None:
+        """Release the cores of its game (idempotent)."""
+        if self.claim is not None:
+            self.claim.release()
+            self.claim = None
 
     def deadline(self) -> float:
         return float(_CLOCK.unpack_from(self.clock, 0)[0])
@@ -156,6 +170,8 @@ class WorkerPool(Generic[K]):
     """How workers start: ``spawn`` (a clean interpreter) or ``fork`` (a copy of this
     process: no interpreter to start, no module to import again; only from a process
     with a single thread, see :func:`fork_safe`)."""
+    gate: CoreGate | None = None
+    """Where each game takes its cores before it starts (None: it takes none)."""
     workers: list[_Worker[K]] = field(default_factory=list)
     _stop: StopSignals = field(default_factory=StopSignals)
     _dir: Path | None = None
@@ -182,34 +198,44 @@ class WorkerPool(Generic[K]):
 
     def _loop(self, jobs: Any, done: Callable[[K, Any], None]) -> None:
         exhausted = False
+        pending: tuple[K, Any] | None = None  # the next game, waiting for its cores
         while True:
             self._stop.check()
             while not exhausted and len([w for w in self.workers if w.busy]) < self.size:
-                item = next(jobs, None)
+                item = pending if pending is not None else next(jobs, None)
                 if item is None:
                     exhausted = True
                     break
-                self._assign(*item)
+                claim = self.gate.take() if self.gate is not None else None
+                if self.gate is not None and claim is None:
+                    pending = item  # the ledger has not the cores yet: try again soon
+                    break
+                pending = None
+                key, job = item
+                self._assign(key, job, claim)
             busy = [w for w in self.workers if w.busy]
-            if not busy:
+            if not busy and pending is None:
                 return
             now = time.monotonic()
-            timeout = min(1.0, max(0.0, min(w.deadline() for w in busy) - now))
+            timeout = min([1.0] + [max(0.0, w.deadline() - now) for w in busy])
+            if pending is not None:
+                timeout = min(timeout, POLL_S)
             with self._stop.waiting():
                 ready = wait([w.conn for w in busy] + [w.proc.sentinel for w in busy], timeout)
             for w in busy:
                 self._check(w, ready, done)
 
-    def _assign(self, key: K, job: Any) -> None:
+    def _assign(self, key: K, job: Any, claim: Claim | None = None) -> None:
         worker = next((w for w in self.workers if not w.busy), None) or self._start()
+        item = (job, list(claim.cores) if claim is not None and claim.cores else None)
         try:
-            worker.conn.send(job)
+            worker.conn.send(item)
         except OSError:  # it died while idle: a new one takes the game
             self._replace(worker)
             worker = self._start()
-            worker.conn.send(job)
+            worker.conn.send(item)
         _CLOCK.pack_into(worker.clock, 0, time.monotonic() + WATCHDOG_GRACE_S)
-        worker.key, worker.busy = key, True
+        worker.key, worker.busy, worker.claim = key, True, claim
 
     def _check(self, w: _Worker[K], ready: list[Any], done: Callable[[K, Any], None]) -> None:
         assert w.key is not None
@@ -224,6 +250,7 @@ class WorkerPool(Generic[K]):
                 return
             if kind != "died":
                 w.busy = False
+                w.give_back()  # before the next game is asked for
                 done(w.key, payload if kind == "done" else Failure(str(payload)))
                 return
         if w.conn in ready or w.proc.sentinel in ready:
@@ -293,6 +320,7 @@ class WorkerPool(Generic[K]):
         remove_leftovers()  # its bot folders and cgroups: their owner is gone
 
     def _release(self, w: _Worker[K]) -> None:
+        w.give_back()
         with contextlib.suppress(OSError):
             w.conn.close()
         with contextlib.suppress(BufferError, ValueError):

@@ -11,9 +11,10 @@ See ``docs/fair-time.md``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from arena.botproc import LineBot, Usage
+from arena.botproc.pressure import turn_waits
 from arena.errors import ArenaError
 from arena.records import Clock, Forfeit, SeatIO
 
@@ -26,6 +27,16 @@ with ``clock: wall``, the most a turn the machine keeps waiting is waited for.""
 class Stall(ArenaError):
     """A turn went over its budget only because the machine kept the bot or the referee
     waiting: the game is broken off, to be played again."""
+
+
+class StepStall(Stall):
+    """A step in which a seat stalled, raised once every other seat of it was judged: the
+    moves and forfeits of those seats (a forfeit may decide the game: see the referee)."""
+
+    def __init__(self, stall: Stall, moves: dict[int, Any], forfeits: dict[int, Forfeit]):
+        super().__init__(str(stall))
+        self.moves = moves
+        self.forfeits = forfeits
 
 
 @dataclass
@@ -41,6 +52,7 @@ class PendingTurn:
     command: list[str] = field(default_factory=list)  # units of a command not yet whole
     usage: Usage | None = None  # the bot's CPU and run-queue wait as its clock started
     check_at: float = float("inf")  # clock cpu: when to look at the CPU used next
+    own: str = ""  # why none of the turn's waits is forgiven (the bot's own doing), if so
 
     @property
     def limit_ms(self) -> float:
@@ -96,11 +108,17 @@ class TurnClock:
 
     def timeout_detail(self, p: PendingTurn, io: SeatIO) -> str:
         """Why a seat that never answered forfeits."""
-        return f"no answer within {p.budget_text()}"
+        return f"no answer within {p.budget_text()}{_own(p)}"
 
     def late_detail(self, p: PendingTurn, io: SeatIO) -> str:
         """Why a seat that answered too late forfeits."""
-        return f"answered after {io['ms']:.1f} ms {self.spent}(budget {p.budget_text()})"
+        spent = f"{io['ms']:.1f} ms {self.spent}"
+        return f"answered after {spent}(budget {p.budget_text()}){_own(p)}"
+
+
+def _own(p: PendingTurn) -> str:
+    """``; its waits were its own: ...`` when the bot caused them (see :func:`waited_ms`)."""
+    return f"; its waits were its own: {p.own}" if p.own else ""
 
 
 class WallClock(TurnClock):
@@ -178,7 +196,7 @@ class CpuClock(TurnClock):
 
     def timeout_detail(self, p: PendingTurn, io: SeatIO) -> str:
         """``no answer within 100 ms of CPU (520 ms passed)``."""
-        return f"{super().timeout_detail(p, io)} of CPU ({io['wall_ms']:.0f} ms passed)"
+        return f"no answer within {p.budget_text()} of CPU ({io['wall_ms']:.0f} ms passed)"
 
 
 CLOCKS: dict[str, type[TurnClock]] = {c.kind: c for c in (WallClock, CpuClock)}
@@ -193,15 +211,21 @@ def turn_clock(clock: Clock) -> TurnClock:
 def waited_ms(p: PendingTurn, io: SeatIO, usage: Usage, hold_ms: float) -> float:
     """The ms of seat's turn so far (``io["ms"]``, wall clock, up to ``usage``: its
     answer, or now) that the machine kept it waiting, as far as that could have put it
-    over its limit: the bot's own process runnable in the run queue while its processes
-    were not using the core they get (its children's CPU is its own doing), and the
-    referee itself runnable but not running where that could have delayed the stamp of
-    its answer (``hold_ms``: since it last found the bot's output empty; before, the bot
-    was still thinking). Never the bot's own CPU time, and noted (``io["wait_ms"]``) only
-    up to the overage: what made the turn miss."""
+    over its limit: the bot's own process (or any of its group's, its start-up chain
+    included) runnable in the run queue, and its group waiting for I/O or on memory as far
+    as the rest of the machine did too (:func:`~arena.botproc.pressure.turn_waits`), while
+    its processes were not using the core they get (its children's CPU is its own doing);
+    and the referee itself runnable but not running where that could have delayed the
+    stamp of its answer (``hold_ms``: since it last found the bot's output empty; before,
+    the bot was still thinking). Never the bot's own CPU time, and none of the bot's
+    waits in a turn during which it met its own memory limit (``p.own`` says so). Noted
+    (``io["wait_ms"]``) only up to the overage: what made the turn miss."""
     assert p.usage is not None
     cpu, queued = usage.since(p.usage)
     room = max(0.0, io["ms"] - cpu)
-    waited = min(min(queued, room) + hold_ms, room)
+    waits = turn_waits(p.usage.counters, usage.counters)
+    p.own = waits.own
+    bots = 0.0 if waits.own else max(queued, waits.run_queue) + waits.blocked
+    waited = min(min(bots, room) + hold_ms, room)
     io["wait_ms"] = round(min(waited, max(0.0, io["ms"] - p.limit_ms)), 3)
     return waited

@@ -29,7 +29,7 @@ from arena.records import (
     ReplayStep,
     SeatRecord,
 )
-from arena.referee.clocks import Stall, turn_clock
+from arena.referee.clocks import Stall, StepStall, turn_clock
 from arena.referee.external import helper_scope
 from arena.referee.file_seats import FileSeats
 from arena.referee.line_seats import LineSeats
@@ -218,7 +218,15 @@ class Referee:
                 "forfeits": {},
                 "io": {},
             }
-            moves, forfeits = players.play_step(state, to_act, budgets, step)
+            stalled: StepStall | None = None
+            try:
+                moves, forfeits = players.play_step(state, to_act, budgets, step)
+            except StepStall as stall:
+                if not stall.forfeits:
+                    raise
+                # Another seat lost this step through its own fault: if that ends the
+                # game, the result stands (a stall never voids a bot's own loss).
+                moves, forfeits, stalled = stall.moves, stall.forfeits, stall
             for seat, given in forfeits.items():
                 forfeit = players.forfeited(seat, given)
                 seats[seat].forfeit = forfeit.reason
@@ -243,6 +251,8 @@ class Referee:
             }
             actions = {seat: move.action for seat, move in moves.items()}
             actions = standing_moves(self.game, state, actions, bool(forfeits))
+            if stalled is not None and self.game.to_act(state):
+                raise stalled  # the game goes on: to be played again
             if actions:
                 state = self.game.apply(state, actions)
             if recorder is not None:

@@ -20,7 +20,7 @@ from arena.botproc import (
 from arena.errors import AnswerError
 from arena.game import Ignore, Incomplete, Move, Reply
 from arena.records import Forfeit, ReplayStep, SeatIO
-from arena.referee.clocks import PendingTurn
+from arena.referee.clocks import PendingTurn, Stall, StepStall
 from arena.referee.framing import UnitReader
 from arena.referee.seats import STEP_LOG_CAP, Table, Verdicts
 
@@ -59,10 +59,18 @@ class LineSeats:
         pending = self._send_inputs(state, to_act, budgets, step, forfeits)
         bots = self.bots
         gather = _Gather(bots, pending)
+        stalled: Stall | None = None
         while pending:
             gather()
             for seat in list(pending):
-                verdict = self._read_answers(state, seat, pending[seat], step, gather)
+                try:
+                    verdict = self._read_answers(state, seat, pending[seat], step, gather)
+                except Stall as stall:
+                    # The other seats are still judged: a loss of their own this step
+                    # may decide the game, which a stall must not void.
+                    stalled = stalled or stall
+                    del pending[seat]
+                    continue
                 if verdict is None:
                     continue
                 del pending[seat]
@@ -77,6 +85,8 @@ class LineSeats:
                 wake = min(min(p.deadline, p.check_at) for p in pending.values())
                 # Every seat ready as it returned read, the others found empty then.
                 gather.fresh = wait_and_read([bots[s] for s in pending], wake - now)
+        if stalled is not None:
+            raise StepStall(stalled, moves, forfeits)
         return moves, forfeits
 
     def _send_inputs(

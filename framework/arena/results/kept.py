@@ -27,12 +27,12 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from arena.records import SeatRecord, StoredGame
+from arena.results import history, ratings
 from arena.results import rating as rt
-from arena.results import ratings
 from arena.results import stats as st
 from arena.results.turn_times import unpack_times
 
@@ -71,13 +71,19 @@ TABLES = (
     "kept_times",
 )  # fmt: skip
 OVERALL, VARIANT = 0, 1  # kept_scores.scope
+CURRENT_COLUMNS = (
+    "g.id, g.key, s.ord, s.round, s.grp, g.game, g.seed, g.reason, g.turns,"
+    " g.duration_ms, g.dir, g.settings"
+)
 CURRENT = (
-    "SELECT g.id, g.key, s.ord, s.round, s.grp, g.game, g.seed, g.reason, g.turns,"
-    " g.duration_ms, g.dir, g.settings FROM games g JOIN current_games s"
+    f"SELECT {CURRENT_COLUMNS} FROM games g JOIN current_games s"
     " ON s.key = g.key AND s.identity_hash = g.identity_hash"
 )
 """The current games (as :meth:`Store.games` reads them), before any WHERE or ORDER."""
 ORDER = " ORDER BY s.round, s.ord, g.id"
+HISTORY = 1
+"""The kept rating history's version (kept_meta ``history``): counts kept without it, or
+with another, are built again."""
 
 
 def ensure(db: sqlite3.Connection) -> None:
@@ -86,6 +92,7 @@ def ensure(db: sqlite3.Connection) -> None:
     for statement in SCHEMA.split(";"):
         if statement.strip():
             db.execute(statement)
+    history.ensure(db)
 
 
 def has_tables(db: sqlite3.Connection) -> bool:
@@ -110,9 +117,13 @@ def _variant_keys(db: sqlite3.Connection) -> list[str]:
 
 
 def is_valid(db: sqlite3.Connection) -> bool:
-    """Whether the kept counts hold exactly the current games (with today's variant keys)."""
+    """Whether the kept counts hold exactly the current games (with today's variant keys),
+    their rating history too (counts kept by an arena before it are built again)."""
     return bool(
-        has_tables(db) and _get(db, "valid") and _get(db, "variant_keys") == _variant_keys(db)
+        has_tables(db)
+        and _get(db, "valid")
+        and _get(db, "history") == HISTORY
+        and _get(db, "variant_keys") == _variant_keys(db)
     )
 
 
@@ -147,48 +158,70 @@ def on_game_stored(
     """Count the game ``game_id`` just stored (its current-games ``row``), in the caller's
     transaction. ``replaced``: its key was current with another game, which no longer
     counts: the counts are built again."""
+    on_games_stored(db, [game_id], [row], replaced)
+
+
+def on_games_stored(
+    db: sqlite3.Connection,
+    game_ids: Sequence[int],
+    rows: Sequence[tuple[str, int, int, str, str]],
+    replaced: bool,
+) -> None:
+    """Count the games ``game_ids`` just stored (their current-games ``rows``) at once, in
+    the caller's transaction (see :func:`on_game_stored`)."""
     if not has_tables(db):
         ensure(db)
     if replaced or not is_valid(db):
         rebuild(db)
         return
-    game = _read_games(db, " WHERE g.id = ?", (game_id,))
-    if not game or len(game[0].seats) < 2:
+    games = [g for chunk in _by_ids(db, game_ids) for g in chunk]
+    if len(games) != len(game_ids) or any(len(g.seats) < 2 for g in games):
         rebuild(db)  # a one-player game: its round's ranks move with every game of it
         return
-    g = game[0]
-    _count(db, g, _variant_keys(db))
-    _set(db, "games", int(_get(db, "games") or 0) + 1)
-    _set(db, "digest", str((int(_get(db, "digest") or 0) + current_digest([row])) % (1 << 64)))
+    delta = _Delta(db, _variant_keys(db))
+    for g in games:
+        delta.add(g)
+    delta.write()
+    _set(db, "games", int(_get(db, "games") or 0) + len(games))
+    digest = int(_get(db, "digest") or 0) + current_digest(rows)
+    _set(db, "digest", str(digest % (1 << 64)))
     checkpoint = _get(db, "checkpoint")
-    if checkpoint is not None and [g.round, g.ord, g.id] < checkpoint:
+    if checkpoint is not None and any([g.round, g.ord, g.id] < checkpoint for g in games):
         _set(db, "checkpoint", None)  # stored before the checkpoint: rate everything again
         _set(db, "states", {})
+        history.clear(db)
         _set(db, "tail", int(_get(db, "games")))
     else:
-        _set(db, "tail", int(_get(db, "tail") or 0) + 1)
+        _set(db, "tail", int(_get(db, "tail") or 0) + len(games))
     _advance(db)
 
 
 def rebuild(db: sqlite3.Connection) -> None:
-    """Build the kept counts from the current games, in the caller's transaction."""
+    """Build the kept counts from the current games, in the caller's transaction (read
+    :data:`CHUNK` games at a time: a million games fit in little memory)."""
     ensure(db)
     for table in TABLES:
         db.execute(f"DELETE FROM {table}")
+    history.clear(db)
     keys = _variant_keys(db)
-    games = _read_games(db, "", ())
+    (games,) = db.execute(CURRENT.replace(CURRENT_COLUMNS, "COUNT(*)")).fetchone()
     _set(db, "variant_keys", keys)
     _set(db, "checkpoint", None)
     _set(db, "states", {})
-    _set(db, "games", len(games))
-    _set(db, "tail", len(games))
-    if any(len(g.seats) < 2 for g in games):
+    _set(db, "games", games)
+    _set(db, "tail", games)
+    one_player = CURRENT.replace(CURRENT_COLUMNS, "1") + " WHERE g.players < 2 LIMIT 1"
+    if db.execute(one_player).fetchone():
         _set(db, "valid", False)  # one-player games: read from scratch
         return
-    for g in games:
-        _count(db, g, keys)
+    for chunk in _chunks_after(db, None):
+        delta = _Delta(db, keys)
+        for g in chunk:
+            delta.add(g)
+        delta.write()
     rows = db.execute("SELECT key, ord, round, grp, identity_hash FROM current_games")
     _set(db, "digest", str(current_digest(rows)))
+    _set(db, "history", HISTORY)
     _set(db, "valid", True)
     _advance(db)
 
@@ -198,54 +231,94 @@ def _advance(db: sqlite3.Connection) -> None:
     tail = int(_get(db, "tail") or 0)
     if tail <= 2 * TAIL:
         return
-    checkpoint = _get(db, "checkpoint")
-    games = _games_after(db, checkpoint)[: tail - TAIL]
     states = _get(db, "states") or {}
-    evs = rt.events(games, _variant_keys(db))
-    for r in ratings.everyone():
-        if isinstance(r, ratings.IncrementalRating):
-            states[r.name] = ratings.rate_events(r, evs, states.get(r.name))
-    last = games[-1]
+    keys = _variant_keys(db)
+    points = history.Recorder(db, int(_get(db, "games") or 0) - tail)
+    last: StoredGame | None = None
+    rated = 0
+    for chunk in _chunks_after(db, _get(db, "checkpoint"), tail - TAIL):
+        evs = rt.events(chunk, keys)
+        for r in ratings.everyone():
+            if isinstance(r, ratings.IncrementalRating):
+                after = points.after if r is history.trueskill() else None
+                states[r.name] = ratings.rate_events(r, evs, states.get(r.name), after)
+        rated += len(chunk)
+        points.offset += len(chunk)
+        last = chunk[-1]
+    points.flush()
+    if last is None:
+        return
     _set(db, "states", states)
     _set(db, "checkpoint", [last.round, last.ord, last.id])
-    _set(db, "tail", tail - len(games))
+    _set(db, "tail", tail - rated)
+
+
+CHUNK = 5000
+"""Games read at once when the kept counts are built or advanced."""
+
+
+def _chunks_after(
+    db: sqlite3.Connection, checkpoint: list[int] | None, limit: int | None = None
+) -> Iterator[list[StoredGame]]:
+    """The current games after ``checkpoint`` in schedule order (all without one), at most
+    ``limit`` of them, :data:`CHUNK` at a time: ranges of the schedule index, read on."""
+    left = -1 if limit is None else limit
+    after = checkpoint
+    while left != 0:
+        size = CHUNK if left < 0 else min(CHUNK, left)
+        if after is None:
+            found = _read_games(db, "", (), size)
+        else:
+            found = _read_games(
+                db,
+                " WHERE (s.round, s.ord) >= (?, ?) AND (s.round, s.ord, g.id) > (?, ?, ?)",
+                (*after[:2], *after),
+                size,
+            )
+        if not found:
+            return
+        yield found
+        left -= len(found)
+        last = found[-1]
+        after = [last.round, last.ord, last.id]
 
 
 def _games_after(db: sqlite3.Connection, checkpoint: list[int] | None) -> list[StoredGame]:
-    """The current games after ``checkpoint`` in schedule order (all without one): a
-    range of the schedule index, the game ids compared here."""
-    if checkpoint is None:
-        return _read_games(db, "", ())
-    found = _read_games(db, " WHERE (s.round, s.ord) >= (?, ?)", tuple(checkpoint[:2]))
-    return [g for g in found if [g.round, g.ord, g.id] > checkpoint]
+    """Every current game after ``checkpoint`` in schedule order (all without one)."""
+    return [g for chunk in _chunks_after(db, checkpoint) for g in chunk]
 
 
-def _read_games(db: sqlite3.Connection, where: str, args: tuple[Any, ...]) -> list[StoredGame]:
-    """Current games matching ``where``, seats included (no text fields), in schedule order."""
-    query = CURRENT + where + ORDER
+def _by_ids(db: sqlite3.Connection, ids: Sequence[int]) -> Iterator[list[StoredGame]]:
+    """The current games of ``ids`` (in schedule order within each chunk of ids)."""
+    for i in range(0, len(ids), 500):
+        chunk = list(ids[i : i + 500])
+        yield _read_games(db, f" WHERE g.id IN ({', '.join('?' * len(chunk))})", tuple(chunk))
+
+
+def _read_games(
+    db: sqlite3.Connection, where: str, args: tuple[Any, ...], limit: int | None = None
+) -> list[StoredGame]:
+    """Current games matching ``where`` (the first ``limit``), seats included (no text
+    fields), in schedule order."""
+    query = CURRENT + where + ORDER + ("" if limit is None else f" LIMIT {int(limit)}")
     rows = db.execute(query, args).fetchall()
     seats: dict[int, list[SeatRecord]] = {r[0]: [] for r in rows}
     timed = "late" in {row[1] for row in db.execute("PRAGMA table_info(seats)")}
     columns = "game_id, bot, rank, score, forfeit, " + ("late, turn_ms" if timed else "0, NULL")
     ids = list(seats)
-    if where:
-        chunks = [ids[i : i + 500] for i in range(0, len(ids), 500)]
-        found: Iterable[Any] = (
-            row
-            for chunk in chunks
-            for row in db.execute(
-                f"SELECT {columns} FROM seats WHERE game_id IN ({', '.join('?' * len(chunk))})"
-                " ORDER BY game_id, seat",
-                chunk,
-            )
+    chunks = [ids[i : i + 500] for i in range(0, len(ids), 500)]
+    found: Iterable[Any] = (
+        row
+        for chunk in chunks
+        for row in db.execute(
+            f"SELECT {columns} FROM seats WHERE game_id IN ({', '.join('?' * len(chunk))})"
+            " ORDER BY game_id, seat",
+            chunk,
         )
-    else:
-        found = db.execute(f"SELECT {columns} FROM seats ORDER BY game_id, seat")
-
+    )
     for gid, bot, rank, score, forfeit, late, blob in found:
-        if gid in seats:
-            times = list(unpack_times(blob))
-            seats[gid].append(SeatRecord(bot, rank, score, forfeit, late=late, turn_ms=times))
+        times = list(unpack_times(blob))
+        seats[gid].append(SeatRecord(bot, rank, score, forfeit, late=late, turn_ms=times))
     return [
         StoredGame(
             id=r[0], key=r[1], ord=r[2], round=r[3], group=r[4], game=r[5], seed=r[6],
@@ -256,106 +329,121 @@ def _read_games(db: sqlite3.Connection, where: str, args: tuple[Any, ...]) -> li
     ]  # fmt: skip
 
 
-def _count(db: sqlite3.Connection, g: StoredGame, variant_keys: Sequence[str]) -> None:
-    """Add one game of two or more seats to the kept counts."""
-    delta = rt.Counts()
-    (event,) = rt.events([g], variant_keys)
-    delta.add_event(event)
-    late: dict[str, int] = {}
-    for s in g.seats:
-        late[s.bot] = late.get(s.bot, 0) + s.late
-    for bot, bs in delta.stats.items():
-        _add_bot(db, bs, late.get(bot, 0))
-    for e in event:
-        _add_score(db, e.bot, OVERALL, "", e.score)
-        _add_score(db, e.bot, VARIANT, e.variant, e.score)
-    for (a, b), pw in delta.pairs.items():
-        db.execute(
+class _Delta:
+    """The counts of some games (each of two or more seats), added to the kept tables at
+    once by :meth:`write`: a game alone as it is stored, or thousands when the counts are
+    built."""
+
+    def __init__(self, db: sqlite3.Connection, variant_keys: Sequence[str]) -> None:
+        self.db = db
+        self.keys = variant_keys
+        self.counts = rt.Counts()
+        self.late: dict[str, int] = {}
+        self.bins: dict[tuple[str, float], int] = {}
+        self.halves: dict[str, dict[str, float]] = {}  # pair id -> first bot -> its points
+        self.ptnml: dict[tuple[str, str], list[int]] = {}
+
+    def add(self, g: StoredGame) -> None:
+        """Count one game."""
+        (event,) = rt.events([g], self.keys)
+        self.counts.add_event(event)
+        for s in g.seats:
+            self.late[s.bot] = self.late.get(s.bot, 0) + s.late
+            for ms in s.turn_ms:
+                key = (s.bot, round(ms, 2))
+                self.bins[key] = self.bins.get(key, 0) + 1
+        self._add_half(g)
+
+    def _add_half(self, g: StoredGame) -> None:
+        """Count a two-bot game as half of its seat-swapped pair, as
+        :func:`arena.results.rating.pentanomials` does (the latest game of each seating
+        counts)."""
+        bots = tuple(s.bot for s in g.seats)
+        if len(bots) != 2 or bots[0] == bots[1]:
+            return
+        pid = json.dumps(rt.pair_id(g.round, g.settings, bots))
+        a, b = sorted(bots)
+        points = rt.pair_points(g.seats, a)
+        halves = self.halves.get(pid)
+        if halves is None:
+            found = self.db.execute("SELECT first, points FROM kept_halves WHERE pid = ?", (pid,))
+            halves = self.halves[pid] = dict(found)
+        me, other = bots
+        if other in halves:  # the pair is complete
+            counts = self.ptnml.setdefault((a, b), [0] * 5)
+            if me in halves:  # it was already, with an earlier game of this seating
+                counts[round(2 * (halves[me] + halves[other]))] -= 1
+            counts[round(2 * (points + halves[other]))] += 1
+        halves[me] = points
+
+    def write(self) -> None:
+        """Add the counts to the kept tables."""
+        db = self.db
+        for bot, bs in self.counts.stats.items():
+            self._write_bot(bs, self.late.get(bot, 0))
+            self._write_score(bot, OVERALL, "", bs.scores)
+            for variant, m in bs.variant_scores.items():
+                self._write_score(bot, VARIANT, variant, m)
+        db.executemany(
             "INSERT INTO kept_pairs(a, b, wins, draws, losses) VALUES (?, ?, ?, ?, ?)"
             " ON CONFLICT(a, b) DO UPDATE SET wins = wins + excluded.wins,"
             " draws = draws + excluded.draws, losses = losses + excluded.losses",
-            (a, b, pw.wins, pw.draws, pw.losses),
+            [(a, b, pw.wins, pw.draws, pw.losses) for (a, b), pw in self.counts.pairs.items()],
         )
-    for pattern, count in delta.multi.items():
-        db.execute(
+        db.executemany(
             "INSERT INTO kept_multi(pattern, count) VALUES (?, ?)"
             " ON CONFLICT(pattern) DO UPDATE SET count = count + excluded.count",
-            (json.dumps(pattern), count),
+            [(json.dumps(pattern), n) for pattern, n in self.counts.multi.items()],
         )
-    _add_half(db, g)
-    bins: dict[tuple[str, float], int] = {}
-    for s in g.seats:
-        for ms in s.turn_ms:
-            key = (s.bot, round(ms, 2))
-            bins[key] = bins.get(key, 0) + 1
-    db.executemany(
-        "INSERT INTO kept_times(bot, ms, count) VALUES (?, ?, ?)"
-        " ON CONFLICT(bot, ms) DO UPDATE SET count = count + excluded.count",
-        [(bot, ms, n) for (bot, ms), n in bins.items()],
-    )
+        for (a, b), delta in self.ptnml.items():
+            row = db.execute("SELECT counts FROM kept_ptnml WHERE a = ? AND b = ?", (a, b))
+            found = row.fetchone()
+            counts = json.loads(found[0]) if found else [0] * 5
+            counts = [x + d for x, d in zip(counts, delta, strict=True)]
+            db.execute(
+                "INSERT OR REPLACE INTO kept_ptnml(a, b, counts) VALUES (?, ?, ?)",
+                (a, b, json.dumps(counts)),
+            )
+        db.executemany(
+            "INSERT OR REPLACE INTO kept_halves(pid, first, points) VALUES (?, ?, ?)",
+            [(pid, first, p) for pid, halves in self.halves.items() for first, p in halves.items()],
+        )
+        db.executemany(
+            "INSERT INTO kept_times(bot, ms, count) VALUES (?, ?, ?)"
+            " ON CONFLICT(bot, ms) DO UPDATE SET count = count + excluded.count",
+            [(bot, ms, n) for (bot, ms), n in self.bins.items()],
+        )
 
+    def _write_bot(self, bs: rt.BotStats, late: int) -> None:
+        row = self.db.execute("SELECT forfeits FROM kept_bots WHERE bot = ?", (bs.name,))
+        found = row.fetchone()
+        forfeits = json.loads(found[0]) if found else dict.fromkeys(rt.REASONS, 0)
+        for k, n in bs.forfeits.items():
+            forfeits[k] = forfeits.get(k, 0) + n
+        self.db.execute(
+            "INSERT INTO kept_bots(bot, games, wins, draws, losses, rank_sum, late, forfeits)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(bot) DO UPDATE SET"
+            " games = games + excluded.games, wins = wins + excluded.wins,"
+            " draws = draws + excluded.draws, losses = losses + excluded.losses,"
+            " rank_sum = rank_sum + excluded.rank_sum, late = late + excluded.late,"
+            " forfeits = excluded.forfeits",
+            (bs.name, bs.games, bs.wins, bs.draws, bs.losses, bs.rank_sum, late,
+             json.dumps(forfeits)),
+        )  # fmt: skip
 
-def _add_bot(db: sqlite3.Connection, bs: rt.BotStats, late: int) -> None:
-    row = db.execute("SELECT forfeits FROM kept_bots WHERE bot = ?", (bs.name,)).fetchone()
-    forfeits = json.loads(row[0]) if row else dict.fromkeys(rt.REASONS, 0)
-    for k, n in bs.forfeits.items():
-        forfeits[k] = forfeits.get(k, 0) + n
-    db.execute(
-        "INSERT INTO kept_bots(bot, games, wins, draws, losses, rank_sum, late, forfeits)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(bot) DO UPDATE SET"
-        " games = games + excluded.games, wins = wins + excluded.wins,"
-        " draws = draws + excluded.draws, losses = losses + excluded.losses,"
-        " rank_sum = rank_sum + excluded.rank_sum, late = late + excluded.late,"
-        " forfeits = excluded.forfeits",
-        (bs.name, bs.games, bs.wins, bs.draws, bs.losses, bs.rank_sum, late, json.dumps(forfeits)),
-    )
-
-
-def _add_score(db: sqlite3.Connection, bot: str, scope: int, variant: str, value: float) -> None:
-    row = db.execute(
-        "SELECT n, total, m2, low, high FROM kept_scores WHERE bot = ? AND scope = ?"
-        " AND variant = ?",
-        (bot, scope, variant),
-    ).fetchone()
-    m = st.Moments(*row) if row else st.Moments()
-    m.add(value)
-    db.execute(
-        "INSERT OR REPLACE INTO kept_scores(bot, scope, variant, n, total, m2, low, high)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        (bot, scope, variant, m.n, m.total, m.m2, m.low, m.high),
-    )
-
-
-def _add_half(db: sqlite3.Connection, g: StoredGame) -> None:
-    """Count a two-bot game as half of its seat-swapped pair, as
-    :func:`arena.results.rating.pentanomials` does (the latest game of each seating counts)."""
-    bots = tuple(s.bot for s in g.seats)
-    if len(bots) != 2 or bots[0] == bots[1]:
-        return
-    pid = json.dumps(rt.pair_id(g.round, g.settings, bots))
-    a, b = sorted(bots)
-    points = rt.pair_points(g.seats, a)
-    halves = dict(db.execute("SELECT first, points FROM kept_halves WHERE pid = ?", (pid,)))
-    me, other = bots
-    if other in halves:  # the pair is complete
-        if me in halves:  # it was already, with an earlier game of this seating
-            _add_pair(db, a, b, halves[me] + halves[other], -1)
-        _add_pair(db, a, b, points + halves[other], 1)
-    db.execute(
-        "INSERT OR REPLACE INTO kept_halves(pid, first, points) VALUES (?, ?, ?)",
-        (pid, me, points),
-    )
-
-
-def _add_pair(db: sqlite3.Connection, a: str, b: str, points: float, n: int) -> None:
-    """Count (``n`` = 1) or take out (-1) a pair in which a scored ``points`` (0 to 2)."""
-    row = db.execute("SELECT counts FROM kept_ptnml WHERE a = ? AND b = ?", (a, b)).fetchone()
-    counts = json.loads(row[0]) if row else [0] * 5
-    counts[round(2 * points)] += n
-    db.execute(
-        "INSERT OR REPLACE INTO kept_ptnml(a, b, counts) VALUES (?, ?, ?)",
-        (a, b, json.dumps(counts)),
-    )
+    def _write_score(self, bot: str, scope: int, variant: str, added: st.Moments) -> None:
+        row = self.db.execute(
+            "SELECT n, total, m2, low, high FROM kept_scores WHERE bot = ? AND scope = ?"
+            " AND variant = ?",
+            (bot, scope, variant),
+        ).fetchone()
+        m = st.Moments(*row) if row else st.Moments()
+        m.merge(added)
+        self.db.execute(
+            "INSERT OR REPLACE INTO kept_scores(bot, scope, variant, n, total, m2, low, high)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (bot, scope, variant, m.n, m.total, m.m2, m.low, m.high),
+        )
 
 
 class Kept:
@@ -368,17 +456,20 @@ class Kept:
         games: int,
         late: dict[str, int],
         times: dict[str, list[tuple[float, int]]],
+        history: history.Points | None = None,
     ) -> None:
         self.counts = counts
         self.states = states  # every incremental rating's state after every current game
         self.games = games  # current games
         self.late = late
         self.times = times  # each bot's response times: (ms to 0.01, how many), ascending
+        self.history = history  # each bot's TrueSkill mu over the games, when asked for
 
 
-def read(db: sqlite3.Connection, bots: Sequence[str]) -> Kept | None:
+def read(db: sqlite3.Connection, bots: Sequence[str], with_history: bool = False) -> Kept | None:
     """The kept counts and ratings of the current games (the bots of ``bots`` first), the
-    tail rated now; ``None`` when they are not valid (read from scratch then)."""
+    tail rated now (and ``with_history``, the rating history); ``None`` when they are not
+    valid (read from scratch then)."""
     if not is_valid(db):
         return None
     counts = rt.Counts()
@@ -412,10 +503,29 @@ def read(db: sqlite3.Connection, bots: Sequence[str]) -> Kept | None:
     counts.finish()
     states = _get(db, "states") or {}
     evs = rt.events(_games_after(db, _get(db, "checkpoint")), _variant_keys(db))
+    points = _history(db, bots, evs, states.get(history.trueskill().name)) if with_history else None
     for r in ratings.everyone():
         if isinstance(r, ratings.IncrementalRating):
             states[r.name] = ratings.rate_events(r, evs, states.get(r.name))
     times: dict[str, list[tuple[float, int]]] = {}
     for bot, ms, n in db.execute("SELECT bot, ms, count FROM kept_times ORDER BY bot, ms"):
         times.setdefault(bot, []).append((ms, n))
-    return Kept(counts, states, int(_get(db, "games") or 0), late, times)
+    return Kept(counts, states, int(_get(db, "games") or 0), late, times, points)
+
+
+def _history(
+    db: sqlite3.Connection,
+    bots: Sequence[str],
+    tail: list[list[rt.Entry]],
+    state: dict[str, Any] | None,
+) -> history.Points:
+    """The kept rating history and the ``tail``'s events rated from the kept ``state`` (a
+    copy), bots in the order :func:`arena.results.history.from_events` gives them when it
+    rates every game: ``bots``, then the others by name."""
+    kept = history.read(db)
+    prior = [(0, history.trueskill().centre({}, ""))]
+    others = (set(kept) | {e.bot for event in tail for e in event}) - set(bots)
+    seeded = {b: kept.get(b, list(prior)) for b in [*bots, *sorted(others)]}
+    rated = int(_get(db, "games") or 0) - int(_get(db, "tail") or 0)
+    state = json.loads(json.dumps(state or {}))
+    return history.from_events([], tail, state, rated, seeded)

@@ -138,10 +138,14 @@ GAME_COLUMNS = (
 )
 
 
-def page_query(flt: GameFilter, order: str, current_only: bool) -> tuple[str, str, list[Any]]:
+def page_query(
+    flt: GameFilter, order: str, current_only: bool, id_past: int | None = None
+) -> tuple[str, str, list[Any]]:
     """(the SELECT of a page's games, with ``LIMIT ? OFFSET ?`` left to add; the COUNT of
     every game passing; their parameters). ``current_only``: the games the tournament
-    file defines (as the leaderboard), else every stored game."""
+    file defines (as the leaderboard), else every stored game. ``id_past`` (orders
+    ``newest`` and ``oldest``): only the games after this id in that order (a keyset
+    page: it walks the ids from there, so a page costs the same however far back it is)."""
     if order not in ORDERS:
         raise ValueError(f"order {order!r}: one of {', '.join(ORDERS)}")
     if current_only:
@@ -163,6 +167,11 @@ def page_query(flt: GameFilter, order: str, current_only: bool) -> tuple[str, st
             ORDERS[order][1],
         )
     terms, params = _conditions(flt, rounds)
+    if id_past is not None:
+        if order not in ("newest", "oldest"):
+            raise ValueError(f"order {order!r}: a keyset page is by id (newest or oldest)")
+        terms.append("g.id < ?" if order == "newest" else "g.id > ?")
+        params.append(id_past)
     where = (" WHERE " + " AND ".join(terms)) if terms else ""
     select = (
         f"SELECT {GAME_COLUMNS.format(places=places)} FROM {source}{where} ORDER BY {sql_order}"

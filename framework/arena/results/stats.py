@@ -685,6 +685,20 @@ class Moments:
         self.low = min(self.low, value)
         self.high = max(self.high, value)
 
+    def merge(self, other: Moments) -> None:
+        """Count another stream's values too (Chan's pairwise form of the moments)."""
+        if other.n == 0:
+            return
+        if self.n == 0:
+            self.n, self.total, self.m2 = other.n, other.total, other.m2
+            self.low, self.high = other.low, other.high
+            return
+        n = self.n + other.n
+        delta = other.mean - self.mean
+        self.m2 += other.m2 + delta * delta * self.n * other.n / n
+        self.n, self.total = n, self.total + other.total
+        self.low, self.high = min(self.low, other.low), max(self.high, other.high)
+
     @staticmethod
     def of(values: Iterable[float]) -> Moments:
         """The moments of ``values``."""

@@ -8,7 +8,14 @@ over it), so a reader never sees half a file::
 
     {"state": "running", "games_done": 12, "games_total": 40, "stalls_replayed": 0,
      "given_up": 0, "failed": 0, "eta_s": 31.5, "pid": 4242,
-     "started": "2026-12-02T04:50:00+00:00", "updated": "2026-12-02T04:50:14+00:00"}
+     "started": "2026-12-02T04:50:00+00:00", "updated": "2026-12-02T04:50:14+00:00",
+     "waiting_for_cores": null}
+
+``waiting_for_cores`` says what the next game waits for while other arena runs hold the
+machine's cores (``waiting for a core: 2 games of another arena run are using them ...``),
+else null.
+
+A contest with leagues adds ``"leagues": {bot: league}`` (each bot's league by name).
 
 :func:`read_status` reads it back; a ``running`` file whose process is gone (killed, the
 machine restarted) reads as ``stopped``.
@@ -20,11 +27,13 @@ import contextlib
 import json
 import os
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from arena.events import (
+    CoresWaiting,
     GameFailed,
     GameGivenUp,
     GameStalled,
@@ -49,6 +58,7 @@ KEYS = (
     "pid",
     "started",
     "updated",
+    "waiting_for_cores",
 )
 """The file's keys, in order: ``arena serve`` reads exactly these."""
 
@@ -60,8 +70,11 @@ def _now() -> str:
 class StatusWriter(RunObserver):
     """Keeps ``output/status.json`` up to date as the run goes."""
 
-    def __init__(self, output: Path) -> None:
+    def __init__(
+        self, output: Path, leagues: Callable[[], dict[str, str] | None] | None = None
+    ) -> None:
         self.path = Path(output) / STATUS_NAME
+        self.leagues = leagues  # each bot's league now (a contest's), when it has some
         self.state = "running"
         self.done = 0
         self.total: int | None = None
@@ -72,9 +85,11 @@ class StatusWriter(RunObserver):
         self.first_done = 0  # games already done when the run began (resumed)
         self.clock_start = time.monotonic()
         self.last_write = float("-inf")
+        self.cores_wait: str | None = None
 
     def status(self) -> dict[str, Any]:
         """The file's content now."""
+        leagues = self.leagues() if self.leagues is not None else None
         return {
             "state": self.state,
             "games_done": self.done,
@@ -86,6 +101,8 @@ class StatusWriter(RunObserver):
             "pid": os.getpid(),
             "started": self.started_at,
             "updated": _now(),
+            "waiting_for_cores": self.cores_wait,
+            **({"leagues": leagues} if leagues is not None else {}),
         }
 
     def _eta(self) -> float | None:
@@ -141,9 +158,15 @@ class StatusWriter(RunObserver):
         self.failures += 1
         self._game_ended(event.done, event.total)
 
+    def waiting(self, event: CoresWaiting) -> None:
+        """A game waits for cores (or no longer does): written at once."""
+        self.cores_wait = event.message
+        self.write()
+
     def finished(self, event: RunFinished) -> None:
         """The run ended: the last write, with its state."""
         self.state = event.state
+        self.cores_wait = None
         self.done, self.total = event.done, event.total
         self.write()
 

@@ -24,7 +24,7 @@ import sqlite3
 import time
 import urllib.parse
 from array import array
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,7 +32,7 @@ from typing import Any
 
 from arena.errors import ArenaError, ConfigError, OutputError
 from arena.records import GameRecord, SeatRecord, StoredGame
-from arena.results import kept
+from arena.results import history, kept, rating
 from arena.results.batching import Batch
 from arena.results.identity import canonical, identity_hash
 from arena.results.kept import Kept as KeptRatings
@@ -113,6 +113,8 @@ UPGRADES = {
 """The statements that bring a schema to the next one."""
 
 TABLES = ("meta", "bots", "games", "current_games", "seats")
+NewGame = tuple[str, int, int, str, GameRecord, dict[str, Any]]
+"""A game to store: :meth:`Store.add_game`'s key, order, round, group, record, identity."""
 """The tables of every schema that resumes (:data:`IDENTITY_SCHEMA` on)."""
 
 SQLITE_IOERR, SQLITE_CORRUPT, SQLITE_FULL, SQLITE_FORMAT, SQLITE_NOTADB = 10, 11, 13, 24, 26
@@ -389,61 +391,91 @@ class Store:
         """Store a finished game, its identity and its seats in one transaction, as a game
         of the current tournament; return its id. ``folder`` holds its files (default
         :meth:`game_dir`)."""
+        with self._game_rows():
+            game_id, row, replaced = self._insert(
+                key, order, round_, group, record, identity, folder
+            )
+            kept.on_game_stored(self.db, game_id, row, replaced)
+        return game_id
+
+    def add_games(self, games: Iterable[NewGame]) -> list[int]:
+        """Store many finished games (each :meth:`add_game`'s arguments) in one transaction,
+        the kept counts updated once for all of them (an import, a benchmark's store: a
+        hundred thousand games in a minute); return their ids."""
+        ids: list[int] = []
+        rows: list[tuple[str, int, int, str, str]] = []
+        replaced = False
+        with self._writing():
+            for game in games:
+                game_id, row, again = self._insert(*game)
+                ids.append(game_id)
+                rows.append(row)
+                replaced = replaced or again
+            if ids:
+                kept.on_games_stored(self.db, ids, rows, replaced)
+        return ids
+
+    def _insert(
+        self,
+        key: str,
+        order: int,
+        round_: int,
+        group: str,
+        record: GameRecord,
+        identity: dict[str, Any],
+        folder: Path | None = None,
+    ) -> tuple[int, tuple[str, int, int, str, str], bool]:
+        """Write a game's rows (in the caller's transaction): its id, its current-games
+        row, and whether its key was current with another game."""
         digest = identity_hash(identity)
         # (a string, not paths: this runs for every game, and paths cost more than the rows)
         where = (
             f"games/{game_slug(key)}" if folder is None else str(folder.relative_to(self.output))
         )
-        with self._game_rows():
-            replaced = self.db.execute(
-                "SELECT 1 FROM current_games WHERE key = ?", (key,)
-            ).fetchone()
-            self.db.execute(
-                "INSERT OR REPLACE INTO current_games(key, ord, round, grp, identity_hash)"
-                " VALUES (?, ?, ?, ?, ?)",
-                (key, order, round_, group, digest),
-            )
-            cur = self.db.execute(
-                "INSERT INTO games(key, ord, round, grp, game, seed, settings, players, reason,"
-                " turns, steps, duration_ms, dir, finished_at, identity, identity_hash)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        replaced = self.db.execute("SELECT 1 FROM current_games WHERE key = ?", (key,)).fetchone()
+        self.db.execute(
+            "INSERT OR REPLACE INTO current_games(key, ord, round, grp, identity_hash)"
+            " VALUES (?, ?, ?, ?, ?)",
+            (key, order, round_, group, digest),
+        )
+        cur = self.db.execute(
+            "INSERT INTO games(key, ord, round, grp, game, seed, settings, players, reason,"
+            " turns, steps, duration_ms, dir, finished_at, identity, identity_hash)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                key,
+                order,
+                round_,
+                group,
+                record.game,
+                record.seed,
+                json.dumps(record.settings, sort_keys=True),
+                len(record.seats),
+                safe_text(record.reason),
+                record.turns,
+                record.steps,
+                record.duration_ms,
+                where,
+                time.strftime("%Y-%m-%dT%H:%M:%S"),
+                canonical(identity),
+                digest,
+            ),
+        )
+        game_id = int(cur.lastrowid or 0)
+        self.db.executemany(
+            "INSERT INTO seats(game_id, seat, bot, rank, score, forfeit, detail, raw,"
+            " moves, total_ms, max_ms, stderr, late, turn_ms)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
                 (
-                    key,
-                    order,
-                    round_,
-                    group,
-                    record.game,
-                    record.seed,
-                    json.dumps(record.settings, sort_keys=True),
-                    len(record.seats),
-                    safe_text(record.reason),
-                    record.turns,
-                    record.steps,
-                    record.duration_ms,
-                    where,
-                    time.strftime("%Y-%m-%dT%H:%M:%S"),
-                    canonical(identity),
-                    digest,
-                ),
-            )
-            game_id = int(cur.lastrowid or 0)
-            self.db.executemany(
-                "INSERT INTO seats(game_id, seat, bot, rank, score, forfeit, detail, raw,"
-                " moves, total_ms, max_ms, stderr, late, turn_ms)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [
-                    (
-                        game_id, i, s.bot, s.rank, s.score, s.forfeit, safe_text(s.detail),
-                        safe_text(s.raw), s.moves, s.total_ms, s.max_ms, safe_text(s.stderr),
-                        s.late, pack_times(s.turn_ms),
-                    )
-                    for i, s in enumerate(record.seats)
-                ],
-            )  # fmt: skip
-            kept.on_game_stored(
-                self.db, game_id, (key, order, round_, group, digest), replaced is not None
-            )
-        return game_id
+                    game_id, i, s.bot, s.rank, s.score, s.forfeit, safe_text(s.detail),
+                    safe_text(s.raw), s.moves, s.total_ms, s.max_ms, safe_text(s.stderr),
+                    s.late, pack_times(s.turn_ms),
+                )
+                for i, s in enumerate(record.seats)
+            ],
+        )  # fmt: skip
+        return game_id, (key, order, round_, group, digest), replaced is not None
 
     def games(self, current_only: bool = True) -> list[StoredGame]:
         """Stored games, seats included, in the order of the schedule.
@@ -480,6 +512,19 @@ class Store:
             for row in self.db.execute(query)
         ]  # fmt: skip
 
+    def rating_history(self, current_only: bool = True) -> history.Points:
+        """Each bot's TrueSkill mu over the games the tournament file defined at its last
+        run (:mod:`arena.results.history`), from the kept history (bounded); of
+        ``current_only=False`` (every stored game), or when nothing is kept, from the games."""
+        meta = self.meta()
+        bots = list(meta.get("bots", []))
+        found = self.kept(bots, with_history=True) if current_only else None
+        if found is not None and found.history is not None:
+            return found.history
+        games = self.games(current_only)
+        bots += sorted({s.bot for g in games for s in g.seats} - set(bots))
+        return history.from_events(bots, rating.events(games, meta.get("variant_keys", [])))
+
     def response_times(self, current_only: bool = True) -> dict[str, array[float]]:
         """Each bot's per-turn times (ms) over the games the tournament file defined at its
         last run (or every stored game); bots of games stored without times (an older
@@ -499,24 +544,27 @@ class Store:
             out.setdefault(bot, array("f")).extend(unpack_times(blob))
         return out
 
-    def kept(self, bots: Sequence[str]) -> kept.Kept | None:
+    def kept(self, bots: Sequence[str], with_history: bool = False) -> kept.Kept | None:
         """The ratings and counts kept as games were stored (:mod:`arena.results.kept`),
         built now when they are missing or stale and this folder can be written; ``None``
-        when they cannot be (then read the games), or the file is of an older schema."""
+        when they cannot be (then read the games), or the file is of an older schema.
+        ``with_history``: the rating history too (:attr:`Kept.history`)."""
         if not self._own_schema():
             return None
         lock = self._batch.lock if self._batch is not None else nullcontext()
         with lock:
-            found = kept.read(self.db, bots)
+            found = kept.read(self.db, bots, with_history)
             if found is not None or not self._can_build():
                 return found
             if self._writer:  # this connection writes (a run): build in it
                 with self._writing():
                     kept.rebuild(self.db)
-                return kept.read(self.db, bots)
-        return self._build_kept_as_reader(bots)
+                return kept.read(self.db, bots, with_history)
+        return self._build_kept_as_reader(bots, with_history)
 
-    def _build_kept_as_reader(self, bots: Sequence[str]) -> KeptRatings | None:
+    def _build_kept_as_reader(
+        self, bots: Sequence[str], with_history: bool = False
+    ) -> KeptRatings | None:
         """Build the kept tables from a reader (``arena leaderboard``, ``arena serve``) only
         while no run holds the folder: the rebuild is one write transaction (minutes on a
         million games) that would make a running ``arena run`` fail as "database is
@@ -538,7 +586,7 @@ class Store:
                 kept.ensure(db)
                 if not kept.is_valid(db):
                     kept.rebuild(db)
-            return kept.read(db, bots)
+            return kept.read(db, bots, with_history)
         except sqlite3.Error:
             return None  # read-only folder, a busy writer...: read the games instead
         finally:
@@ -597,6 +645,29 @@ class Store:
                 _, count, params = page_query(flt, order, current_only=False)
             matching = int(self.db.execute(count, params).fetchone()[0])
         return GamesPage(self._with_seats(rows), matching, total)
+
+    def games_by_id(
+        self,
+        flt: GameFilter | None = None,
+        before: int | None = None,
+        after: int | None = None,
+        limit: int = 50,
+        current_only: bool = False,
+    ) -> tuple[list[StoredGame], bool]:
+        """A keyset page of the games passing ``flt``, newest first: the ``limit`` newest
+        with an id below ``before``, or (going back to newer games) the ``limit`` just
+        above ``after``; and whether more games pass beyond the page's far end (older
+        ones, or with ``after`` newer ones). The query of :meth:`games_page`, counting
+        nothing: a page of any filter costs about the same on a million games."""
+        flt = flt or GameFilter()
+        order, past = ("oldest", after) if after is not None else ("newest", before)
+        select, _, params = page_query(flt, order, current_only, past)
+        rows = self.db.execute(select + " LIMIT ?", [*params, limit + 1]).fetchall()
+        more = len(rows) > limit
+        rows = rows[:limit]
+        if after is not None:
+            rows.reverse()
+        return self._with_seats(rows), more
 
     def seed_points(self, current_only: bool = True) -> list[tuple[int, str, float, int]]:
         """``(seed, bot, points, opponents met)`` per seed and bot of the stored games

@@ -49,7 +49,8 @@ def build_bots(
         if recipe.steps:
             how = "found in the build cache" if built.cached else f"built in {built.seconds:.1f} s"
             say(f"arena: {bot.name}: {recipe.language} {how}")
-        kept.append(dataclasses.replace(bot, argv=built.argv))
+        folder = str(built.out) if recipe.steps else ""
+        kept.append(dataclasses.replace(bot, argv=built.argv, built_in=folder))
     config = dataclasses.replace(config, bots=kept)
     if skipped:
         _check_left(config, skipped)
@@ -74,3 +75,18 @@ def _check_left(config: TournamentConfig, skipped: list[str]) -> None:
         raise ConfigError(
             f"{config.path}: format {config.format} compares {needed} bots; {gone} did not build"
         )
+
+
+def build_records(config: TournamentConfig) -> dict[str, dict[str, str]]:
+    """What the store keeps of each bot built from source (its meta ``builds``): its
+    language, its main source or custom command as written, and the folder of its build
+    (``""`` for an interpreted language: nothing was built), where ``build.log`` is."""
+    return {
+        bot.name: {
+            "language": bot.recipe.language,
+            "source": bot.recipe.main,
+            "folder": bot.built_in,
+        }
+        for bot in config.bots
+        if bot.recipe is not None
+    }

@@ -53,7 +53,7 @@ if TYPE_CHECKING:  # yaml and stats are imported where used: `arena match` needs
     from arena.results.stats import Sprt
     from arena.tournament.books import Book
 
-BOT_KEYS = ("name", "cmd", "source", "build", "language", "flags")
+BOT_KEYS = ("name", "cmd", "source", "build", "language", "flags", "owner")
 SPRT_KEYS = ("elo0", "elo1", "alpha", "beta", "model")
 MAX_DEPTH = 32
 """Deepest nesting of YAML collections a tournament file may use (real files use 3)."""
@@ -73,7 +73,8 @@ class BotEntry:
     with its absolute path: what the game identity hashes (see :mod:`arena.results.identity`).
     A bot built from source has its ``recipe`` (its ``files`` are its sources, its ``cmd``
     the run command's template); its ``argv`` is empty until it is built
-    (:func:`arena.tournament.builds.build_bots`).
+    (:func:`arena.tournament.builds.build_bots`), and ``built_in`` names the folder of
+    its build (its ``build.log``) when it was compiled.
     """
 
     name: str
@@ -81,6 +82,8 @@ class BotEntry:
     argv: tuple[str, ...]
     files: tuple[tuple[str, str], ...] = ()
     recipe: Recipe | None = None
+    owner: str | None = None  # who entered it (a contest's account): shown nowhere public
+    built_in: str = ""
 
 
 @dataclass(frozen=True)
@@ -108,6 +111,7 @@ class TournamentConfig:
     champion: str | None = None
     sprt: Sprt | None = None
     retired: tuple[str, ...] = ()  # league: bots given no new game (roster.json)
+    leagues: tuple[str, ...] = ()  # format contest: the leagues' bosses, weakest first
     candidate: str | None = None  # format candidate: the bot judged (None: the first)
     verdict: Sprt | None = None  # format candidate: its bounds (None: the defaults)
     executor: ExecutorKind = "local"
@@ -395,6 +399,7 @@ def load_tournament(
     if len(bots) < players:
         raise doc.error("bots", f"needs at least {players} bots for {players}-player games")
     champion, sprt, candidate, verdict = _check_format(doc, data, fmt, players, bots)
+    leagues = _leagues(doc, data, bots)
     seed = _value(data, "seed")
     if (why := check_seed(game_cls, seed)) is not None:
         raise doc.error("seed", why)
@@ -420,6 +425,7 @@ def load_tournament(
         bots=bots,
         output=output,
         retired=retired,
+        leagues=leagues,
         sandbox=_value(data, "sandbox"),
         memory_mb=_value(data, "memory_mb"),
         max_processes=_value(data, "max_processes"),
@@ -720,6 +726,23 @@ def _bot_named(doc: _Located, data: dict[str, Any], key: str, bots: list[BotEntr
     return name
 
 
+def _leagues(doc: _Located, data: dict[str, Any], bots: list[BotEntry]) -> tuple[str, ...]:
+    """``leagues`` (format contest): the bosses, weakest first, each a bot of the file
+    named once; () when left out (one league)."""
+    raw = data.get("leagues")
+    if raw is None:
+        return ()
+    if not isinstance(raw, list) or not raw or not _texts(raw):
+        raise doc.error("leagues", "must be a list of bot names (the bosses, weakest first)")
+    names = [b.name for b in bots]
+    for i, name in enumerate(raw):
+        if name not in names:
+            raise doc.error(f"leagues[{i}]", f"no bot named {name!r} (bots: {', '.join(names)})")
+        if name in raw[:i]:
+            raise doc.error(f"leagues[{i}]", f"bot {name!r} is the boss of two leagues")
+    return tuple(raw)
+
+
 _NUMBERS = {2: "two", 3: "three", 4: "four"}
 
 
@@ -770,8 +793,10 @@ def _load_bots(
         for key in item:
             if key not in BOT_KEYS:
                 raise doc.error(f"{where}.{key}", f"unknown key (known: {', '.join(BOT_KEYS)})")
+        owner = _owner(doc, item, where)
         if "source" in item or "build" in item:
-            bots.append(_source_bot(doc, item, where, base, presets))
+            bot = _source_bot(doc, item, where, base, presets)
+            bots.append(dataclasses.replace(bot, owner=owner))
             continue
         for key in ("language", "flags"):
             if key in item:
@@ -785,7 +810,7 @@ def _load_bots(
         if isinstance(argv, str):
             raise doc.error(f"{where}.cmd", argv)
         name = _given_name(doc, item, where) or ""
-        bots.append(BotEntry(name, cmd, argv, named_files(cmd, argv)))
+        bots.append(BotEntry(name, cmd, argv, named_files(cmd, argv), owner=owner))
     files = [bot_file(b.argv) if b.argv else _first_source(b) for b in bots]
     names = default_names([b.name or None for b in bots], files)
     for i, name in enumerate(names):
@@ -827,6 +852,20 @@ def bot_name_problem(name: str) -> str | None:
     if name in (".", ".."):
         return f"a bot name must not be {name!r}"
     return None
+
+
+def _owner(doc: _Located, item: dict[str, Any], where: str) -> str | None:
+    """A bot's ``owner`` (who entered it: bots of one owner never meet in a contest), None
+    when left out: printable text like a bot's name."""
+    if "owner" not in item:
+        return None
+    owner = item["owner"]
+    if not isinstance(owner, str):
+        raise doc.error(f"{where}.owner", f'must be text, not {owner!r} (quote it: "{owner}")')
+    if not owner.strip() or len(owner) > MAX_NAME or not owner.isprintable():
+        why = f"an owner is printable text of 1 to {MAX_NAME} characters, not {owner!r}"
+        raise doc.error(f"{where}.owner", why)
+    return owner
 
 
 def _given_name(doc: _Located, item: dict[str, Any], where: str) -> str | None:

@@ -197,6 +197,8 @@ _KEYS = (
     Key("sprt", "mapping", "sprt: {elo0, elo1, alpha, beta, model}"),
     Key("candidate", "text", "candidate: the bot judged against all the others (default: "
         "the first bot)", check=text),
+    Key("leagues", "list of bot names", "contest: the leagues' bosses, weakest first (every "
+        "participant starts in the lowest league and is promoted past its boss)"),
     Key("verdict", "mapping", "candidate: the verdict's bounds {elo0, elo1, alpha, beta, "
         "model} (default {elo0: 0, elo1: 5}; see docs/ci.md)"),
     Key("players", "positive whole number",
@@ -231,8 +233,8 @@ _KEYS = (
         parse=_whole_text, metavar="N"),
     Key("settings", "mapping", "game settings (see `arena games`); a list of values plays "
         "each of them"),
-    Key("bots", "list", "list of {name, cmd} or {name, source} (see docs/languages.md); "
-        "required"),
+    Key("bots", "list", "list of {name, cmd} or {name, source} (see docs/languages.md), "
+        "each with an optional `owner` (contest: bots of one owner never meet); required"),
     Key("output", "path", "output folder (SQLite file, replays, stderr); default out/FILE",
         check=text, option=("--output",), metavar="DIR"),
     Key("sandbox", "text", "auto (bubblewrap when it works), bwrap or none", "auto",

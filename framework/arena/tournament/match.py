@@ -14,7 +14,7 @@ import re
 import shlex
 import shutil
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -28,6 +28,7 @@ from arena.tournament.play import GamePlan, play_plan
 if TYPE_CHECKING:
     from arena.botbuild.build import Recipe
     from arena.botproc.sandboxes.base import Sandbox
+    from arena.execute.executor import Finished
     from arena.execute.jobs import Job
     from arena.game import Game, GameInfo
     from arena.results.leaderboard import Leaderboard
@@ -254,7 +255,9 @@ def _play(
     workers = 1 if request.step_observer is not None else min(request.jobs, len(specs))
     # Workers forked from this process (single-threaded: no progress bar's thread)
     # start at once, with arena and the game already imported.
-    executor = LocalExecutor(workers, "fork" if fork_safe() else "spawn")
+    executor = LocalExecutor(
+        workers, "fork" if fork_safe() else "spawn", thinking=request.info.thinking
+    )
     played = play_plan(plan, executor, stored, lambda spec, why: None, observers, _quiet)
     result.failures = played.failures
     result.stop_signal, result.stop = played.stop_signal, played.stop
@@ -345,7 +348,9 @@ def _write_match_meta(store: Store, request: MatchRequest, bots: list[BotSpec]) 
             "variant_keys": [],
             "seed": request.specs[0].seed if request.specs else None,
             "seeds": None,
+            "book": None,
             "bots": names,
+            "owners": {},
             "champion": None,
             "sprt": None,
             "rating": None,  # the default rating
@@ -369,12 +374,55 @@ def play_one(
     memory_mb: int | None = None,
 ) -> GameRecord:
     """Play one game in this process (:func:`arena.play`: ``game`` may be a class no
-    plugin registers), its files in ``root``; ``sandbox`` checked as ``--sandbox`` is."""
-    from arena.execute.jobs import choose_sandbox
-    from arena.referee.engine import Referee
+    plugin registers), its files in ``root``; ``sandbox`` checked as ``--sandbox`` is.
+
+    It is played by the runner (:func:`~arena.tournament.play.play_plan`), as a match's
+    games are: a stall is not played again, and what the referee returned is the answer
+    (a stall's record, broken off, says so in its ``reason``); a failure in the referee
+    raises, as the game's own code does."""
+    from arena.execute.cores import one_game
+    from arena.execute.jobs import Job, choose_sandbox
 
     chosen = choose_sandbox(sandbox, memory_mb, [], MATCH_MAX_PROCESSES, "sandbox")
-    return Referee(game, bots, root, chosen).play(seed, settings)
+    names = [b.name for b in bots]
+    specs = match_schedule(names, 1, seed)
+
+    def job(spec: GameSpec) -> Job:
+        return Job(game.info.id, spec.seed, settings, tuple(bots), str(root), chosen)
+
+    played: list[GameRecord] = []
+    plan = GamePlan(" vs ".join(names), None, iter(specs), job, total=lambda: 1, max_replays=0)
+    here = _ThisProcess(game)
+    keep = lambda spec, record: played.append(record)  # noqa: E731
+    with one_game(game.info.thinking):  # its cores from the machine's ledger
+        play_plan(plan, here, keep, lambda spec, why: None, Observers([]), _quiet)
+    if played:
+        return played[0]
+    assert here.last is not None  # not played out: a stall (a failure raised)
+    return here.last
+
+
+@dataclass
+class _ThisProcess:
+    """The executor of :func:`play_one`: each game played here, in this process, by
+    ``game``; ``last`` is the record the referee returned for the latest (a stall's too)."""
+
+    game: Game[Any]
+    last: GameRecord | None = None
+
+    def run(
+        self, todo: Iterator[GameSpec], job: Callable[[GameSpec], Job], finished: Finished
+    ) -> None:
+        """Play each game of ``todo`` in turn, ``finished`` told of each."""
+        from arena.execute.jobs import play_job
+
+        for spec in todo:
+            result = play_job(job(spec), game=self.game)
+            self.last = GameRecord.from_dict(result)
+            finished(spec, result)
+
+    def close(self) -> None:
+        """Nothing is held."""
 
 
 def match_board(

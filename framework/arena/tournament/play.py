@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from arena.events import (
+    CoresWaiting,
     GameFailed,
     GameGivenUp,
     GameStalled,
@@ -31,6 +32,7 @@ from arena.records import GameRecord, GameSpec
 from arena.tournament.stalls import MAX_STALL_REPLAYS, StallBook, with_retries
 
 if TYPE_CHECKING:
+    from arena.cores import CoreWait
     from arena.execute.executor import Executor
     from arena.execute.jobs import Job
     from arena.execute.pool import Failure
@@ -105,6 +107,7 @@ class PlanResult:
     stalls: StallBook = field(default_factory=lambda: StallBook(lambda _: None))
     stop_signal: int | None = None
     stop: Exception | None = None  # the Interrupted that ended the run early
+    oversubscribed: int = 0  # games started without all their cores (concurrency above fair)
 
 
 KeepGame = Callable[[GameSpec, GameRecord], None]
@@ -134,6 +137,15 @@ class _Loop:
     def total(self) -> int | None:
         total = self.plan.total()
         return None if total is None else max(total, self.done)
+
+    def cores(self, wait: CoreWait | None) -> None:
+        """A game waits for the machine's cores (said once per wait), or no longer does."""
+        if wait is None:
+            self.observers.publish(CoresWaiting(None))
+            return
+        message = wait.message()
+        self.say(f"arena: {message}")
+        self.observers.publish(CoresWaiting(message, wait.held, wait.games, wait.runs))
 
     def finished(self, spec: GameSpec, result: dict[str, Any] | Failure) -> None:
         """A game ended: stored, failed, or a stall (played again or given up)."""
@@ -175,9 +187,12 @@ def play_plan(
 
     Publishes :class:`~arena.events.RunStarted` first and
     :class:`~arena.events.RunFinished` last, also when something raises."""
+    from arena.execute.executor import LocalExecutor
     from arena.execute.stopping import Interrupted
 
     loop = _Loop(plan, store, failed, observers, say)
+    if isinstance(executor, LocalExecutor):  # its games take cores from the machine's ledger
+        executor.notice, executor.say = loop.cores, say
     stalls = loop.result.stalls
     observers.publish(RunStarted(plan.name, plan.output, loop.total(), plan.stored))
     state: RunState = "stopped"
@@ -202,6 +217,8 @@ def play_plan(
         loop.result.stop = stop
         why = f"interrupted ({stop})"
     finally:
+        if isinstance(executor, LocalExecutor):
+            loop.result.oversubscribed = executor.oversubscribed
         total = loop.total()
         observers.publish(RunFinished(state, loop.result.played, loop.done, total, why))
     return loop.result

@@ -32,7 +32,7 @@ from arena.results.status import StatusWriter
 from arena.results.store import Store, clear_output, make_output_folder
 from arena.text import shown_line
 from arena.tournament.books import Book, book_path, write_book
-from arena.tournament.builds import build_bots
+from arena.tournament.builds import build_bots, build_records
 from arena.tournament.config import TournamentConfig, where
 from arena.tournament.control import wait_while_paused
 from arena.tournament.formats import CandidateScheduler, Scheduler, fixed_plan, make_scheduler
@@ -66,6 +66,7 @@ class RunSummary:
     left_out: int = 0  # stored games the file no longer defines: not on the leaderboard
     verdict: CandidateVerdict | None = None  # format candidate: the candidate's verdict
     roster_changed: bool = False  # league: bots were added or retired; run it again to go on
+    oversubscribed: int = 0  # games started without a core per thinking bot (concurrency)
 
 
 def run_tournament(
@@ -101,7 +102,8 @@ def run_tournament(
     # configuration mistake); dask is imported only when used (it is slow to import).
     dask = _open_dask(config, say) if config.executor == "dask" else None
     store, lock = _open_output(config, fresh, dask)
-    executor: Executor = dask or LocalExecutor(config.concurrency)
+    thinking = worker_registry().get(config.game).info.thinking  # cores per game (the ledger)
+    executor: Executor = dask or LocalExecutor(config.concurrency, thinking=thinking)
     try:
         _keep_book(config, say)
         bots = bot_identities(config)
@@ -124,11 +126,13 @@ def run_tournament(
         store.batch()  # games that end close together share a commit (closing commits)
         games = _Games(config, store, scheduler, bots, sandbox, say)
         if _at_most_one_left(scheduler) and dask is None:
-            executor = LocalExecutor(1)
+            executor = LocalExecutor(1, thinking=thinking)
         # The status file is always kept, whoever else watches the run.
-        watching = Observers([StatusWriter(config.output), *observers], say)
+        watching = Observers([StatusWriter(config.output, scheduler.leagues), *observers], say)
         result = games.play(executor, watching)
         result.stalls.record(store)
+        if result.oversubscribed:
+            say(_oversubscribed(result.oversubscribed, config.concurrency, thinking))
         return RunSummary(
             played=result.played,
             resumed=scheduler.stored,
@@ -145,6 +149,7 @@ def run_tournament(
             left_out=store.left_out(),
             verdict=scheduler.verdict if isinstance(scheduler, CandidateScheduler) else None,
             roster_changed=scheduler.roster_changed,
+            oversubscribed=result.oversubscribed,
         )
     finally:
         store.close()
@@ -313,6 +318,16 @@ def _open_output(
         raise
 
 
+def _oversubscribed(games: int, concurrency: int, thinking: int) -> str:
+    """The summary's line on the games played without a core per thinking bot."""
+    return (
+        f"arena: {games} game{'' if games == 1 else 's'} played oversubscribed: concurrency "
+        f"{concurrency} ({concurrency * thinking} bots thinking at once) is more than the "
+        "machine's cores, so their bots shared cores with this run's other games (see "
+        "docs/fair-time.md)"
+    )
+
+
 def _write_meta(store: Store, config: TournamentConfig, clock_options: dict[str, Any]) -> None:
     """What the leaderboard and a later run read of the tournament file, as it is now."""
     store.set_meta(
@@ -328,9 +343,11 @@ def _write_meta(store: Store, config: TournamentConfig, clock_options: dict[str,
             "seeds": list(config.seeds) if config.seeds else None,
             "book": config.book,
             "bots": [b.name for b in config.bots],
+            "owners": {b.name: b.owner for b in config.bots if b.owner is not None},
             "champion": config.champion,
             "sprt": None if config.sprt is None else asdict(config.sprt),
             "rating": config.rating,
+            "builds": build_records(config),
             **clock_options,
         }
     )

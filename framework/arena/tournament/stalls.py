@@ -35,18 +35,28 @@ game, up to :data:`MAX_BACKOFF_S`."""
 MAX_BACKOFF_S = 120.0
 BACKOFF_POLL_S = 0.5
 CALM_PRESSURE = 20.0
-"""The machine is calm when, over the last 10 s, tasks waited for a CPU less than this
-share of the time (``/proc/pressure/cpu``, ``some avg10``)."""
+"""The machine is calm when, over the last 10 s, tasks waited for a CPU, for I/O and on
+memory each less than this share of the time (``/proc/pressure/*``, ``some avg10``)."""
+PRESSURE_DIR = Path("/proc/pressure")
+
+
+def some_avg10(text: str) -> float:
+    """The ``some avg10`` share (%) of a PSI file's text; ValueError if there is none."""
+    first = text.split("\n", 1)[0].split()
+    if len(first) < 2 or first[0] != "some" or not first[1].startswith("avg10="):
+        raise ValueError(f"not a PSI line: {first!r}")
+    return float(first[1].partition("=")[2])
 
 
 def machine_busy() -> bool:
-    """Whether the machine's CPUs are contended now: tasks waited for a CPU more than
-    :data:`CALM_PRESSURE` % of the last 10 s (Linux PSI), or, without PSI, more tasks are
-    runnable than there are cores (``/proc/loadavg``). False when neither can be read."""
+    """Whether the machine is contended now: tasks waited for a CPU, for I/O or on memory
+    more than :data:`CALM_PRESSURE` % of the last 10 s (Linux PSI: the waits a stall
+    forgives), or, without PSI, more tasks are runnable than there are cores
+    (``/proc/loadavg``). False when neither can be read."""
     try:
-        first = Path("/proc/pressure/cpu").read_text().split("\n", 1)[0]
-        return float(first.split()[1].partition("=")[2]) >= CALM_PRESSURE
-    except (OSError, IndexError, ValueError):
+        shares = [some_avg10((PRESSURE_DIR / kind).read_text()) for kind in ("cpu", "io", "memory")]
+        return max(shares) >= CALM_PRESSURE
+    except (OSError, ValueError):
         pass
     try:
         running = Path("/proc/loadavg").read_text().split()[3].split("/")[0]

@@ -13,12 +13,12 @@ from typing import Any
 from arena.errors import ConfigError
 from arena.game import Game
 from arena.records import Replay, ReplayStep, SeatRecord, first_places, result_of, split_detail
-from arena.results.columns import Column, fit_table
 from arena.results.queries import GameFilter
 from arena.results.rating import variant_label
 from arena.results.store import left_out_note, open_existing
 from arena.text import shown_line
 from arena.views.replay import step_views, text_pictures
+from arena.views.tables import Column, fit_table
 
 
 def seat_result(seats: Sequence[SeatRecord], seat: int) -> str:

@@ -119,9 +119,9 @@ class PeriodicTable(RunObserver):
             return
         from tqdm import tqdm
 
-        from arena.results.leaderboard import leaderboard_for
+        from arena.views.leaderboard import shown_leaderboard_for
 
-        board = leaderboard_for(self.output).compact(title=False)
+        board = shown_leaderboard_for(self.output).compact(title=False)
         head = f"--- {self.name}: {self.before + event.played} games stored"
         tqdm.write(f"{head}\n{board}\n", file=sys.stderr)
 

@@ -1,7 +1,7 @@
 """The tournament report: one self-contained HTML page for an output folder.
 
 It shows the leaderboard (every column of the ``--wide`` table, under the names the text
-and markdown tables print: :meth:`Leaderboard.table_rows`), the win-rate matrix
+and markdown tables print: :meth:`ShownLeaderboard.table_rows`), the win-rate matrix
 as a heatmap with its intervals, each bot's rating over the games played, response times
 against the budget, forfeits by reason, and the newest :data:`SHOWN_GAMES` games
 (filterable by bot and result), each linking to its viewer (``games/<slug>/viewer.html``,
@@ -25,11 +25,11 @@ from typing import Any
 from arena.errors import ArenaError
 from arena.plugins.registry import Registry, load_registry
 from arena.records import Replay, split_detail
-from arena.results import rating, ratings
-from arena.results.leaderboard import Leaderboard, leaderboard_from_store
+from arena.results import rating
 from arena.results.queries import GameFilter
 from arena.results.stats import percentile
 from arena.results.store import GamesPage, StoredGame, left_out_note, open_existing
+from arena.views.leaderboard import ShownLeaderboard, shown_leaderboard
 from arena.views.listing import result_text, seat_result
 from arena.views.replay import load_replay
 from arena.views.viewer import VIEWER_NAME, static_text, viewer_html, viewer_stamp
@@ -83,26 +83,6 @@ def _fresh(viewer: Path, replay: Path, stamp: str) -> bool:
         return False
 
 
-def rating_history(
-    bots: Sequence[str], games: Sequence[StoredGame], variant_keys: Sequence[str]
-) -> dict[str, list[tuple[int, float]]]:
-    """Each bot's TrueSkill mu after every rating event it took part in, in schedule order."""
-    trueskill = ratings.get("trueskill")
-    assert isinstance(trueskill, ratings.IncrementalRating)
-    state = trueskill.start()
-    history = {b: [(0, trueskill.centre(state, b))] for b in bots}
-    evs = rating.events(games, variant_keys)
-    for e in (e for event in evs for e in event):
-        history.setdefault(e.bot, [(0, trueskill.centre(state, e.bot))])
-
-    def record(i: int, event: Sequence[rating.Entry], state: dict[str, Any]) -> None:
-        for e in event:
-            history[e.bot].append((i, trueskill.centre(state, e.bot)))
-
-    ratings.rate_events(trueskill, evs, state, record)
-    return history
-
-
 def collect_times(replay: Replay, times: dict[str, TurnTimes]) -> None:
     """Add every answer time of a replay to its bot's :class:`TurnTimes`."""
     players = replay["players"]
@@ -135,9 +115,10 @@ def write_report(
     target = out or output / REPORT_NAME
     store = open_existing(output)
     try:
-        board = leaderboard_from_store(store, rating, every_game)
+        board = shown_leaderboard(store, rating, every_game)
         meta = store.meta()
-        games = store.games(current_only=not every_game)
+        # kept as games were stored (bounded): the chart reads no game
+        history = store.rating_history(current_only=not every_game)
         newest = store.games_page(order="newest", limit=SHOWN_GAMES)
         forfeits = store.games_page(GameFilter(result="forfeit"), "newest", SHOWN_GAMES)
         forfeit_counts = store.forfeit_counts()
@@ -171,9 +152,6 @@ def write_report(
             if log:
                 log(f"arena: no viewer for game {g.id}: {exc}")
     title = board.title
-    bots = list(meta.get("bots", []))
-    bots += sorted({s.bot for g in games for s in g.seats} - set(bots))
-    history = rating_history(bots, games, meta.get("variant_keys", []))
     page = static_text("report.html")
     note = left_out_note(left_out)
     body = "\n".join(
@@ -246,7 +224,7 @@ def _table(rows: Sequence[Mapping[str, Any]], left: Sequence[str] | None = None)
     return f'<div class="scroll"><table><tr>{head}</tr>{body}</table></div>'
 
 
-def _leaderboard_section(board: Leaderboard) -> str:
+def _leaderboard_section(board: ShownLeaderboard) -> str:
     sprt = ""
     if board.sprt is not None:
         sprt = f'<p id="sprt"><b>SPRT</b>: {esc(board.sprt_text())}</p>'
@@ -255,7 +233,7 @@ def _leaderboard_section(board: Leaderboard) -> str:
     return f'<section id="leaderboard"><h2>Leaderboard</h2>{clock}{table}{sprt}</section>'
 
 
-def _pairings_section(board: Leaderboard) -> str:
+def _pairings_section(board: ShownLeaderboard) -> str:
     rows = board.pairing_rows()
     if not rows:
         return ""
@@ -272,7 +250,7 @@ def _heat(rate: float) -> str:
     return f"hsl({round(rate * 120)}, 65%, {88 - 18 * abs(rate - 0.5):.0f}%)"
 
 
-def _matrix_section(board: Leaderboard) -> str:
+def _matrix_section(board: ShownLeaderboard) -> str:
     names = [s.name for s in board.stats]
     if len(names) < 2 or not board.pairs:
         return ""
@@ -359,7 +337,7 @@ def _rating_section(history: dict[str, list[tuple[int, float]]]) -> str:
 
 
 def _times_section(
-    times: dict[str, TurnTimes], board: Leaderboard, timed: int = 0, total: int = 0
+    times: dict[str, TurnTimes], board: ShownLeaderboard, timed: int = 0, total: int = 0
 ) -> str:
     """Each bot's answer times (over the newest ``timed`` of ``total`` games, when fewer)."""
     order = [s.name for s in board.stats if s.name in times] + sorted(

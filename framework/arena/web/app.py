@@ -26,7 +26,8 @@ from starlette.staticfiles import StaticFiles
 from arena.errors import ArenaError
 from arena.tournament.control import Control, write_control
 from arena.tournament.steering import add_bot, retire_bot
-from arena.web import pages
+from arena.views.listing import result_text
+from arena.web import pages, queries
 from arena.web.child import RunChild
 from arena.web.folder import Folder
 from arena.web.guard import Guard, GuardMiddleware
@@ -67,6 +68,7 @@ def templates() -> jinja2.Environment:
         undefined=jinja2.StrictUndefined,
     )
     env.filters["ms"] = lambda v: "-" if v is None else f"{v:.1f}"
+    env.globals.update(result_text=result_text, games_url=queries.games_url)
     return env
 
 

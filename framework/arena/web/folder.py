@@ -8,7 +8,6 @@ lock (``.arena.lock``, an ``flock``) is never taken here, so nothing here blocks
 
 from __future__ import annotations
 
-import json
 import sqlite3
 import threading
 from dataclasses import dataclass
@@ -43,6 +42,7 @@ class RunState:
     given_up: int = 0
     failed: int = 0
     paused: bool = False
+    waiting_for_cores: str | None = None  # what the next game waits for (the core ledger)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON the event stream sends."""
@@ -55,6 +55,7 @@ class RunState:
             "given_up": self.given_up,
             "failed": self.failed,
             "paused": self.paused,
+            "waiting_for_cores": self.waiting_for_cores,
         }
 
 
@@ -82,14 +83,14 @@ class Folder:
 
     def is_league(self) -> bool:
         """Whether the folder holds a league (a format that takes bots while it runs)."""
-        db = self.db()
-        if db is None:
+        store = self.store()
+        if store is None:
             return False
         try:
-            row = db.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
-        except sqlite3.Error:
+            fmt = store.meta().get("format")
+        except (sqlite3.Error, ValueError):  # a damaged meta table: not a league to steer
             return False
-        return row is not None and takes_bots(str(json.loads(row[0])))
+        return fmt is not None and takes_bots(str(fmt))
 
     def db(self) -> sqlite3.Connection | None:
         """This thread's read-only connection."""
@@ -138,11 +139,16 @@ class Folder:
             _int(status.get("given_up"), 0) or 0,
             _int(status.get("failed"), 0) or 0,
             paused,
+            _text(status.get("waiting_for_cores")),
         )
 
 
 def _int(value: Any, default: int | None) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else default
+
+
+def _text(value: Any) -> str | None:
+    return value[:300] if isinstance(value, str) else None
 
 
 def _float(value: Any) -> float | None:

@@ -9,10 +9,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from arena.errors import ArenaError
-from arena.results.store import database_error
+from arena.records import split_detail
+from arena.results.queries import RESULTS, GameFilter
+from arena.results.store import Store, database_error
+from arena.views.listing import seat_result
 from arena.views.replay import load_replay
 from arena.web import queries
-from arena.web.queries import Filters
+from arena.web.buildlog import build_shown
 
 if TYPE_CHECKING:
     from starlette.requests import Request
@@ -20,17 +23,6 @@ if TYPE_CHECKING:
     from arena.web.app import Served
 
 escape = html.escape
-STDERR_ENDS = "; its stderr ends:"
-"""How a forfeit's stored detail introduces the end of the bot's stderr (botproc.lines)."""
-
-
-def split_detail(detail: str) -> tuple[str, list[str]]:
-    """A forfeit's stored detail as its one-line summary and the bot's last stderr lines
-    (the web layer reads the store's text; it does not import botproc)."""
-    first, _, rest = detail.partition("\n")
-    if not rest:
-        return first, []
-    return first.removesuffix(STDERR_ENDS), [line.removeprefix("  ") for line in rest.split("\n")]
 
 
 class NotFound(Exception):
@@ -44,9 +36,9 @@ def no_paths(text: str, output: Path) -> str:
     return text
 
 
-def _db(served: Served) -> sqlite3.Connection | None:
+def _store(served: Served) -> Store | None:
     try:
-        return served.folder.db()
+        return served.folder.store()
     except sqlite3.DatabaseError as exc:
         raise database_error(exc) from None
 
@@ -57,15 +49,15 @@ def _common(served: Served) -> dict[str, Any]:
 
 def leaderboard(served: Served, request: Request) -> dict[str, Any]:
     """The leaderboard: every ``--wide`` column, the pairings, the win-rate matrix."""
-    db = _db(served)
+    store = _store(served)
     context = _common(served) | {"board": None, "games_stored": 0, "newest": []}
-    if db is None:
+    if store is None:
         return context | {"waiting": True}
     version = served.folder.version()
     snapshot = served.snapshots.get(version)
     board = snapshot.board
     context.update(waiting=False, snapshot=snapshot, version=version, games_stored=version.games)
-    context["newest"] = queries.games_page(db, Filters(), limit=10).rows
+    context["newest"] = queries.games_page(store, GameFilter(), limit=10).rows
     if board is not None:
         context.update(
             board=board,
@@ -99,21 +91,21 @@ def _text(request: Request, key: str, allowed: tuple[str, ...] | None = None) ->
 
 def games(served: Served, request: Request) -> dict[str, Any]:
     """The games list, filtered and paged (newest first)."""
-    db = _db(served)
-    filters = Filters(
+    store = _store(served)
+    filters = GameFilter(
         bot=_text(request, "bot"),
         opponent=_text(request, "opponent"),
-        result=_text(request, "result", queries.RESULTS),
-        reason=_text(request, "reason", queries.REASONS),
+        result=_text(request, "result", RESULTS),
+        forfeit=_text(request, "reason", queries.REASONS),
         seed=_int(request, "seed"),
         round=_int(request, "round"),
     )
     context = _common(served) | {"filters": filters, "bots": [], "page": None}
-    context |= {"results": queries.RESULTS, "reasons": queries.REASONS, "title": "games"}
-    if db is None:
+    context |= {"results": RESULTS, "reasons": queries.REASONS, "title": "games"}
+    if store is None:
         return context
-    page = queries.games_page(db, filters, _int(request, "before"), _int(request, "after"))
-    return context | {"bots": queries.bot_names(db), "page": page}
+    page = queries.games_page(store, filters, _int(request, "before"), _int(request, "after"))
+    return context | {"bots": queries.bot_names(store.db), "page": page}
 
 
 def _game_id(request: Request) -> int:
@@ -124,9 +116,9 @@ def _game_id(request: Request) -> int:
 
 
 def _detail(served: Served, request: Request) -> queries.GameDetail:
-    db = _db(served)
+    store = _store(served)
     game_id = _game_id(request)
-    detail = None if db is None else queries.game_detail(db, game_id)
+    detail = None if store is None else queries.game_detail(store, game_id)
     if detail is None:
         raise NotFound(f"no game number {game_id} in this folder")
     return detail
@@ -135,7 +127,7 @@ def _detail(served: Served, request: Request) -> queries.GameDetail:
 def _replay_path(served: Served, detail: queries.GameDetail) -> Path | None:
     """The game's replay file, if it lies inside the output folder."""
     root = served.folder.output.resolve()
-    path = (root / detail.dir / "replay.json").resolve()
+    path = (root / detail.game.dir / "replay.json").resolve()
     return path if path.is_relative_to(root) and path.is_file() else None
 
 
@@ -156,13 +148,15 @@ def game(served: Served, request: Request) -> dict[str, Any]:
             turns = _stderr_by_turn(replay)
     seats = [
         {
+            "number": number,
             "seat": s,
+            "result": seat_result(detail.game.seats, number),
             "summary": split_detail(s.detail)[0],
             "tail": "\n".join(split_detail(s.detail)[1]),
         }
-        for s in detail.seats
+        for number, s in enumerate(detail.game.seats)
     ]
-    title = f"game {detail.row.id}"
+    title = f"game {detail.game.id}"
     return _common(served) | {
         "detail": detail,
         "seats": seats,
@@ -202,32 +196,32 @@ def viewer(served: Served, request: Request) -> str:
     try:
         replay = load_replay(path)
         game_ = load_registry().create(str(replay["game"]))
-        return viewer_html(game_, replay, f"game {detail.row.id}")
+        return viewer_html(game_, replay, f"game {detail.game.id}")
     except ArenaError as exc:
         raise NotFound(no_paths(str(exc), served.folder.output)) from None
 
 
-def _known_bot(served: Served, name: str) -> sqlite3.Connection:
-    db = _db(served)
-    if db is None or queries.bot_command(db, name) is None:
+def _known_bot(served: Served, name: str) -> Store:
+    store = _store(served)
+    if store is None or queries.bot_command(store.db, name) is None:
         raise NotFound(f"no bot named {name[:80]!r} in this folder")
-    return db
+    return store
 
 
 def bot(served: Served, request: Request) -> dict[str, Any]:
     """One bot: rating over time, results against each opponent, times, forfeits, command."""
     name = request.path_params["bot"]
-    db = _known_bot(served, name)
+    store = _known_bot(served, name)
+    db = store.db
     snapshot = served.snapshots.get(served.folder.version())
     board = snapshot.board
     row = next((r for r in board.table_rows() if r["bot"] == name), None) if board else None
     pairings = [p for p in (board.pairings() if board else []) if p["bot"] == name]
     timing = board.timing.get(name) if board else None
-    store = served.folder.store()
-    meta = store.meta() if store is not None else {}
+    meta = store.meta()
     history = [
         {"x": p.event, "mu": round(p.mu, 3), "sigma": round(p.sigma, 3)}
-        for p in snapshot.history.get(name, [])
+        for p in snapshot.history_of(name)
     ]
     times = queries.recent_times(db, name)
     return _common(served) | {
@@ -243,7 +237,8 @@ def bot(served: Served, request: Request) -> dict[str, Any]:
             {"f": f, "summary": split_detail(f.detail)[0]} for f in queries.bot_forfeits(db, name)
         ],
         "command": queries.bot_command(db, name),
-        "newest": queries.games_page(db, Filters(bot=name), limit=10).rows,
+        "build": build_shown(meta, name),
+        "newest": queries.games_page(store, GameFilter(bot=name), limit=10).rows,
     }
 
 
@@ -265,7 +260,7 @@ def head_to_head(served: Served, request: Request) -> dict[str, Any]:
     """Two bots: their pairing, and the games between them."""
     a = _text(request, "a") or ""
     b = _text(request, "b") or ""
-    db = _known_bot(served, a)
+    store = _known_bot(served, a)
     _known_bot(served, b)
     snapshot = served.snapshots.get(served.folder.version())
     board = snapshot.board
@@ -274,7 +269,7 @@ def head_to_head(served: Served, request: Request) -> dict[str, Any]:
     if board is not None:
         pairing = next((p for p in board.pairings() if p["bot"] == a and p["opponent"] == b), None)
         line = board.pair_line(a, b)
-    games = queries.games_page(db, Filters(bot=a, opponent=b), _int(request, "before"))
+    games = queries.games_page(store, GameFilter(bot=a, opponent=b), _int(request, "before"))
     return _common(served) | {
         "a": a,
         "b": b,

@@ -24,6 +24,7 @@ from arena.records import BotSpec, Clock
 from arena.referee.engine import Referee
 from arena.tournament.config import load_tournament
 from arena.tournament.run import run_tournament
+from arena.views.leaderboard import ShownLeaderboard
 from support.load import spinning, stc_tournament, stc_worker
 from support.toygame import ToyGame
 
@@ -225,4 +226,4 @@ def test_a_tournament_replays_a_stalled_game_and_says_so(tmp_path):
     assert all(row.get("timeout", 0) == 0 for row in rows), rows
     if summary.replayed == 0:  # seen once in four full runs: the hogs never took the core
         pytest.skip("no turn stalled: the busy processes did not take the bot's core this time")
-    assert "replayed after a stall" in summary.leaderboard.render()
+    assert "replayed after a stall" in ShownLeaderboard.of(summary.leaderboard).render()

@@ -13,9 +13,9 @@ import pytest
 
 from arena.records import GameRecord, SeatRecord
 from arena.results import kept
-from arena.results.leaderboard import leaderboard_from_store
 from arena.results.store import CurrentGame, Store, open_existing
 from arena.tournament.schedule import gauntlet, pair_round, round_robin
+from arena.views.leaderboard import shown_leaderboard
 
 BOTS = ["ant", "bee", "cat", "dog", "eel"]
 
@@ -61,32 +61,45 @@ def fill(out: Path, fmt: str, shuffle: int, batch: bool = False) -> Store:
     """A store of ``fmt``'s games, stored in schedule order moved by up to ``shuffle``
     places (games of a run end out of order), through the store's own API (``batch``:
     several games per commit, as a run stores them)."""
-    games, players = schedule(fmt)
     store = Store(out)
     if batch:
         store.batch(max_games=7)
-    variant_keys = ["layout"] if fmt == "round-robin" else []
-    store.set_meta({"name": fmt, "game": "stc", "format": fmt, "players": players,
-                    "bots": BOTS, "variant_keys": variant_keys, "seed": 3})  # fmt: skip
-    rng = random.Random(fmt)
-    placed = sorted(games, key=lambda g: g[0] + rng.uniform(0, shuffle))
-    for order, round_, key, seats, variant in placed:
-        settings = {"layout": variant + 1} if variant_keys else {}
-        identity = {"game": "stc", "seed": round_, "bots": list(seats), "settings": settings}
-        store.add_game(key, order, round_, key, record(seats, rng, settings), identity)
+    store.set_meta(meta_of(fmt))
+    for game in games_of(fmt, shuffle):
+        store.add_game(*game)
     store.flush()
     return store
+
+
+def meta_of(fmt: str) -> dict:
+    variant_keys = ["layout"] if fmt == "round-robin" else []
+    return {"name": fmt, "game": "stc", "format": fmt, "players": schedule(fmt)[1],
+            "bots": BOTS, "variant_keys": variant_keys, "seed": 3}  # fmt: skip
+
+
+def games_of(fmt: str, shuffle: int) -> list[tuple]:
+    """``Store.add_game``'s arguments for ``fmt``'s games, in the order :func:`fill`
+    stores them."""
+    games, _ = schedule(fmt)
+    rng = random.Random(fmt)
+    placed = sorted(games, key=lambda g: g[0] + rng.uniform(0, shuffle))
+    out = []
+    for order, round_, key, seats, variant in placed:
+        settings = {"layout": variant + 1} if fmt == "round-robin" else {}
+        identity = {"game": "stc", "seed": round_, "bots": list(seats), "settings": settings}
+        out.append((key, order, round_, key, record(seats, rng, settings), identity))
+    return out
 
 
 def boards(store: Store) -> tuple[dict, dict]:
     """The leaderboard's JSON from the kept counts and from scratch."""
     found = store.kept(store.meta()["bots"])  # built here when stale
     assert found is not None, "the kept counts should be valid"
-    from_kept = json.loads(leaderboard_from_store(store).render("json"))
+    from_kept = json.loads(shown_leaderboard(store).render("json"))
     store_kept = store.kept
     store.kept = lambda bots: None  # type: ignore[method-assign]
     try:
-        scratch = json.loads(leaderboard_from_store(store).render("json"))
+        scratch = json.loads(shown_leaderboard(store).render("json"))
     finally:
         store.kept = store_kept  # type: ignore[method-assign]
     return from_kept, scratch
@@ -122,7 +135,7 @@ def test_games_stored_in_batches_are_kept_as_they_commit(tmp_path, monkeypatch):
     assert same(from_kept, scratch)
     store.close()
     reader = open_existing(tmp_path)  # another process, after the commits
-    assert same(json.loads(leaderboard_from_store(reader).render("json")), scratch)
+    assert same(json.loads(shown_leaderboard(reader).render("json")), scratch)
     reader.close()
 
 
@@ -143,7 +156,7 @@ def test_an_older_store_gets_its_kept_tables_on_first_read(tmp_path):
     store.close()
     reader = open_existing(tmp_path)
     assert not kept.has_tables(reader.db)
-    assert same(json.loads(leaderboard_from_store(reader).render("json")), expected)
+    assert same(json.loads(shown_leaderboard(reader).render("json")), expected)
     reader.close()
     reader = open_existing(tmp_path)  # built once, kept
     assert kept.is_valid(reader.db)
@@ -164,7 +177,7 @@ def test_a_reader_never_builds_the_tables_while_a_run_holds_the_folder(tmp_path)
     with lock_output(tmp_path):  # as a running `arena run` holds it
         reader = open_existing(tmp_path)
         assert reader.kept(BOTS) is None
-        assert same(json.loads(leaderboard_from_store(reader).render("json")), expected)
+        assert same(json.loads(shown_leaderboard(reader).render("json")), expected)
         assert not kept.has_tables(reader.db)  # nothing written beside the run
         reader.close()
     reader = open_existing(tmp_path)  # no run: the reader builds them once
@@ -183,7 +196,7 @@ def test_a_read_only_store_without_kept_tables_is_read_from_scratch(tmp_path):
         reader = open_existing(tmp_path)
         if not reader._can_build():  # root may write anyway: then the tables are built
             assert reader.kept(BOTS) is None
-        assert same(json.loads(leaderboard_from_store(reader).render("json")), expected)
+        assert same(json.loads(shown_leaderboard(reader).render("json")), expected)
         reader.close()
     finally:
         tmp_path.chmod(0o755)
@@ -238,3 +251,25 @@ def test_arena_leaderboard_sorts_by_the_rating_asked_for(tmp_path):
         assert data["rating"] == name
         values = [row[key] for row in data["leaderboard"]]
         assert values == sorted(values, reverse=True)
+
+
+@pytest.mark.parametrize("fmt", ["round-robin", "league", "multi-player"])
+def test_games_stored_at_once_are_counted_as_one_by_one(tmp_path, monkeypatch, fmt):
+    """``Store.add_games`` (imports, the benchmark's stores) counts thousands of games in
+    one go: the leaderboard is the one of the same games stored one by one."""
+    monkeypatch.setattr(kept, "TAIL", 3)
+    monkeypatch.setattr(kept, "CHUNK", 7)  # the counts built and advanced in many chunks
+    one_by_one = fill(tmp_path / "one", fmt, shuffle=4)
+    expected, _ = boards(one_by_one)
+    at_once = Store(tmp_path / "all")
+    at_once.set_meta(meta_of(fmt))
+    games = games_of(fmt, shuffle=4)
+    half = len(games) // 2
+    assert at_once.add_games(games[:half]) == list(range(1, half + 1))
+    at_once.add_games(games[half:])  # counted onto the first half's kept counts
+    assert kept.is_valid(at_once.db)
+    from_kept, scratch = boards(at_once)
+    assert same(from_kept, scratch) and same(from_kept, expected)
+    assert same(at_once.rating_history(), one_by_one.rating_history())
+    one_by_one.close()
+    at_once.close()

@@ -8,9 +8,9 @@ import math
 
 import pytest
 
-from arena.results.leaderboard import Leaderboard
 from arena.results.rating import Counts, Pairwise, rate
 from arena.results.stats import NELO_SCALE, Pentanomial, normal_cdf, score_to_elo, wilson
+from arena.views.leaderboard import ShownLeaderboard
 
 
 def test_a_two_one_record_counts_its_unpaired_game():
@@ -62,7 +62,7 @@ def test_the_compact_table_names_its_rating_and_sorts_by_it():
     # a has the better TrueSkill state (given), b the better record (Bradley-Terry).
     states = {"trueskill": {"a": [30.0, 1.0], "b": [20.0, 1.0]}}
     stats = rate(counts, states)
-    board = Leaderboard("t", stats, counts.pairs)
+    board = ShownLeaderboard("t", stats, counts.pairs)
     header = board.compact(100).splitlines()[2]
     assert header.split()[:4] == ["#", "bot", "BT", "±95%"]
     assert [s.name for s in board.stats] == ["b", "a"]

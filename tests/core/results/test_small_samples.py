@@ -9,7 +9,6 @@ import re
 import pytest
 
 from arena.records import SeatRecord
-from arena.results.leaderboard import Leaderboard
 from arena.results.rating import compute
 from arena.results.stats import (
     Pentanomial,
@@ -20,6 +19,7 @@ from arena.results.stats import (
     wilson,
 )
 from arena.results.store import StoredGame
+from arena.views.leaderboard import ShownLeaderboard
 
 
 def game(i: int, *seats: tuple[str, int, float]) -> StoredGame:
@@ -60,7 +60,7 @@ def test_a_single_pair_has_an_interval():
 def test_an_infinite_elo_is_a_bound_in_text_and_a_direction_in_json():
     games = [game(0, ("a", 0, 1), ("b", 1, 0)), game(1, ("b", 1, 0), ("a", 0, 1))]
     stats, pairs = compute(["a", "b"], games)
-    board = Leaderboard("t", stats, pairs)
+    board = ShownLeaderboard("t", stats, pairs)
     wide = board.render(wide=True)
     assert "inf" not in wide
     # a's Elo is above its 95% lower bound, b's below its upper bound
@@ -94,7 +94,7 @@ def test_score_intervals_stay_inside_the_scores_range():
     assert score_interval([5.0]).low is None  # one score: no interval at all
     games = [game(i, ("a", 0, s), ("b", 1, 0)) for i, s in enumerate([0, 300, 1450, 0])]
     stats, pairs = compute(["a", "b"], games)
-    board = Leaderboard("t", stats, pairs)
+    board = ShownLeaderboard("t", stats, pairs)
     row = next(r for r in board.rows() if r["bot"] == "a")
     assert (row["score"], row["score_low"], row["score_high"]) == (437.5, 0.0, 1113.36)
     assert "437.5 [0-1113]" in board.render(wide=True)
@@ -103,7 +103,7 @@ def test_score_intervals_stay_inside_the_scores_range():
 def test_csv_headers_are_ascii_and_no_number_reads_minus_zero():
     games = [game(0, ("a", 0, -0.0), ("b", 0, 0.0)), game(1, ("b", 0, 0.0), ("a", 0, -0.0))]
     stats, pairs = compute(["a", "b"], games)
-    board = Leaderboard("t", stats, pairs)
+    board = ShownLeaderboard("t", stats, pairs)
     header = board.render("csv").splitlines()[0]
     assert header.isascii() and "score_ci" in header
     for text in (board.render(wide=True), board.render("csv"), board.compact(100)):

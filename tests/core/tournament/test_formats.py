@@ -208,7 +208,7 @@ def test_format_keys_load(tmp_path, monkeypatch):
         (
             "format: dutch\n",
             "format (line 10): unknown format 'dutch' "
-            "(known: round-robin, gauntlet, sprt, league, candidate, swiss)",
+            "(known: round-robin, gauntlet, sprt, league, candidate, swiss, contest)",
         ),
         (
             "format: gauntlet\n",

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import time
 from collections import deque
+from pathlib import Path
 
 import pytest
 
@@ -73,3 +74,18 @@ def test_on_a_calm_machine_replays_come_at_once_and_nothing_is_said(
     retry = deque([(spec(1), time.monotonic() + 3600)])
     assert list(with_retries(iter([spec(2)]), retry, said.append)) == [spec(1), spec(2)]
     assert said == []
+
+
+def test_the_machine_is_busy_while_any_wait_a_stall_forgives_is_high(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(stalls, "PRESSURE_DIR", tmp_path)
+    line = "some avg10={} avg60=0.00 avg300=0.00 total=1\nfull avg10=0.00 total=0\n"
+    for kind, share in (("cpu", "3.10"), ("io", "0.00"), ("memory", "0.00")):
+        (tmp_path / kind).write_text(line.format(share))
+    assert not stalls.machine_busy()
+    (tmp_path / "memory").write_text(line.format("35.52"))  # the machine reclaiming
+    assert stalls.machine_busy()
+    (tmp_path / "memory").write_text(line.format("19.99"))
+    (tmp_path / "io").write_text(line.format("20.00"))  # its disks busy
+    assert stalls.machine_busy()

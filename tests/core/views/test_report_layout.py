@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from arena.results.leaderboard import leaderboard_for
+from arena.views.leaderboard import shown_leaderboard_for
 from support import REPO, run_arena
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -54,7 +54,7 @@ def page(output: Path) -> Any:
 
 
 def test_the_leaderboard_has_the_tables_column_names(page, output):
-    board = leaderboard_for(output)
+    board = shown_leaderboard_for(output)
     printed = board.render("markdown").splitlines()
     head = next(line for line in printed if line.startswith("| #"))
     names = [cell.strip() for cell in head.strip("|").split("|")]

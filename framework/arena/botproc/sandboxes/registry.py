@@ -13,6 +13,7 @@ from typing import Any, cast
 
 from arena import hostcache
 from arena.botproc import cgroups
+from arena.botproc.pressure import visibility_note
 from arena.botproc.sandboxes import bwrap, none
 from arena.botproc.sandboxes.base import (
     DEFAULT_DISK_MB,
@@ -114,6 +115,13 @@ def cpu_warning() -> str | None:
         "subtree with cpu): a bot's processes are not confined to one core, so one that "
         "starts busy children can slow its opponent; `clock: cpu` charges no child time"
     )
+
+
+def waits_note() -> str | None:
+    """The note where disk and memory waits are not visible to the clock (no PSI, or no
+    cgroup v2 group of their own for bots: :func:`~arena.botproc.pressure.visibility_note`)."""
+    found = cgroups.parents()
+    return visibility_note(found is not None and found.pressure is not None)
 
 
 def auto_warning(requested: str, sandbox: Sandbox) -> str | None:

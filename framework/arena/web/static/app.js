@@ -111,6 +111,7 @@
     if (s.stalls_replayed) extra.push(s.stalls_replayed + " stalls replayed");
     if (s.given_up) extra.push(s.given_up + " given up");
     if (s.failed) extra.push(s.failed + " failed");
+    if (s.waiting_for_cores) extra.push(s.waiting_for_cores);
     document.getElementById("run-extra").textContent = extra.join(", ");
     document.getElementById("run-paused").hidden = !s.paused;
   }
