@@ -29,8 +29,8 @@ def add_parsers(sub: Any) -> None:
     p.add_argument(
         "target",
         type=Path,
-        help="an output folder (served while `arena run` writes it) or a tournament file "
-        "(run as a child process and served)",
+        help="an output folder (served while `arena run` writes it), a tournament file "
+        "(run as a child process and served) or a contest file (see docs/contest.md)",
     )
     p.add_argument(
         "--port",
@@ -52,6 +52,8 @@ def cmd_serve(args: argparse.Namespace, extra: list[str]) -> int:
 
     target: Path = args.target
     child = None
+    if target.is_file() and target.suffix in (".yaml", ".yml") and _is_contest(target):
+        return _serve_contest(target, args)
     if target.is_file() and target.suffix in (".yaml", ".yml"):
         output = _tournament_output(target)
         child = RunChild(target, output)
@@ -117,6 +119,66 @@ def _tournament_output(path: Path) -> Path:
     config = load_tournament(path, installed_games())
     make_output_folder(config.output, f"{path}: output")
     return config.output
+
+
+def _is_contest(path: Path) -> bool:
+    from arena.contest.config import is_contest_file
+
+    return is_contest_file(path)
+
+
+def _serve_contest(path: Path, args: argparse.Namespace) -> int:
+    """Serve a contest (docs/contest.md): its file checked, its output folder made and its
+    league's tournament file written there, the league run as a child, until Ctrl-C."""
+    from arena.cli.common import installed_games
+    from arena.contest.config import load_contest
+    from arena.results.store import make_output_folder
+
+    config = load_contest(path, installed_games())
+    make_output_folder(config.output, f"{path}: contest.output")
+    loopback = _is_loopback(args.host)
+    sock = _bind(args.host, args.port)
+    lock = _lock(config.output)
+    try:
+        config.write_tournament()
+        _run_contest(config, sock, args.host, loopback)
+    finally:
+        os.close(lock)
+    return EXIT_OK
+
+
+def _run_contest(config: Any, sock: socket.socket, host: str, loopback: bool) -> None:
+    import uvicorn
+
+    from arena.contest.app import make_app
+    from arena.contest.server import open_contest
+
+    port = sock.getsockname()[1]
+    shown_host = f"[{host}]" if ":" in host else host
+    url = config.public_url or f"http://{shown_host}:{port}/"
+    contest = open_contest(config, loopback)
+    try:
+        for line in contest.welcome(url):
+            print(line, flush=True)
+        contest.start()
+        print(f"arena serve: {url}", flush=True)
+        app = make_app(contest)
+        uv = uvicorn.Config(
+            app,
+            log_level="warning",
+            lifespan="on",
+            timeout_graceful_shutdown=2,
+            limit_concurrency=1024,
+        )
+
+        class Server(uvicorn.Server):
+            async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+                contest.league.watcher.end_streams()
+                await super().shutdown(sockets)
+
+        Server(uv).run(sockets=[sock])
+    finally:
+        contest.close()
 
 
 def _served_folder(target: Path) -> Path:

@@ -187,6 +187,10 @@ class _Located:
         return yaml.SafeLoader(" ").construct_object(node)
 
 
+LocatedYaml = _Located
+"""Parsed YAML with the line of every key path, for the loaders of other files (contest files)."""
+
+
 def _file_kind(mode: int) -> str | None:
     """What a file that is not a regular one is (``a FIFO``), or None for a regular file."""
     if stat.S_ISREG(mode):
