@@ -202,9 +202,10 @@ def play_match(
             root = Path(tempfile.mkdtemp(prefix="arena-match-"))
         assert root is not None
         sandbox = _match_sandbox(request, say)
-        bots = _build_sources(request.bots, sandbox, say)
+        builds: dict[str, dict[str, str]] = {}
+        bots = _build_sources(request.bots, sandbox, say, builds)
         if store is not None:
-            _write_match_meta(store, request, bots)
+            _write_match_meta(store, request, bots, builds)
         result = MatchResult(request.names, root=request.output)
         watching = [StatusWriter(request.output)] if request.output is not None else []
         _play(request, bots, sandbox, root, store, result, Observers([*watching, *observers], say))
@@ -286,9 +287,13 @@ def _match_sandbox(request: MatchRequest, say: Callable[[str], None]) -> Sandbox
 
 
 def _build_sources(
-    bots: list[MatchBot], sandbox: Sandbox, say: Callable[[str], None]
+    bots: list[MatchBot],
+    sandbox: Sandbox,
+    say: Callable[[str], None],
+    builds: dict[str, dict[str, str]],
 ) -> list[BotSpec]:
-    """Each source bot built (or found built in the cache); the others as they are."""
+    """Each source bot built (or found built in the cache); the others as they are.
+    Each source bot's build goes into ``builds`` as ``arena run`` keeps it (meta ``builds``)."""
     from arena.botbuild.build import BuildFailed, build
 
     out: list[BotSpec] = []
@@ -304,6 +309,9 @@ def _build_sources(
             ) from None
         how = "cached build" if built.cached else f"built in {built.seconds:.1f} s"
         say(f"arena: {bot.name}: {bot.recipe.language} {how}")
+        folder = str(built.out) if bot.recipe.steps else ""
+        builds[bot.name] = {"language": bot.recipe.language, "source": bot.recipe.main,
+                            "folder": folder}  # fmt: skip
         out.append(BotSpec(bot.name, built.argv))
     return out
 
@@ -333,7 +341,9 @@ def _match_store(request: MatchRequest, say: Callable[[str], None]) -> Store:
     return Store(output)
 
 
-def _write_match_meta(store: Store, request: MatchRequest, bots: list[BotSpec]) -> None:
+def _write_match_meta(
+    store: Store, request: MatchRequest, bots: list[BotSpec], builds: dict[str, dict[str, str]]
+) -> None:
     """The run's meta, as ``arena run`` writes it (format ``match``), and each bot's
     command (a source file's as given, built or not)."""
     info, names = request.info, request.names
@@ -361,6 +371,7 @@ def _write_match_meta(store: Store, request: MatchRequest, bots: list[BotSpec]) 
             "champion": None,
             "sprt": None,
             "rating": None,  # the default rating
+            "builds": builds,
             **clock_options,
         }
     )
