@@ -28,8 +28,15 @@ def browser() -> Iterator[Any]:
 def open_page(browser: Any, url: str, errors: list[str]) -> Any:
     page = browser.new_page(viewport={"width": 1300, "height": 900})
     page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(url)
-    page.wait_for_selector("body[data-ready='1']", timeout=60000)  # a loaded machine's first page
+    response = page.goto(url)
+    try:  # a loaded machine's first page may take long
+        page.wait_for_selector("body[data-ready='1']", timeout=60000)
+    except sync_api.TimeoutError:
+        status = response.status if response is not None else None
+        raise AssertionError(
+            f"the page never got ready: HTTP {status}, errors {errors}, body:\n"
+            + page.content()[:3000]
+        ) from None
     return page
 
 
