@@ -496,12 +496,12 @@ def read(db: sqlite3.Connection, bots: Sequence[str], with_history: bool = False
             counts.bot(bot).scores = m
         else:
             counts.bot(bot).variant_scores[variant] = m
-    for a, b, wins, draws, losses in db.execute(
-        "SELECT a, b, wins, draws, losses FROM kept_pairs ORDER BY rowid"
-    ):
-        counts.pairs[a, b] = rt.Pairwise(wins, draws, losses)
-    for a, b, ptnml in db.execute("SELECT a, b, counts FROM kept_ptnml ORDER BY rowid"):
-        counts.add_pentanomial(a, b, st.Pentanomial(json.loads(ptnml)))
+    results = db.execute("SELECT a, b, wins, draws, losses FROM kept_pairs ORDER BY rowid")
+    found = db.execute("SELECT a, b, counts FROM kept_ptnml ORDER BY rowid").fetchall()
+    # one JSON text for every pairing's pairs: a decode per pairing would cost more
+    decoded = json.loads(f"[{','.join(text for _, _, text in found)}]")
+    ptnml = {(a, b): c for (a, b, _), c in zip(found, decoded, strict=True)}
+    counts.pairs = rt.StoredPairs(results.fetchall(), ptnml)
     for pattern, n in db.execute("SELECT pattern, count FROM kept_multi ORDER BY rowid"):
         counts.multi[tuple((a, b, p) for a, b, p in json.loads(pattern))] = n
     counts.finish()

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
@@ -119,7 +119,7 @@ class Leaderboard:
 
     title: str
     stats: list[BotStats]
-    pairs: dict[tuple[str, str], Pairwise]
+    pairs: Mapping[tuple[str, str], Pairwise]
     multiplayer: bool = False
     sprt: SprtResult | None = None
     timing: dict[str, Timing] = field(default_factory=dict)
@@ -270,6 +270,7 @@ def leaderboard_from_store(
     sort_by = chosen_rating(meta, rating_name)
     bots = list(meta.get("bots", []))
     kept = None if every_game else store.kept(bots)
+    pairs: Mapping[tuple[str, str], Pairwise]
     if kept is not None:
         fitted = kept.fitted
         if fitted is None:  # fitted once for these games, kept for the next reads
