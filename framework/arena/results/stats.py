@@ -594,11 +594,14 @@ def _fit_group(
 
 
 def _laplacian(k: int, i_idx: Any, j_idx: Any, w: Any) -> Any:
-    """The weighted Laplacian (information) matrix of pairs ``(i, j)`` with weights ``w``."""
+    """The weighted Laplacian (information) matrix of pairs ``(i, j)`` with weights ``w``,
+    each pair once (as :func:`bradley_terry_columns` gives them): its cells set, not
+    summed, so a thousand bots' matrix is not a million bins counted twice a step."""
     import numpy as np
 
-    cells = np.bincount(i_idx * k + j_idx, w, k * k) + np.bincount(j_idx * k + i_idx, w, k * k)
-    lap = -cells.reshape(k, k)
+    lap = np.zeros((k, k))
+    lap[i_idx, j_idx] = -w
+    lap[j_idx, i_idx] = -w
     lap[np.diag_indices(k)] = np.bincount(i_idx, w, k) + np.bincount(j_idx, w, k)
     return lap
 

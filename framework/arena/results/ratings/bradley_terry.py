@@ -7,6 +7,7 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, ClassVar
 
+from arena.results import blas
 from arena.results import stats as st
 from arena.results.ratings.base import FittedRating, Rated, RatingColumn
 
@@ -50,14 +51,15 @@ class BradleyTerry(FittedRating):
         # each pairing once (a < b), read as columns: a thousand bots have 500,000
         found = [r for r in counts.results() if r[0] < r[1]]
         wins, draws, losses = (np.array([r[k] for r in found], dtype=np.int64) for k in (2, 3, 4))
-        model = st.bradley_terry_columns(
-            counts.stats,
-            [r[0] for r in found],
-            [r[1] for r in found],
-            wins + 0.5 * draws,
-            wins + draws + losses,
-            counts.multi,
-        )
+        with blas.one_thread():
+            model = st.bradley_terry_columns(
+                counts.stats,
+                [r[0] for r in found],
+                [r[1] for r in found],
+                wins + 0.5 * draws,
+                wins + draws + losses,
+                counts.multi,
+            )
         out = {}
         for b, value in model.ratings.items():
             error = model.errors.get(b)
