@@ -263,10 +263,15 @@ class Counts:
         for a, (w, d, lost) in totals.items():
             fld = self.bot(a).overall
             fld.wins, fld.draws, fld.losses = w, d, lost
+        sums: dict[str, list[int]] = {}  # each bot's pairs, summed over its pairings
         for (a, b), counts in pairs.ptnml.items():
             if any(counts):
-                self.bot(a).overall.ptnml.merge(st.Pentanomial(list(counts)))
-                self.bot(b).overall.ptnml.merge(st.Pentanomial(counts[::-1]))
+                first, second = sums.setdefault(a, [0] * 5), sums.setdefault(b, [0] * 5)
+                for k, n in enumerate(counts):
+                    first[k] += n
+                    second[4 - k] += n
+        for bot, counts in sums.items():
+            self.bot(bot).overall.ptnml = st.Pentanomial(counts)
 
 
 def variant_label(settings: Mapping[str, Any], keys: Sequence[str]) -> str:
