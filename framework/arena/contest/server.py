@@ -156,6 +156,8 @@ class Contest:
         """Stop the background work and the league's run (running games end and are stored)."""
         self._closing.set()
         self._wake.set()
+        if self.child is not None:
+            self.child.stop()  # the league winds down while a build in progress ends
         if self._thread is not None:
             self._thread.join(timeout=60)
         if self.child is not None:
@@ -175,7 +177,7 @@ class Contest:
             except Exception as exc:  # one line on the server's stderr; the next upload retries
                 print(f"arena: contest: building uploads failed: {exc}", file=sys.stderr)
                 continue
-            joined = any(v.state == "ranked" for v in done)
+            joined = any(v.state == "ranked" for v in done) and not self._closing.is_set()
             if joined and self.child is not None and self.final.state != "running":
                 self.child.start()
 

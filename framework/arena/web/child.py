@@ -1,10 +1,24 @@
 """The run ``arena serve TOURNAMENT.yaml`` starts: ``arena run FILE`` as a child process,
 its output in ``OUTPUT/serve-run.log``, stopped as Ctrl-C stops it (SIGINT: running games
-end and are stored, nothing is lost) and started again to resume."""
+end and are stored, nothing is lost) and started again to resume.
+
+The server is the run's only master, however it ends:
+
+* the run is in a session of its own, so the terminal's Ctrl-C and SIGHUP reach only the
+  server, which stops the run once (a second SIGINT would kill its running games);
+* the run holds the read end of a pipe (its *lifeline*) whose write end only the server
+  holds: when the server dies, even by SIGKILL, the kernel closes it, the run reads
+  end-of-file and stops as Ctrl-C stops it (then as SIGTERM does, if it takes too long),
+  and the output folder's lock is free for the next ``arena serve``.
+
+The run is ``python -m arena.web.child FD run FILE ...``: :func:`main` watches the
+lifeline ``FD`` in a thread and runs the ``arena`` command line in the main thread.
+"""
 
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
 import subprocess
 import sys
@@ -13,7 +27,8 @@ from pathlib import Path
 
 LOG_NAME = "serve-run.log"
 STOP_WAIT_S = 60.0
-"""How long :meth:`RunChild.close` waits for the run to end after SIGINT, then SIGTERM."""
+"""How long :meth:`RunChild.close` waits for the run to end after SIGINT, then SIGTERM
+(and how long a run whose server died waits after its own SIGINT, then SIGTERM)."""
 
 
 class RunChild:
@@ -24,6 +39,7 @@ class RunChild:
         self.output = output
         self.extra = list(extra or [])
         self._proc: subprocess.Popen[bytes] | None = None
+        self._lifeline: int | None = None  # the write end of the run's lifeline
         self._lock = threading.Lock()
         self._stopping = False  # SIGINT sent: the run is winding down
 
@@ -31,6 +47,11 @@ class RunChild:
     def log(self) -> Path:
         """Where the run's standard output and error go."""
         return self.output / LOG_NAME
+
+    @property
+    def pid(self) -> int | None:
+        """The process id of the run (the last one started), or ``None`` before a start."""
+        return None if self._proc is None else self._proc.pid
 
     def alive(self) -> bool:
         """Whether the run is going on."""
@@ -50,12 +71,29 @@ class RunChild:
             if self.alive():
                 return False
             self._stopping = False
-            with open(self.log, "ab") as log:
-                argv = [sys.executable, "-m", "arena", "run", str(self.tournament)]
-                argv += ["--output", str(self.output), "--no-progress", *self.extra]
-                self._proc = subprocess.Popen(
-                    argv, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT
-                )
+            self._cut_lifeline()
+            # Both ends are close-on-exec: only this run gets the read end (pass_fds), and
+            # no other child of the server ever holds the write end.
+            read, write = os.pipe()
+            try:
+                with open(self.log, "ab") as log:
+                    argv = [sys.executable, "-m", "arena.web.child", str(read)]
+                    argv += ["run", str(self.tournament), "--output", str(self.output)]
+                    argv += ["--no-progress", *self.extra]
+                    self._proc = subprocess.Popen(
+                        argv,
+                        stdin=subprocess.DEVNULL,
+                        stdout=log,
+                        stderr=subprocess.STDOUT,
+                        pass_fds=(read,),
+                        start_new_session=True,  # the terminal's signals are the server's
+                    )
+            except BaseException:
+                os.close(write)
+                raise
+            finally:
+                os.close(read)
+            self._lifeline = write
             return True
 
     def stop(self) -> bool:
@@ -77,3 +115,37 @@ class RunChild:
             except subprocess.TimeoutExpired:
                 self._proc.terminate()
                 self._proc.wait()
+        with self._lock:
+            self._cut_lifeline()
+
+    def _cut_lifeline(self) -> None:
+        if self._lifeline is not None:
+            os.close(self._lifeline)
+            self._lifeline = None
+
+
+def _watch_lifeline(fd: int) -> None:
+    """Wait for the server to go (end-of-file on the lifeline), then stop this run as
+    Ctrl-C does; SIGTERM after :data:`STOP_WAIT_S` if it is still winding down."""
+    with contextlib.suppress(OSError):
+        while os.read(fd, 4096):
+            pass  # the server never writes: only the end matters
+    os.kill(os.getpid(), signal.SIGINT)
+    threading.Event().wait(STOP_WAIT_S)
+    os.kill(os.getpid(), signal.SIGTERM)
+
+
+def main(argv: list[str]) -> int:
+    """``python -m arena.web.child FD ARGS...``: ``arena ARGS...``, stopped when the
+    lifeline ``FD`` ends."""
+    fd = int(argv[0])
+    os.set_inheritable(fd, False)  # the run's own children (workers, bots) never hold it
+    watcher = threading.Thread(target=_watch_lifeline, args=(fd,), name="lifeline", daemon=True)
+    watcher.start()
+    from arena.cli.main import main as arena
+
+    return arena(argv[1:])
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
