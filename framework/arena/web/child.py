@@ -12,7 +12,7 @@ The server is the run's only master, however it ends:
   and the output folder's lock is free for the next ``arena serve``.
 
 The run is ``python -m arena.web.child FD run FILE ...``: :func:`main` watches the
-lifeline ``FD`` in a thread and runs the ``arena`` command line in the main thread.
+lifeline ``FD`` in a thread and runs ``python -m arena run FILE ...`` in the main thread.
 """
 
 from __future__ import annotations
@@ -135,17 +135,18 @@ def _watch_lifeline(fd: int) -> None:
     os.kill(os.getpid(), signal.SIGTERM)
 
 
-def main(argv: list[str]) -> int:
-    """``python -m arena.web.child FD ARGS...``: ``arena ARGS...``, stopped when the
-    lifeline ``FD`` ends."""
+def main(argv: list[str]) -> None:
+    """``python -m arena.web.child FD ARGS...``: ``python -m arena ARGS...`` (the program,
+    as before, not an import of the layer above), stopped when the lifeline ``FD`` ends."""
+    import runpy
+
     fd = int(argv[0])
     os.set_inheritable(fd, False)  # the run's own children (workers, bots) never hold it
     watcher = threading.Thread(target=_watch_lifeline, args=(fd,), name="lifeline", daemon=True)
     watcher.start()
-    from arena.cli.main import main as arena
-
-    return arena(argv[1:])
+    sys.argv = [sys.argv[0], *argv[1:]]
+    runpy.run_module("arena", run_name="__main__", alter_sys=True)  # exits with its code
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    main(sys.argv[1:])
