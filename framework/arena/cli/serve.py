@@ -177,7 +177,7 @@ def _run_contest(config: Any, sock: socket.socket, host: str, loopback: bool) ->
     import uvicorn
 
     from arena.contest.app import make_app
-    from arena.contest.server import open_contest
+    from arena.contest.server import MAX_CONNECTIONS, open_contest
 
     port = sock.getsockname()[1]
     shown_host = f"[{host}]" if ":" in host else host
@@ -194,7 +194,7 @@ def _run_contest(config: Any, sock: socket.socket, host: str, loopback: bool) ->
             log_level="warning",
             lifespan="on",
             timeout_graceful_shutdown=2,
-            limit_concurrency=1024,
+            limit_concurrency=MAX_CONNECTIONS,
         )
         _run_server(uv, sock, contest.league.watcher.end_streams)
     finally:

@@ -27,6 +27,10 @@ from arena.web.guard import Guard
 PIPELINE_WAIT_S = 1.0
 """How often the background thread looks for queued versions when nothing wakes it."""
 FINAL_DIR = "final"
+OPEN_FILES = 4096
+"""The open files a contest server asks for: ``MAX_CONNECTIONS`` sockets and room to spare."""
+MAX_CONNECTIONS = 1024
+"""Open connections at most (uvicorn's ``limit_concurrency``): one more is answered 503."""
 
 
 class Version(Protocol):
@@ -143,6 +147,7 @@ class Contest:
 
     def start(self) -> None:
         """Start the league's run and the thread building queued uploads."""
+        enough_open_files()
         if self.child is not None:
             self.child.start()
         self._thread = threading.Thread(target=self._pipeline, name="contest-builds", daemon=True)
@@ -221,6 +226,21 @@ class Contest:
             return []
         token = self.accounts.new_link(account.id)
         return [f"arena contest: {account.role} {account.name}: {base_url}welcome/{token}"]
+
+
+def enough_open_files() -> int:
+    """Raise this process's soft limit of open files to :data:`OPEN_FILES` (or the hard
+    limit, if lower): the server's 1024 connections at most, and the builds and games of
+    uploads besides, must fit (a common soft limit is 1024). The limit now in force."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = OPEN_FILES if hard == resource.RLIM_INFINITY else min(OPEN_FILES, hard)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+            return wanted
+    return soft
 
 
 def version_store(config: ContestConfig) -> VersionStore | None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import http.client
 import queue
 import re
+import resource
 import signal
 import subprocess
 import sys
@@ -51,14 +52,22 @@ def contest_file(folder: Path, extra: str = "", **keys: str) -> Path:
     return path
 
 
-def start_contest(path: Path, *args: str) -> ContestServer:
-    """Start ``arena serve PATH --port 0`` and wait for its URL."""
+def start_contest(path: Path, *args: str, open_files: int | None = None) -> ContestServer:
+    """Start ``arena serve PATH --port 0`` and wait for its URL (``open_files``: its soft
+    limit of open files, as a machine's default may be)."""
+
+    def limit() -> None:
+        if open_files is not None:
+            hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+            resource.setrlimit(resource.RLIMIT_NOFILE, (open_files, hard))
+
     proc = subprocess.Popen(
         [sys.executable, "-m", "arena", "serve", str(path), "--port", "0", *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
         cwd=REPO,
+        preexec_fn=limit if open_files is not None else None,
     )
     lines: queue.Queue[str] = queue.Queue()
     # A thread reads the lines (a selector on the pipe would miss a line already in the
