@@ -75,10 +75,27 @@ class VersionStore(Protocol):
 
 @dataclass
 class FinalState:
-    """The final ranking's progress: ``none``, ``running``, ``done`` or ``failed``."""
+    """The final ranking's progress: ``none``, ``running``, ``done``, ``failed`` or
+    ``stopped`` (the server stopped during it; running it again resumes it)."""
 
     state: str = "none"
     message: str = ""
+
+
+STOPPED_FINAL = "the server stopped before its end: run it again to finish it"
+
+
+def final_state(folder: Path) -> FinalState:
+    """Where the final ranking in ``folder`` was left, as a server starting finds it: its
+    run's status says whether it ended (``done``) or was cut short (``stopped``)."""
+    from arena.results.status import read_status
+
+    if not (folder / "arena.sqlite").is_file():
+        return FinalState()
+    status = read_status(folder) or {}
+    if status.get("state") == "done":
+        return FinalState("done")
+    return FinalState("stopped", STOPPED_FINAL)
 
 
 @dataclass
@@ -101,8 +118,7 @@ class Contest:
         self._flags_lock = threading.Lock()
         with self._flags_db() as db:
             db.execute("CREATE TABLE IF NOT EXISTS flags (key TEXT PRIMARY KEY, value TEXT)")
-        if (final := self.config.output / FINAL_DIR).is_dir() and any(final.iterdir()):
-            self.final = FinalState("done")
+        self.final = final_state(self.config.output / FINAL_DIR)
 
     # -- flags the organisers set (kept in contest.sqlite)
 

@@ -179,3 +179,55 @@ def test_a_killed_tournament_server_stops_its_run(tmp_path: Path) -> None:
     assert isinstance(run, int)
     wait_for(f"end of the run {run} once its server was killed", lambda: gone(run), RUN_END_S)
     assert lock_free(tmp_path / "out")
+
+
+def final_state(ada: Client) -> str:
+    page = ada.get("/organise").body
+    return page.split('<b id="final-state">', 1)[1].split("</b>", 1)[0]
+
+
+def test_a_final_cut_short_by_a_killed_server_is_stopped_not_done(tmp_path: Path) -> None:
+    """The final ranking plays in the server: killed during it, the restarted server says
+    it stopped (not done, nothing published as final) and running it again resumes it."""
+    path = contest_file(tmp_path, invite="[bob, carol]", languages="[python]", final_games="400")
+    first = start_contest(path)
+    try:
+        ada = Client(first)
+        assert ada.set_password(first.links["Ada"], PASSWORD).status == 303
+        for name, width in (("bob", 6), ("carol", 3)):
+            person = Client(first)
+            assert person.set_password(first.links[name], PASSWORD).status == 303
+            person.get("/me")
+            upload = {"file": ("bot.py", stc_cycler(width).encode())}
+            assert person.post("/me/upload", files=upload).status in (200, 303)
+            wait_for(f"{name}'s ranked version", lambda p=person: ranked(p, 1))
+        ada.get("/organise")
+        assert ada.post("/organise/final").status in (200, 303)
+        played = wait_for("final game", lambda: games_stored(first.output / "final"))
+        assert final_state(ada) == "running"
+    finally:
+        first.proc.kill()
+        first.proc.communicate()
+    assert isinstance(played, int)
+
+    second = start_contest(path)
+    try:
+        ada = Client(second)
+        assert ada.sign_in("Ada", PASSWORD).status == 303
+        assert final_state(ada) == "stopped"
+        assert (
+            "the server stopped before its end: run it again to finish it"
+            in ada.get("/organise").body
+        )
+        assert '<a href="/final">' not in ada.get("/organise").body  # no final to see yet
+        kept = games_stored(second.output / "final")
+        assert kept >= played
+        ada.get("/organise")
+        assert ada.post("/organise/final").status in (200, 303)
+        assert final_state(ada) == "running"
+        wait_for(
+            "final game after the restart", lambda: games_stored(second.output / "final") > kept
+        )
+    finally:
+        code, err = stop_contest(second)
+    assert code == 130, err
