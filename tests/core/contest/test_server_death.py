@@ -6,6 +6,7 @@ no stored game. Real servers, real league runs, real signals."""
 from __future__ import annotations
 
 import fcntl
+import json
 import os
 import signal
 import subprocess
@@ -220,6 +221,8 @@ def test_a_final_cut_short_by_a_killed_server_is_stopped_not_done(tmp_path: Path
             in ada.get("/organise").body
         )
         assert '<a href="/final">' not in ada.get("/organise").body  # no final to see yet
+        exported = json.loads(ada.get("/organise/export.json").body)
+        assert exported["leaderboard"] == "league"  # a final cut short is no ranking yet
         kept = games_stored(second.output / "final")
         assert kept >= played
         ada.get("/organise")
