@@ -97,13 +97,15 @@ class RunChild:
             return True
 
     def stop(self) -> bool:
-        """Ask the run to stop as Ctrl-C does; ``False`` when it is not running."""
+        """Ask the run to stop as Ctrl-C does (once: a second SIGINT would kill its running
+        games); ``False`` when it is not running."""
         with self._lock:
             if not self.alive():
                 return False
             assert self._proc is not None
-            self._proc.send_signal(signal.SIGINT)
-            self._stopping = True
+            if not self._stopping:
+                self._proc.send_signal(signal.SIGINT)
+                self._stopping = True
             return True
 
     def close(self) -> None:
