@@ -1,11 +1,12 @@
 """The run ``arena serve TOURNAMENT.yaml`` starts: ``arena run FILE`` as a child process,
-its output in ``OUTPUT/serve-run.log``, stopped as Ctrl-C stops it (SIGINT: running games
-end and are stored, nothing is lost) and started again to resume.
+its output in ``OUTPUT/serve-run.log``, stopped as Ctrl-C stops it (SIGINT: no game starts,
+running ones end unstored, every stored game stays) and started again to resume (the games
+cut short are played again).
 
 The server is the run's only master, however it ends:
 
 * the run is in a session of its own, so the terminal's Ctrl-C and SIGHUP reach only the
-  server, which stops the run once (a second SIGINT would kill its running games);
+  server, which stops the run once (a second SIGINT would kill its workers outright);
 * the run holds the read end of a pipe (its *lifeline*) whose write end only the server
   holds: when the server dies, even by SIGKILL, the kernel closes it, the run reads
   end-of-file and stops as Ctrl-C stops it (then as SIGTERM does, if it takes too long),
@@ -147,7 +148,10 @@ def main(argv: list[str]) -> None:
     watcher = threading.Thread(target=_watch_lifeline, args=(fd,), name="lifeline", daemon=True)
     watcher.start()
     sys.argv = [sys.argv[0], *argv[1:]]
-    runpy.run_module("arena", run_name="__main__", alter_sys=True)  # exits with its code
+    try:
+        runpy.run_module("arena", run_name="__main__", alter_sys=True)  # exits with its code
+    except KeyboardInterrupt:  # stopped before arena took the signals: nothing began
+        sys.exit(128 + signal.SIGINT)
 
 
 if __name__ == "__main__":
