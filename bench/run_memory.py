@@ -6,7 +6,7 @@ slope (KB a game) over the whole run and over its second half (flat: about 0); w
 ``--trace``, tracemalloc's biggest growths between the first sample and the last (what
 the run keeps per game; tracemalloc's own bookkeeping makes the RSS grow meanwhile).
 
-    python3 bench/run_memory.py [--games 3000] [--every 250] [--trace]
+    python3 bench/run_memory.py [--games 3000] [--every 250] [--trace] [--no-report]
 """
 
 from __future__ import annotations
@@ -93,6 +93,7 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=3000)
     parser.add_argument("--every", type=int, default=250)
     parser.add_argument("--trace", action="store_true")
+    parser.add_argument("--no-report", action="store_true", help="without the live report")
     args = parser.parse_args()
 
     from arena.cli.common import installed_games
@@ -116,7 +117,8 @@ def main() -> int:
             tracemalloc.start(8)
         print(f"load before: {os.getloadavg()}", flush=True)
         start, cpu = time.perf_counter(), time.process_time()
-        observers = [*run_observers(config.output, False, 100, True, lambda _: None), probe]
+        shown = run_observers(config.output, False, 100, not args.no_report, lambda _: None)
+        observers = [*shown, probe]
         summary = run_tournament(config, observers=observers, log=lambda _: None)
         wall, cpu = time.perf_counter() - start, time.process_time() - cpu
         print(f"{summary.played} games in {wall:.0f} s ({cpu:.0f} s of the coordinator's CPU)")

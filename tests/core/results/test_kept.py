@@ -284,6 +284,7 @@ def test_fitted_ratings_are_kept_until_other_games_count(tmp_path):
     first = shown_leaderboard(store).render("json")
     found = store.kept(BOTS)
     assert found is not None and found.fitted is not None  # kept by the first read
+    assert found.percentiles is not None and not found.times  # with the times' percentiles
     assert json.loads(shown_leaderboard(store).render("json")) == json.loads(first)
     store.close()
     reader = open_existing(tmp_path)  # another process reads what the first kept
@@ -297,6 +298,7 @@ def test_fitted_ratings_are_kept_until_other_games_count(tmp_path):
                    {"game": "stc", "seed": 99, "bots": ["ant", "bee"]})  # fmt: skip
     again = store.kept(BOTS)
     assert again is not None and again.fitted is None  # other games: fitted again
+    assert again.percentiles is None and again.times  # and the times read again
     from_kept, scratch = boards(store)
     assert same(from_kept, scratch) and from_kept != json.loads(first)
     store.close()
