@@ -6,17 +6,18 @@ beside the old code's (another checkout) on the same stores in the same run.
                            [--old /tmp/arena-old] [--old-rev REV] [--cache /tmp/arena-scale-2]
                            [--commands leaderboard ...] [--stores-only]
 
-``--old`` is a checkout of the code to compare with (made by ``git archive REV | tar
--x -C /tmp/arena-old`` when missing, ``--old-rev REV``, default d0ef0b7); each checkout runs its own ``framework`` and
-``games`` folders first on ``PYTHONPATH``. Stores are cached under ``--cache`` (a store
-is built once, by ``Store.add_games``: 2-player games of random results, some forfeits,
-see :func:`build`). Per command and size: CPU seconds (user + system of the
-command's process), peak memory (its max RSS) and, over the sizes, the fitted growth
-exponent (the slope of log CPU over log games), and the new code's CPU over the old's.
-``leaderboard`` reads the fitted ratings kept by an earlier read; ``leaderboard, fitted
-again`` forgets them first (the first read after new games). Also printed: storing's pace (games a
-second, one commit per game as before and batched), the start-up of a tournament of
-1,000 bots in one folder (``resume.bot_identities``), and the load (``os.getloadavg``).
+``--old`` is a checkout of the code to compare with (made by ``git archive REV | tar -x
+-C /tmp/arena-old`` when missing, ``--old-rev REV``, default d0ef0b7); each checkout
+runs its own ``framework`` and ``games`` folders first on ``PYTHONPATH``. Stores are
+cached under ``--cache`` (a store is built once, by ``Store.add_games``: 2-player games
+of random results, some forfeits, see :func:`build`). Per command and size: CPU seconds
+(user + system of the command's process), peak memory (its max RSS) and, over the sizes,
+the fitted growth exponent (the slope of log CPU over log games), and the new code's CPU
+over the old's. ``leaderboard`` reads the fitted ratings kept by an earlier read;
+``leaderboard, fitted again`` forgets them first (the first read after new games). Also
+printed: storing's pace (games a second, one commit per game as before and batched), the
+start-up of a tournament of 1,000 bots in one folder (``resume.bot_identities``), and
+the load (``os.getloadavg``).
 """
 
 from __future__ import annotations
