@@ -81,7 +81,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ContestServer]:
 
 def person(browser: Any, link: str) -> Any:
     """A new browser (its own cookies) of a person who opens their one-time link."""
-    page = browser.new_context(viewport={"width": 1300, "height": 900}).new_page()
+    context = browser.new_context(viewport={"width": 1300, "height": 900})
+    context.set_default_timeout(120_000)  # every wait and page load, on a loaded machine
+    page = context.new_page()
     page.goto(link)
     page.fill("#password", PASSWORD)
     page.fill("#again", PASSWORD)
@@ -107,6 +109,18 @@ def wait_state(page: Any, number: int, states: str) -> str:
             return str(state)
         page.wait_for_timeout(1000)
     raise AssertionError(f"version {number} stayed {state}")
+
+
+def first_game_against(page: Any, url: str, opponent: str) -> str:
+    """Reload the participant's page until a game against ``opponent`` is listed (the
+    league may pair them with the bosses first); that game's id."""
+    rows = page.locator("table.games tr", has_text=opponent)
+    for _ in range(WAIT_MS // 1000):
+        page.goto(url + "me")
+        if rows.count():
+            return str(rows.first.get_attribute("data-game"))
+        page.wait_for_timeout(1000)
+    raise AssertionError(f"no game against {opponent} listed")
 
 
 def test_a_whole_contest(server: ContestServer, browser: Any, tmp_path: Path) -> None:
@@ -148,7 +162,9 @@ def test_a_whole_contest(server: ContestServer, browser: Any, tmp_path: Path) ->
         assert "this is not C++" not in bob.content() and "carol-private" not in bob.content()
 
     # The public leaderboard, signed out, updates by itself as the league plays.
-    public = browser.new_context().new_page()
+    public_context = browser.new_context()
+    public_context.set_default_timeout(120_000)
+    public = public_context.new_page()
     public.goto(server.url)
     public.wait_for_selector("tr[data-bot='bob-v1']", timeout=WAIT_MS)
     public.wait_for_selector("tr[data-bot='carol-v1']", timeout=WAIT_MS)
@@ -161,8 +177,7 @@ def test_a_whole_contest(server: ContestServer, browser: Any, tmp_path: Path) ->
     )
 
     # A game of Bob against Carol: Bob sees his stderr, never Carol's, even in the viewer.
-    bob.goto(server.url + "me")
-    game = bob.locator("table.games tr", has_text="carol-v1").first.get_attribute("data-game")
+    game = first_game_against(bob, server.url, "carol-v1")
     bob.goto(f"{server.url}games/{game}")
     page = bob.content()
     assert "bob-private-log" in page and "carol-private-log" not in page

@@ -27,10 +27,11 @@ def browser() -> Iterator[Any]:
 
 def open_page(browser: Any, url: str, errors: list[str]) -> Any:
     page = browser.new_page(viewport={"width": 1300, "height": 900})
+    page.set_default_timeout(120_000)  # every wait and page load, on a loaded machine
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     response = page.goto(url)
     try:  # a loaded machine's first page may take long
-        page.wait_for_selector("body[data-ready='1']", timeout=60000)
+        page.wait_for_selector("body[data-ready='1']", timeout=120_000)
     except sync_api.TimeoutError:
         status = response.status if response is not None else None
         raise AssertionError(
