@@ -38,6 +38,7 @@ from arena.tournament.control import wait_while_paused
 from arena.tournament.formats import CandidateScheduler, Scheduler, fixed_plan, make_scheduler
 from arena.tournament.play import GamePlan, PlanResult, play_plan
 from arena.tournament.resume import BotIdentities, bot_identities, current_games
+from arena.tournament.schedule import Plan
 
 if TYPE_CHECKING:
     from arena.results.verdict import CandidateVerdict
@@ -385,16 +386,17 @@ def _say_what_is_kept(
         )
 
 
-def _check_round_seeds(config: TournamentConfig, plan: list[GameSpec] | None) -> None:
+def _check_round_seeds(config: TournamentConfig, plan: Plan | None) -> None:
     """Refuse, before anything is written, a schedule (``plan``: the fixed one) with a
-    seed the game cannot play (:meth:`~arena.game.Game.check_seed`). Open-ended formats
-    play the entries of ``seeds`` (checked here too) or 31-bit seeds derived from
-    ``seed``, which every game takes."""
+    seed the game cannot play (:meth:`~arena.game.Game.check_seed`): the seeds of its
+    rounds, not of every game. Open-ended formats play the entries of ``seeds`` (checked
+    here too) or 31-bit seeds derived from ``seed``, which every game takes."""
     from arena.tournament.config import check_seed
 
     game_cls = worker_registry().get(config.game)  # this process's, loaded once
     seeds = {config.seed, *(config.seeds or ())}
-    seeds.update(spec.seed for spec in plan or ())
+    if plan is not None:
+        seeds.update(plan.round_seeds())
     for seed in sorted(seeds):
         if (why := check_seed(game_cls, seed)) is not None:
             if seed == config.seed:

@@ -11,7 +11,8 @@ format's rules as class attributes (the keys it needs, the players and bots it t
 in-words description) that the tournament file's checks read. Adding a format is one
 scheduler class, one line of the table, its tests and its docs.
 
-- ``round-robin`` and ``gauntlet``: a fixed list (:mod:`arena.tournament.schedule`).
+- ``round-robin`` and ``gauntlet``: a fixed plan, generated as it is played
+  (:class:`arena.tournament.schedule.RoundPlan`).
 - ``sprt``: rounds of two games (seats swapped) between the two bots until the
   log-likelihood ratio of the pairs crosses a bound, or ``games`` are played.
 - ``league``: one round (a seat-swapped pair) at a time, between the two bots where a
@@ -38,7 +39,7 @@ from arena.tournament.formats.fixed import FixedScheduler, GauntletScheduler, Ro
 from arena.tournament.formats.league import LeagueScheduler
 from arena.tournament.formats.sprt import SprtScheduler
 from arena.tournament.formats.swiss import SwissScheduler, swiss_rounds
-from arena.tournament.schedule import round_seed
+from arena.tournament.schedule import Plan, round_seed
 
 if TYPE_CHECKING:  # the loader reads this table: rating (trueskill) and the store load later
     from arena.records import StoredGame
@@ -94,10 +95,11 @@ def schedule_size(fmt: str, bots: int, players: int, games: int | None, variants
     return lineups * games * variants
 
 
-def fixed_plan(config: TournamentConfig) -> list[GameSpec] | None:
-    """Every game the file can ever schedule, when that is a fixed list: round-robin,
-    gauntlet, and sprt with a ``games`` limit; ``None`` for league and unlimited sprt."""
-    return FORMATS[config.format].full_plan(config)
+def fixed_plan(config: TournamentConfig) -> Plan | None:
+    """Every game the file can ever schedule, when that is fixed: round-robin and gauntlet
+    (generated as they are played), sprt and candidate with a ``games`` limit (lists);
+    ``None`` for league and unlimited sprt."""
+    return FORMATS[config.format].make_plan(config)
 
 
 def defined_spec(config: TournamentConfig, stored: StoredPlace) -> GameSpec | None:
@@ -116,8 +118,8 @@ def defined_spec(config: TournamentConfig, stored: StoredPlace) -> GameSpec | No
 
 
 def make_scheduler(
-    config: TournamentConfig, stored: list[StoredGame], plan: list[GameSpec] | None = None
+    config: TournamentConfig, stored: list[StoredGame], plan: Plan | None = None
 ) -> Scheduler:
     """The scheduler of ``config.format``, aware of the games already ``stored``
-    (``plan``: :func:`fixed_plan`, when already built)."""
+    (``plan``: :func:`fixed_plan`, when already made)."""
     return FORMATS[config.format].create(config, stored, plan)
