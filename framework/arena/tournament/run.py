@@ -35,7 +35,7 @@ from arena.tournament.books import Book, book_path, write_book
 from arena.tournament.builds import build_bots, build_records
 from arena.tournament.config import TournamentConfig, where
 from arena.tournament.control import wait_while_paused
-from arena.tournament.formats import CandidateScheduler, Scheduler, fixed_plan, make_scheduler
+from arena.tournament.formats import CandidateScheduler, Scheduler, fixed_plan, resume_scheduler
 from arena.tournament.play import GamePlan, PlanResult, play_plan
 from arena.tournament.resume import BotIdentities, bot_identities, current_games
 from arena.tournament.schedule import Plan
@@ -117,7 +117,7 @@ def run_tournament(
             )
         store.set_current(current)
         _write_meta(store, config, bots.clock_options)
-        scheduler = make_scheduler(config, store.games(), plan)
+        scheduler = resume_scheduler(config, current, store.games, plan)
         _say_what_is_kept(say, store, scheduler, store.count_games() - len(current))
         if remote:
             say(f"arena: sandbox {config.sandbox}, as each Dask worker's machine allows")

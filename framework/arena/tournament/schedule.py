@@ -95,11 +95,13 @@ class ListPlan(Plan):
         return len(self.specs)
 
     def find(self, key: str, round_index: int, seats: tuple[str, ...]) -> GameSpec | None:
+        """The spec of ``key`` in the list (looked up by key)."""
         if self._by_key is None:
             self._by_key = {s.key: s for s in self.specs}
         return self._by_key.get(key)
 
     def round_seeds(self) -> set[int]:
+        """The seeds of the list's games."""
         return {s.seed for s in self.specs}
 
 
@@ -189,6 +191,9 @@ class RoundPlan(Plan):
                         order += 1
 
     def find(self, key: str, round_index: int, seats: tuple[str, ...]) -> GameSpec | None:
+        """The spec computed from the round and the seats: the line-up they rotate, its
+        rank among the combinations (:func:`combination_rank`) and the rotation give
+        its order; ``None`` unless its key is ``key``."""
         if not self.lineups or not 0 <= round_index < self.rounds:
             return None
         if len(seats) != self.players or len(set(seats)) != len(seats):
@@ -219,6 +224,7 @@ class RoundPlan(Plan):
         return None
 
     def round_seeds(self) -> set[int]:
+        """The seed of each round (one per round, not per game)."""
         if not self.lineups:
             return set()
         return {round_seed(self.seed, r) for r in range(self.rounds)}

@@ -28,6 +28,7 @@ scheduler class, one line of the table, its tests and its docs.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from arena.limits import DEFAULT_FORMAT
@@ -43,7 +44,7 @@ from arena.tournament.schedule import Plan, round_seed
 
 if TYPE_CHECKING:  # the loader reads this table: rating (trueskill) and the store load later
     from arena.records import StoredGame
-    from arena.results.store import StoredPlace
+    from arena.results.store import CurrentGame, StoredPlace
     from arena.tournament.config import TournamentConfig
 
 __all__ = [
@@ -62,6 +63,7 @@ __all__ = [
     "defined_spec",
     "fixed_plan",
     "make_scheduler",
+    "resume_scheduler",
     "schedule_size",
     "swiss_rounds",
     "verdict_rule",
@@ -115,6 +117,18 @@ def defined_spec(config: TournamentConfig, stored: StoredPlace) -> GameSpec | No
         if spec.key == stored.key:
             return spec
     return None
+
+
+def resume_scheduler(
+    config: TournamentConfig,
+    current: Sequence[CurrentGame],
+    stored_games: Callable[[], list[StoredGame]],
+    plan: Plan | None,
+) -> Scheduler:
+    """The scheduler of a run resuming ``current`` (the stored games the file defines):
+    a fixed plan needs only their keys, other formats read the stored games
+    (``stored_games()``)."""
+    return FORMATS[config.format].resume(config, current, stored_games, plan)
 
 
 def make_scheduler(

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from arena.records import GameSpec, SeatRecord, StoredGame
 from arena.tournament.schedule import MAX_GAMES, ListPlan, Plan
 
 if TYPE_CHECKING:
+    from arena.results.store import CurrentGame
     from arena.tournament.config import TournamentConfig
 
 
@@ -94,6 +95,19 @@ class Scheduler(ABC):
         """The scheduler of ``config``, aware of the games already ``stored`` (``plan``:
         :meth:`make_plan`, when already made; a fixed format reuses it)."""
         return cls(config, stored)
+
+    @classmethod
+    def resume(
+        cls,
+        config: TournamentConfig,
+        current: Sequence[CurrentGame],
+        stored_games: Callable[[], list[StoredGame]],
+        plan: Plan | None,
+    ) -> Scheduler:
+        """The scheduler of a run that resumes ``current``, the stored games the file now
+        defines (:func:`~arena.tournament.resume.current_games`): :meth:`create` from the
+        stored games, which ``stored_games()`` reads."""
+        return cls.create(config, stored_games(), plan)
 
     @classmethod
     def full_plan(cls, config: TournamentConfig) -> list[GameSpec] | None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from arena.records import GameSpec, StoredGame
@@ -11,6 +11,7 @@ from arena.tournament.formats.base import Scheduler
 from arena.tournament.schedule import MAX_PLANNED_GAMES, Plan, RoundPlan
 
 if TYPE_CHECKING:
+    from arena.results.store import CurrentGame
     from arena.tournament.config import TournamentConfig
 
 
@@ -19,16 +20,11 @@ class FixedScheduler(Scheduler):
 
     max_games = MAX_PLANNED_GAMES
 
-    def __init__(self, plan: Plan, stored: list[StoredGame]) -> None:
+    def __init__(self, plan: Plan, done: set[str]) -> None:
         self.plan = plan
-        # The stored games of the plan: what is stored, never what is planned, is held.
-        self.done = {
-            g.key
-            for g in stored
-            if plan.find(g.key, g.round, tuple(s.bot for s in g.seats)) is not None
-        }
+        self.done = done  # the plan's stored keys: what is stored, not what is planned
         self.planned = len(plan)
-        self.stored = len(self.done)
+        self.stored = len(done)
 
     def specs(self) -> Iterator[GameSpec]:
         """Every planned game whose key is not stored, generated as the executor asks."""
@@ -40,9 +36,27 @@ class FixedScheduler(Scheduler):
         cls, config: TournamentConfig, stored: list[StoredGame], plan: Plan | None
     ) -> Scheduler:
         """The plan, less the games stored."""
+        made = cls._plan(config, plan)
+        seated = ((g.key, g.round, tuple(s.bot for s in g.seats)) for g in stored)
+        return cls(made, {k for k, r, seats in seated if made.find(k, r, seats) is not None})
+
+    @classmethod
+    def resume(
+        cls,
+        config: TournamentConfig,
+        current: Sequence[CurrentGame],
+        stored_games: Callable[[], list[StoredGame]],
+        plan: Plan | None,
+    ) -> Scheduler:
+        """The plan, less the current games: their keys are all it needs (each is the
+        plan's, placed by it), so the stored games themselves are not read."""
+        return cls(cls._plan(config, plan), {g.key for g in current})
+
+    @classmethod
+    def _plan(cls, config: TournamentConfig, plan: Plan | None) -> Plan:
         made = plan if plan is not None else cls.make_plan(config)
         assert made is not None  # a fixed format always has a plan
-        return cls(made, stored)
+        return made
 
     @classmethod
     def full_plan(cls, config: TournamentConfig) -> list[GameSpec] | None:
