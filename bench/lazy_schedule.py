@@ -60,9 +60,9 @@ class Start:
 
 
 def write_tournament(work: Path, bots: int, games: int) -> Path:
-    work.mkdir(parents=True, exist_ok=True)
-    (work / "bot.sh").write_text(BOT)
-    lines = "\n".join(f"  - {{name: b{i:04d}, cmd: sh {work}/bot.sh}}" for i in range(bots))
+    (work / "bot").mkdir(parents=True, exist_ok=True)  # its own folder: part of its identity
+    (work / "bot" / "bot.sh").write_text(BOT)
+    lines = "\n".join(f"  - {{name: b{i:04d}, cmd: sh {work}/bot/bot.sh}}" for i in range(bots))
     path = work / f"rr-{bots}-{games}.yaml"
     path.write_text(
         f"name: lazy\ngame: stc\ngames: {games}\nseed: 1\nconcurrency: 2\nsandbox: none\n"
@@ -125,6 +125,54 @@ def old_checkout(path: Path) -> Path:
                                  check=True, capture_output=True).stdout  # fmt: skip
         subprocess.run(["tar", "-x", "-C", str(path)], input=archive, check=True)
     return path
+
+
+def plans(old: Path | None, bots: list[int], games: list[int]) -> None:
+    """The plan's own cost in this process, what start-up does with it: the old list
+    (``round_robin`` of ``old``'s schedule module), indexed by key, its seeds and its
+    count, against the lazy plan's count, seeds and first spec. CPU seconds and the peak
+    of Python's allocations (``tracemalloc``) during it."""
+    import importlib.util
+    import tracemalloc
+
+    sys.path.insert(0, str(REPO / "framework"))
+    from arena.tournament.schedule import RoundPlan
+
+    listed = None
+    if old is not None:
+        spec = importlib.util.spec_from_file_location(
+            "old_schedule", old / "framework/arena/tournament/schedule.py"
+        )
+        assert spec is not None and spec.loader is not None
+        listed = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(listed)
+
+    def old_start(names: list[str], g: int) -> int:
+        specs = listed.round_robin(names, 2, g, 1)  # type: ignore[union-attr]
+        by_key = {s.key: s for s in specs}
+        seeds = {s.seed for s in specs}
+        return len(by_key) + len(seeds)
+
+    def new_start(names: list[str], g: int) -> int:
+        plan = RoundPlan(names, 2, g, 1)
+        return len(plan) + len(plan.round_seeds()) + next(iter(plan)).order
+
+    print("| bots | games | planned | code | plan at start-up: CPU s | peak of allocations MB |")
+    print("|---|---|---|---|---|---|")
+    for n in bots:
+        names = [f"b{i:04d}" for i in range(n)]
+        for g in games:
+            for name, run in (("old", old_start), ("new", new_start)):
+                if name == "old" and listed is None:
+                    continue
+                tracemalloc.start()
+                began = time.process_time()
+                run(names, g)
+                cpu = time.process_time() - began
+                peak = tracemalloc.get_traced_memory()[1] / 2**20
+                tracemalloc.stop()
+                print(f"| {n} | {g} | {math.comb(n, 2) * g:,} | {name} | {cpu:.2f} | "
+                      f"{peak:.1f} |", flush=True)  # fmt: skip
 
 
 def startup(checkouts: dict[str, Path], work: Path, bots: list[int], games: list[int]) -> None:
@@ -192,11 +240,15 @@ def main() -> int:
     parser.add_argument("--old", type=Path, default=Path("/tmp/arena-lazy-old"))
     parser.add_argument("--work", type=Path, default=Path("/tmp/arena-lazy"))
     parser.add_argument("--no-old", action="store_true", help="only this checkout's code")
+    parser.add_argument("--plans-only", action="store_true", help="only the in-process plan costs")
     args = parser.parse_args()
     checkouts = {"new": REPO}
     if not args.no_old:
         checkouts = {"old": old_checkout(args.old), **checkouts}
     print(f"load before: {os.getloadavg()[0]:.1f} (2 cores shared)")
+    plans(checkouts.get("old"), args.bots, args.games)
+    if args.plans_only:
+        return 0
     startup(checkouts, args.work, args.bots, args.games)
     failed = 0
     for bots in args.resume_bots:

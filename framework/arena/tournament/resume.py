@@ -208,6 +208,18 @@ def current_games(
     return current, len(stale_keys)
 
 
+SHOWN_CHANGES = 10
+"""The most changes (and edited bots) a stale-games message spells out: a thousand bots'
+edits are one line, not a thousand."""
+
+
+def _first(items: list[str], what: str) -> str:
+    """``items`` joined, the first :data:`SHOWN_CHANGES` of them and how many more."""
+    shown = "; ".join(items[:SHOWN_CHANGES])
+    more = len(items) - SHOWN_CHANGES
+    return f"{shown}; and {more} more {what}" if more > 0 else shown
+
+
 def _stale_error(
     config: TournamentConfig,
     ids: Identities,
@@ -232,11 +244,11 @@ def _stale_error(
     out = config.output
     text = (
         f"{config.path}: {len(stale)} of the {stored} games stored in {out} no longer match "
-        f"this file: {'; '.join(changes)}.\n"
+        f"this file: {_first(list(changes), 'changes')}.\n"
         f"  Run with --update to play only those {len(stale)} games again and keep the others."
     )
     bots = {b.name: b for b in config.bots}
-    for name in edited:
+    for name in list(edited)[:SHOWN_CHANGES]:
         bot = bots.get(name)
         script = next((w for w, _ in bot.files), None) if bot is not None else None
         if bot is None or script is None:

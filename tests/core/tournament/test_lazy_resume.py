@@ -10,6 +10,15 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
+from arena.errors import ConfigError
+from arena.plugins.registry import load_registry
+from arena.records import GameRecord, SeatRecord
+from arena.results.store import Store
+from arena.tournament.config import load_tournament
+from arena.tournament.formats import fixed_plan
+from arena.tournament.resume import bot_identities, current_games
 from arena.tournament.schedule import RoundPlan
 from support import REPO, STC_STRONG_SH, STC_WEAK_SH, games_stored, run_arena
 
@@ -76,3 +85,42 @@ def test_a_round_robin_stopped_midway_resumes_exactly_to_its_end(tmp_path):
     # The second run played what the first had not, in the plan's order.
     stored_first = {row[1] for row in before}
     assert [row[1] for row in after[kept:]] == [s.key for s in plan if s.key not in stored_first]
+
+
+def test_a_thousand_bots_edited_make_one_line_naming_the_first_ten(tmp_path):
+    bots = tmp_path / "bots"
+    bots.mkdir()
+    lines = []
+    for i in range(12):
+        (bots / f"p{i:02d}.py").write_text("print('0 1')\n")
+        lines.append(f"  - {{name: p{i:02d}, cmd: python3 {bots}/p{i:02d}.py}}")
+    path = tmp_path / "t.yaml"
+    path.write_text(
+        f"name: many\ngame: stc\ngames: 1\nseed: 2\noutput: {tmp_path / 'out'}\nbots:\n"
+        + "\n".join(lines)
+        + "\n"
+    )
+    config = load_tournament(path, load_registry())
+    plan = fixed_plan(config)
+    assert plan is not None and len(plan) == 66
+    ids = bot_identities(config).ids
+    store = Store(config.output)
+    for spec in plan:
+        seats = [SeatRecord(bot=b, rank=i) for i, b in enumerate(spec.seats)]
+        record = GameRecord("stc", spec.seed, {}, seats, "end", 1, 1, 1.0)
+        identity = ids.of(spec.seed, spec.variant, spec.seats)
+        store.add_game(spec.key, spec.order, spec.round, spec.group, record, identity)
+    for i in range(12):
+        (bots / f"p{i:02d}.py").write_text("print('1 1')  # tuned\n")  # every bot edited
+    with pytest.raises(ConfigError) as caught:
+        current_games(config, store, bot_identities(config).ids, plan)
+    store.close()
+    first, *ways = str(caught.value).splitlines()
+    changed = "; ".join(f"{bots}/p{i:02d}.py changed since the stored games" for i in range(10))
+    assert first == (
+        f"{path}: 66 of the 66 games stored in {config.output} no longer match this file: "
+        f"{changed}; and 2 more changes."
+    )
+    assert [w.split(" as another bot")[0] for w in ways if "To keep the old" in w] == [
+        f"  To keep the old p{i:02d}" for i in range(10)
+    ]
