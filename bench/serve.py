@@ -221,8 +221,11 @@ def first_after(seen: list[tuple[float, int]], game_id: int, since: float) -> fl
 
 def live_phase(url: str, served: Served, output: Path, rate: float, seconds: float) -> None:
     """Store games at ``rate`` a second; the delays to the event and to the page."""
+    from arena.results.lock import lock_output
+
     follower = Follower(url)
     time.sleep(1.0)
+    held = lock_output(output)  # as arena run holds it: the server's reader writes nothing then
     store = Store(output)
     store.batch()  # as arena run stores games: commits of the games that ended together
     names = list(store.meta()["bots"])
@@ -247,6 +250,7 @@ def live_phase(url: str, served: Served, output: Path, rate: float, seconds: flo
     page = [first_after(follower.shown, g, t) for g, t in stored]
     store.remove_games([f"live{base + i}" for i in range(count)])  # the cached store as it was
     store.close()
+    held.release()
     for name, delays in (("its event", event), ("the page showing it (or a newer game)", page)):
         delays.sort()
         worst = delays[-1]

@@ -75,7 +75,7 @@ def cmd_final(args: argparse.Namespace, extra: list[str]) -> int:
         bosses=args.bosses,
         log=lambda line: print(line, file=sys.stderr),
     )
-    print(export_csv(args.output), end="")
+    print(export_csv(args.output, final=True), end="")  # even a final cut short
     done = f"{summary.played} games played now, {summary.resumed} resumed"
     print(f"{done}, the final is in {args.output / FINAL_FOLDER}", file=sys.stderr)
     return run_exit_code(summary)

@@ -13,6 +13,8 @@ from arena.errors import EXIT_OK, ConfigError
 
 if TYPE_CHECKING:
     import socket
+    from collections.abc import Callable, Iterator
+    from types import FrameType
 
 # Only the standard library's light modules up here: every command's start imports this.
 
@@ -97,17 +99,41 @@ def _serve(output: Path, sock: socket.socket, host: str, loopback: bool, child: 
     config = uvicorn.Config(
         make_app(served), log_level="warning", lifespan="on", timeout_graceful_shutdown=2
     )
-
-    class Server(uvicorn.Server):
-        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
-            served.watcher.end_streams()  # open event streams end: nothing to wait for
-            await super().shutdown(sockets)
-
     try:
-        Server(config).run(sockets=[sock])
+        _run_server(config, sock, served.watcher.end_streams)
     finally:
         if read_control(output).paused:  # no run should wait for a server that is gone
             write_control(output, Control(paused=False))
+
+
+def _run_server(config: Any, sock: socket.socket, end_streams: Callable[[], None]) -> None:
+    """Serve until Ctrl-C, SIGTERM or SIGHUP (the terminal closed), which all end the command
+    the same way: open event streams end, uvicorn shuts down, then the signal it hands back
+    ends the command as Ctrl-C does (the run the server started is stopped, not orphaned)."""
+    import contextlib
+    import signal
+
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+            end_streams()  # open event streams end: nothing to wait for
+            await super().shutdown(sockets)
+
+        @contextlib.contextmanager
+        def capture_signals(self) -> Iterator[None]:
+            # uvicorn takes SIGINT and SIGTERM only; SIGHUP would kill the server at once.
+            def hangup(signum: int, frame: FrameType | None) -> None:
+                self.handle_exit(signal.SIGTERM, frame)
+
+            previous = signal.signal(signal.SIGHUP, hangup)
+            try:
+                with super().capture_signals():
+                    yield
+            finally:
+                signal.signal(signal.SIGHUP, previous)
+
+    Server(config).run(sockets=[sock])
 
 
 def _tournament_output(path: Path) -> Path:
@@ -151,7 +177,7 @@ def _run_contest(config: Any, sock: socket.socket, host: str, loopback: bool) ->
     import uvicorn
 
     from arena.contest.app import make_app
-    from arena.contest.server import open_contest
+    from arena.contest.server import MAX_CONNECTIONS, open_contest
 
     port = sock.getsockname()[1]
     shown_host = f"[{host}]" if ":" in host else host
@@ -168,15 +194,9 @@ def _run_contest(config: Any, sock: socket.socket, host: str, loopback: bool) ->
             log_level="warning",
             lifespan="on",
             timeout_graceful_shutdown=2,
-            limit_concurrency=1024,
+            limit_concurrency=MAX_CONNECTIONS,
         )
-
-        class Server(uvicorn.Server):
-            async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
-                contest.league.watcher.end_streams()
-                await super().shutdown(sockets)
-
-        Server(uv).run(sockets=[sock])
+        _run_server(uv, sock, contest.league.watcher.end_streams)
     finally:
         contest.close()
 

@@ -2,7 +2,7 @@
 every game's replay.
 
 The leaderboard is the final's (``OUTPUT/final``, once :func:`arena.contest.final.run_final`
-has stored games there) or else the league's: per bot its rank, name, owner, league (a
+has played it to its end) or else the league's: per bot its rank, name, owner, league (a
 contest with leagues), rating (the value it is sorted by) with its interval as the
 leaderboard prints it, and its games, wins, draws and losses. The owner is shown here
 and nowhere public: the export is the organisers'.
@@ -36,14 +36,21 @@ FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 """A CSV cell starting with one of these is a formula to a spreadsheet: it is quoted."""
 
 
-def board_folder(output: Path) -> tuple[str, Path]:
-    """Which leaderboard is exported, and its folder: the final's once it has games,
-    else the league's."""
-    final = output / FINAL_FOLDER
-    return ("final", final) if (final / "arena.sqlite").is_file() else ("league", output)
+def board_folder(output: Path, final: bool | None = None) -> tuple[str, Path]:
+    """Which leaderboard is exported, and its folder: the final's once it was played to its
+    end (a final cut short is no ranking yet: run it again), else the league's; ``final``
+    True or False asks for one (the final's once it has games)."""
+    from arena.results.status import read_status
+
+    folder = output / FINAL_FOLDER
+    if final is None:
+        final = (read_status(folder) or {}).get("state") == "done"
+    if final and (folder / "arena.sqlite").is_file():
+        return "final", folder
+    return "league", output
 
 
-def export_json(output: Path) -> dict[str, Any]:
+def export_json(output: Path, final: bool | None = None) -> dict[str, Any]:
     """The leaderboard: ``{"leaderboard": "final" | "league", "rating": NAME, "rows":
     [{rank, bot, owner, league, rating, interval, games, wins, draws, losses}, ...]}``."""
     from arena.results import ratings
@@ -51,7 +58,7 @@ def export_json(output: Path) -> dict[str, Any]:
     from arena.results.status import read_status
     from arena.results.store import open_existing
 
-    which, folder = board_folder(output)
+    which, folder = board_folder(output, final)
     store = open_existing(folder)
     try:
         board = leaderboard_from_store(store)
@@ -83,13 +90,13 @@ def export_json(output: Path) -> dict[str, Any]:
     return {"leaderboard": which, "rating": board.rating, "rows": rows}
 
 
-def export_csv(output: Path) -> str:
+def export_csv(output: Path, final: bool | None = None) -> str:
     """The leaderboard of :func:`export_json` as CSV, a header line first (empty cells
     for none; a text cell that a spreadsheet would run as a formula starts with ``'``)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(COLUMNS)
-    for row in export_json(output)["rows"]:
+    for row in export_json(output, final)["rows"]:
         writer.writerow(_cell(row[key]) for key in COLUMNS)
     return out.getvalue()
 

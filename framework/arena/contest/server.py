@@ -27,6 +27,10 @@ from arena.web.guard import Guard
 PIPELINE_WAIT_S = 1.0
 """How often the background thread looks for queued versions when nothing wakes it."""
 FINAL_DIR = "final"
+OPEN_FILES = 4096
+"""The open files a contest server asks for: ``MAX_CONNECTIONS`` sockets and room to spare."""
+MAX_CONNECTIONS = 1024
+"""Open connections at most (uvicorn's ``limit_concurrency``): one more is answered 503."""
 
 
 class Version(Protocol):
@@ -71,10 +75,27 @@ class VersionStore(Protocol):
 
 @dataclass
 class FinalState:
-    """The final ranking's progress: ``none``, ``running``, ``done`` or ``failed``."""
+    """The final ranking's progress: ``none``, ``running``, ``done``, ``failed`` or
+    ``stopped`` (the server stopped during it; running it again resumes it)."""
 
     state: str = "none"
     message: str = ""
+
+
+STOPPED_FINAL = "the server stopped before its end: run it again to finish it"
+
+
+def final_state(folder: Path) -> FinalState:
+    """Where the final ranking in ``folder`` was left, as a server starting finds it: its
+    run's status says whether it ended (``done``) or was cut short (``stopped``)."""
+    from arena.results.status import read_status
+
+    if not (folder / "arena.sqlite").is_file():
+        return FinalState()
+    status = read_status(folder) or {}
+    if status.get("state") == "done":
+        return FinalState("done")
+    return FinalState("stopped", STOPPED_FINAL)
 
 
 @dataclass
@@ -97,8 +118,7 @@ class Contest:
         self._flags_lock = threading.Lock()
         with self._flags_db() as db:
             db.execute("CREATE TABLE IF NOT EXISTS flags (key TEXT PRIMARY KEY, value TEXT)")
-        if (final := self.config.output / FINAL_DIR).is_dir() and any(final.iterdir()):
-            self.final = FinalState("done")
+        self.final = final_state(self.config.output / FINAL_DIR)
 
     # -- flags the organisers set (kept in contest.sqlite)
 
@@ -143,6 +163,7 @@ class Contest:
 
     def start(self) -> None:
         """Start the league's run and the thread building queued uploads."""
+        enough_open_files()
         if self.child is not None:
             self.child.start()
         self._thread = threading.Thread(target=self._pipeline, name="contest-builds", daemon=True)
@@ -156,6 +177,8 @@ class Contest:
         """Stop the background work and the league's run (running games end and are stored)."""
         self._closing.set()
         self._wake.set()
+        if self.child is not None:
+            self.child.stop()  # the league winds down while a build in progress ends
         if self._thread is not None:
             self._thread.join(timeout=60)
         if self.child is not None:
@@ -175,7 +198,7 @@ class Contest:
             except Exception as exc:  # one line on the server's stderr; the next upload retries
                 print(f"arena: contest: building uploads failed: {exc}", file=sys.stderr)
                 continue
-            joined = any(v.state == "ranked" for v in done)
+            joined = any(v.state == "ranked" for v in done) and not self._closing.is_set()
             if joined and self.child is not None and self.final.state != "running":
                 self.child.start()
 
@@ -219,6 +242,21 @@ class Contest:
             return []
         token = self.accounts.new_link(account.id)
         return [f"arena contest: {account.role} {account.name}: {base_url}welcome/{token}"]
+
+
+def enough_open_files() -> int:
+    """Raise this process's soft limit of open files to :data:`OPEN_FILES` (or the hard
+    limit, if lower): the server's 1024 connections at most, and the builds and games of
+    uploads besides, must fit (a common soft limit is 1024). The limit now in force."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = OPEN_FILES if hard == resource.RLIM_INFINITY else min(OPEN_FILES, hard)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+            return wanted
+    return soft
 
 
 def version_store(config: ContestConfig) -> VersionStore | None:

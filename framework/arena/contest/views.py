@@ -291,10 +291,12 @@ def organiser_action(
 
 
 def export(contest: Contest, kind: str) -> tuple[bytes, str]:
-    """The final ranking's (else the league's) results: CSV, JSON, or every replay zipped."""
+    """The final ranking's (else the league's) results: CSV, JSON, or every replay zipped
+    (the league's and the final's); :mod:`arena.contest.export` picks them in the contest's
+    folder."""
     from arena.contest import export as exports  # type: ignore[attr-defined,unused-ignore]
 
-    folder = contest.final_output if contest.final.state == "done" else contest.config.output
+    folder = contest.config.output
     if kind == "csv":
         return exports.export_csv(folder).encode(), "text/csv; charset=utf-8"
     if kind == "json":

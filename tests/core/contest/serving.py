@@ -5,11 +5,13 @@ HTTP client that keeps cookies and sends forms as a browser does."""
 from __future__ import annotations
 
 import http.client
+import queue
 import re
-import selectors
+import resource
 import signal
 import subprocess
 import sys
+import threading
 import time
 import uuid
 from dataclasses import dataclass, field
@@ -50,35 +52,55 @@ def contest_file(folder: Path, extra: str = "", **keys: str) -> Path:
     return path
 
 
-def start_contest(path: Path, *args: str) -> ContestServer:
-    """Start ``arena serve PATH --port 0`` and wait for its URL."""
+def start_contest(path: Path, *args: str, open_files: int | None = None) -> ContestServer:
+    """Start ``arena serve PATH --port 0`` and wait for its URL (``open_files``: its soft
+    limit of open files, as a machine's default may be)."""
+
+    def limit() -> None:
+        if open_files is not None:
+            hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+            resource.setrlimit(resource.RLIMIT_NOFILE, (open_files, hard))
+
     proc = subprocess.Popen(
         [sys.executable, "-m", "arena", "serve", str(path), "--port", "0", *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
         cwd=REPO,
+        preexec_fn=limit if open_files is not None else None,
     )
-    assert proc.stdout is not None
-    selector = selectors.DefaultSelector()
-    selector.register(proc.stdout, selectors.EVENT_READ)
+    lines: queue.Queue[str] = queue.Queue()
+    # A thread reads the lines (a selector on the pipe would miss a line already in the
+    # reader's buffer) up to the URL's, then leaves the rest to communicate().
+    threading.Thread(target=_read_start, args=(proc, lines), daemon=True).start()
     links: dict[str, str] = {}
     deadline = time.monotonic() + 240  # a loaded machine's start (imports, the sandbox probe)
-    while time.monotonic() < deadline:
-        if selector.select(1):
-            line = proc.stdout.readline()
-            found = re.match(r"arena contest: (?:organiser|participant) (.+): (http\S+)$", line)
-            if found:
-                links[found[1]] = found[2]
-            if line.startswith("arena serve: http://"):
-                output = Path(str(path.parent / "out"))
-                return ContestServer(proc, line.split(": ", 1)[1].strip(), links, output)
-            if not line:
-                break
+    while (left := deadline - time.monotonic()) > 0:
+        try:
+            line = lines.get(timeout=left)
+        except queue.Empty:
+            break
+        found = re.match(r"arena contest: (?:organiser|participant) (.+): (http\S+)$", line)
+        if found:
+            links[found[1]] = found[2]
+        if line.startswith("arena serve: http://"):
+            output = Path(str(path.parent / "out"))
+            return ContestServer(proc, line.split(": ", 1)[1].strip(), links, output)
+        if not line:
+            break
     code = proc.poll()
     proc.kill()
     err = proc.communicate()[1]
     raise AssertionError(f"arena serve printed no URL (exit code {code}): {err}")
+
+
+def _read_start(proc: subprocess.Popen[str], lines: queue.Queue[str]) -> None:
+    assert proc.stdout is not None
+    while True:
+        line = proc.stdout.readline()
+        lines.put(line)
+        if not line or line.startswith("arena serve: http://"):
+            return
 
 
 def stop_contest(server: ContestServer) -> tuple[int, str]:

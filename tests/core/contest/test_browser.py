@@ -7,8 +7,12 @@ the final ranking and exports it."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import shutil
+import sqlite3
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -110,6 +114,15 @@ def test_a_whole_contest(server: ContestServer, browser: Any, tmp_path: Path) ->
     assert ada.url.endswith("/organise")
     links = {name: invite(ada, name) for name in ("Bob", "Carol", "Dave")}
     bob, carol, dave = (person(browser, links[n]) for n in ("Bob", "Carol", "Dave"))
+    # Bob signs out, and in again with his password through the sign-in form.
+    bob.click("#sign-out")
+    bob.wait_for_selector("#nav-login")
+    bob.click("#nav-login")
+    bob.fill("#login", "Bob")
+    bob.fill("#password", PASSWORD)
+    bob.click("#sign-in")
+    assert bob.text_content("#signed-in") == "Bob"
+    bob.goto(server.url + "me")
 
     # Bob pastes Python; Carol uploads a C++ file; Dave uploads a C++ file that fails to build.
     bob.fill("#filename", "bot.py")
@@ -174,10 +187,59 @@ def test_a_whole_contest(server: ContestServer, browser: Any, tmp_path: Path) ->
             break
         ada.wait_for_timeout(1000)
     assert ada.text_content("#final-state") == "done"
+    assert public.goto(server.url + "final").status == 404  # not published yet
     ada.click("button[data-action='publish']")
     public.goto(server.url + "final")
-    public.wait_for_selector("tr[data-bot='bob-v1']")
-    with ada.expect_download() as download:
-        ada.click("#export-json")
-    exported = json.loads(Path(download.value.path()).read_text())
-    assert {"bob-v1", "carol-v1"} <= set(json.dumps(exported).split('"'))
+    shown = [row.get_attribute("data-bot") for row in public.query_selector_all("tr[data-bot]")]
+    assert sorted(shown) == ["bob-v1", "carol-v1"]  # the final versions: no boss, not Dave's
+    assert "2 games" in str(public.text_content(".note"))  # final_games: 2, seats swapped
+    check_exports(ada, server, shown)
+
+
+def download(page: Any, link: str) -> bytes:
+    with page.expect_download() as started:
+        page.click(link)
+    return Path(started.value.path()).read_bytes()
+
+
+def check_exports(ada: Any, server: ContestServer, final_order: list[str]) -> None:
+    """The organiser's three downloads: the final ranking as JSON and as the same CSV, and
+    a zip of every game's replay, the league's and the final's."""
+    ada.goto(server.url + "organise")
+    exported = json.loads(download(ada, "#export-json"))
+    assert (exported["leaderboard"], [r["bot"] for r in exported["rows"]]) == ("final", final_order)
+    for row in exported["rows"]:
+        assert (row["owner"], row["games"]) == (row["bot"][: -len("-v1")], 2), row
+        assert row["wins"] + row["draws"] + row["losses"] == 2, row
+    table = list(csv.DictReader(io.StringIO(download(ada, "#export-csv").decode())))
+    assert table == [{k: csv_cell(v) for k, v in r.items()} for r in exported["rows"]]
+    with zipfile.ZipFile(io.BytesIO(download(ada, "#export-zip"))) as archive:
+        names = archive.namelist()
+        replays = [json.loads(archive.read(name)) for name in names]
+    stored = {
+        which: game_dirs(folder)
+        for which, folder in (("league", server.output), ("final", server.output / "final"))
+    }
+    assert sorted(names) == sorted(
+        f"{which}/{Path(d).name}/replay.json" for which, dirs in stored.items() for d in dirs
+    )
+    assert len(stored["final"]) == 2 and len(stored["league"]) > 2
+    assert all(isinstance(r, dict) and r for r in replays)
+
+
+def csv_cell(value: object) -> str:
+    """A JSON value as the CSV shows it: empty for none, a quote before what a spreadsheet
+    would run as a formula (the interval ``+0 ±197``)."""
+    if value is None:
+        return ""
+    text = str(value)
+    return "'" + text if isinstance(value, str) and text[:1] in ("=", "+", "-", "@") else text
+
+
+def game_dirs(output: Path) -> list[str]:
+    """Every stored game's folder (as the store lists them) in an output folder."""
+    db = sqlite3.connect(f"file:{output / 'arena.sqlite'}?mode=ro", uri=True)
+    try:
+        return [str(row[0]) for row in db.execute("SELECT dir FROM games")]
+    finally:
+        db.close()

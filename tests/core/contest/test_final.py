@@ -129,7 +129,18 @@ def test_a_final_stopped_by_ctrl_c_exits_130_and_resumes(tmp_path):
     assert run.returncode == 130, err
     kept = final_games(final)
     assert 0 < len(kept) < 60
+    assert exported_board(league) == "league"  # a final cut short is no ranking yet
     again = run_arena("contest", "final", str(league), "--games-per-pair", "20")
     assert again.returncode == 0, again.stderr
     assert final_games(final)[: len(kept)] == kept and len(final_games(final)) == 60
     assert f"resuming: {len(kept)} of 60 games already stored" in again.stderr
+    assert exported_board(league) == "final"
+
+
+def exported_board(league):
+    """Which leaderboard ``arena contest export --json`` writes."""
+    import json
+
+    cli = run_arena("contest", "export", str(league), "--json", "-")
+    assert cli.returncode == 0, cli.stderr
+    return json.loads(cli.stdout)["leaderboard"]

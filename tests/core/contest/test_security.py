@@ -5,7 +5,9 @@ pages show no path and no token; event streams are bounded."""
 
 from __future__ import annotations
 
+import resource
 import socket
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,6 +21,7 @@ from core.contest.serving import (
     start_contest,
     stop_contest,
 )
+from support import games_stored
 
 SCRIPT = "<script>alert(1)</script>"
 
@@ -175,6 +178,60 @@ def test_event_streams_are_bounded(server: ContestServer) -> None:
     finally:
         for sock in streams:
             sock.close()
+
+
+def test_a_thousand_open_connections_are_bounded_and_the_league_goes_on(tmp_path: Path) -> None:
+    """Past 1024 open connections (streams, idle clients, a flood) a request is answered
+    503 at once, even where the soft limit of open files is 1024; the league's games go on
+    being stored meanwhile; once they close, pages answer again."""
+    flood = 1100
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < 4096:
+        pytest.skip(f"{hard} open files at most here")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, flood + 256), hard))
+    server = start_contest(contest_file(tmp_path), open_files=1024)
+    sockets = []
+    try:
+        before = wait_for_games(server, 0)
+        for _ in range(200):  # event streams, as open pages keep them
+            sock = socket.create_connection(("127.0.0.1", server.port), timeout=60)
+            sock.sendall(STREAM_REQUEST % server.port)
+            sockets.append(sock)
+        for sock in sockets:  # each one answered: it is open
+            assert sock.recv(64).startswith(b"HTTP/1.1 200")
+        for _ in range(flood - len(sockets)):  # and clients that open and say nothing
+            sockets.append(socket.create_connection(("127.0.0.1", server.port), timeout=60))
+        assert Client(server).get("/").status == 503
+        wait_for_games(server, before)  # the league plays on
+        assert Client(server).get("/").status == 503  # still bounded, not fallen over
+        for sock in sockets:
+            sock.close()
+        for _ in range(600):  # the server notices the closed connections
+            answer = Client(server).get("/")
+            if answer.status != 503:
+                break
+            time.sleep(0.1)
+        assert answer.status == 200
+        with socket.create_connection(("127.0.0.1", server.port), timeout=60) as stream:
+            stream.sendall(STREAM_REQUEST % server.port)
+            assert stream.recv(64).startswith(b"HTTP/1.1 200")  # a page's stream opens again
+    finally:
+        for sock in sockets:
+            sock.close()
+        code, err = stop_contest(server)
+    assert code == 130 and "Traceback" not in err, err
+
+
+STREAM_REQUEST = b"GET /events HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n\r\n"
+
+
+def wait_for_games(server: ContestServer, more_than: int) -> int:
+    """Wait until the league has stored more than ``more_than`` games; how many it has."""
+    for _ in range(2400):
+        if (stored := games_stored(server.output)) > more_than:
+            return stored
+        time.sleep(0.1)
+    raise AssertionError(f"the league stored no game beyond its {more_than} in 240 s")
 
 
 def test_sign_in_is_rate_limited_per_account(tmp_path: Path) -> None:

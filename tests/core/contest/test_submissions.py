@@ -517,3 +517,67 @@ def test_without_the_leagues_file_nothing_is_lost(contest_league: MakeLeague) ->
     assert [v.state for v in subs.versions()] == ["queued"]  # taken up once the file is back
     (out / "tournament.yaml").write_text(league)
     assert [v.state for v in subs.process_pending()] == ["ranked"]
+
+
+LEAGUE_PROBE = """
+import os, sys
+OUTPUT = {output!r}
+for path in [OUTPUT + "/contest/uploads/alice/1/bot.py", OUTPUT + "/contest/builds/alice/1",
+             OUTPUT + "/contest/contest.sqlite", OUTPUT + "/arena.sqlite"]:
+    try:
+        os.stat(path)
+        sys.stderr.write(f"saw {{path}}\\n")
+    except OSError as exc:
+        sys.stderr.write(f"cannot see: {{type(exc).__name__}}\\n")
+try:
+    open(OUTPUT + "/contest/uploads/mallory/1/{mark}.py", "a").write("# changed")
+    sys.stderr.write("changed its own source\\n")
+except OSError as exc:
+    sys.stderr.write(f"cannot change its source: {{type(exc).__name__}}\\n")
+if os.fork() == 0:  # a child left behind, to outlive the game
+    os.setsid()
+    import time
+    time.sleep(600)
+    os._exit(0)
+"""
+
+
+@pytest.mark.skipif(not bwrap_works(), reason="bubblewrap does not work here")
+def test_an_uploaded_bot_in_league_games_sees_no_other_participant_and_leaves_nothing(
+    contest_league: MakeLeague,
+) -> None:
+    """The hostile checks hold in the league's own games too, where an uploaded bot plays
+    next to others' uploads: it sees no other participant's source or build, nor the
+    contest's databases, cannot change its own source, and what it starts dies with it."""
+    out = contest_league(sandbox="bwrap")
+    subs = Submissions(out, RULES)
+    mark = marker()
+    subs.submit("alice", "bot.py", PYTHON_BOT)
+    probe = stc_bot(prelude=LEAGUE_PROBE.format(output=str(out), mark=mark))
+    subs.submit("mallory", f"{mark}.py", probe.encode())
+    try:
+        assert [v.state for v in in_background(subs)] == ["ranked", "ranked"]
+        run = run_arena("run", str(out / "tournament.yaml"), "--games", "12", "--no-progress")
+        assert run.returncode == 0, run.stderr
+        assert survivors(mark) == []
+    finally:
+        kill_all(mark)
+    db = sqlite3.connect(out / "arena.sqlite")
+    try:
+        said = [  # each of its seats' stderr file, in its game's folder
+            (out / folder / name).read_text()
+            for folder, name in db.execute(
+                "SELECT g.dir, s.stderr FROM seats s JOIN games g ON g.id = s.game_id"
+                " WHERE s.bot = 'mallory-v1'"
+            )
+        ]
+        met = {bot for (bot,) in db.execute(
+            "SELECT DISTINCT o.bot FROM seats m JOIN seats o ON o.game_id = m.game_id"
+            " WHERE m.bot = 'mallory-v1' AND o.bot != 'mallory-v1'"
+        )}  # fmt: skip
+    finally:
+        db.close()
+    assert "alice-v1" in met  # it did play next to Alice's upload
+    seen = "cannot see: FileNotFoundError\n" * 4 + "cannot change its source: PermissionError\n"
+    assert said and all(stderr == seen for stderr in said), said
+    assert subs.source("mallory", 1) == probe.encode() and subs.source("alice", 1) == PYTHON_BOT
