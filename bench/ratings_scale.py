@@ -5,12 +5,12 @@ batched as a run stores them, so the kept ratings are written as they are in a r
 1k, 10k, 100k (and with ``--million`` 1M) games between 10 bots, and 100k games between
 1,000 bots; then runs ``arena leaderboard OUTPUT`` (``--format``: table by default, as a
 user reads it; json also lists every pairing, so it grows with the pairings shown) in a
-child process and
-prints its CPU seconds (user + system) and peak resident memory, beside the same
-command of the code before the kept ratings (``--old REV``, default the parent of the
-first ratings commit, extracted with ``git archive``) where that finishes in reasonable
-time (``--old-up-to``, default 100,000 games; never for 1,000 bots: its dense
-pure-Python fit did not end in 818 s).
+child process and prints its CPU seconds (user + system) with the fitted ratings
+forgotten first (``fit s``: the first read after new games) and kept (``new s``), and its
+peak resident memory, beside the same command of the code before the kept ratings
+(``--old REV``, default the parent of the first ratings commit, extracted with ``git
+archive``) where that finishes in reasonable time (``--old-up-to``, default 100,000
+games; never for 1,000 bots: its dense pure-Python fit did not end in 818 s).
 
     .venv/bin/python bench/ratings_scale.py [--million] [--old REV] [--keep DIR]
 
@@ -74,6 +74,17 @@ def build(out: Path, games: int, bots: int, seed: int = 1) -> float:
     return time.process_time() - start
 
 
+def forget_fit(out: Path) -> None:
+    """Drop the fitted ratings kept in ``out``'s store: the next read fits them again, as
+    the first read after new games does."""
+    import sqlite3
+
+    db = sqlite3.connect(out / "arena.sqlite")
+    with db:
+        db.execute("DELETE FROM kept_meta WHERE key = 'fitted'")
+    db.close()
+
+
 def measure(argv: list[str], pythonpath: str | None = None) -> tuple[float, float]:
     """CPU seconds and peak MB of one child process running ``arena`` with ``argv``."""
     env = dict(os.environ)
@@ -130,7 +141,7 @@ def main() -> int:
     root = args.keep or work
     old = old_code(args.old, work) if args.old else None
     print(f"load: {os.getloadavg()[0]:.2f} (1-min average, {os.cpu_count()} cores)")
-    print(f"{'games':>9} {'bots':>5} {'build s':>8} {'new s':>7} {'new MB':>7} "
+    print(f"{'games':>9} {'bots':>5} {'build s':>8} {'fit s':>7} {'new s':>7} {'new MB':>7} "
           f"{'old s':>7} {'old MB':>7}")  # fmt: skip
     try:
         for games, bots in cases:
@@ -142,9 +153,10 @@ def main() -> int:
             else:
                 built = float("nan")
             command = ["leaderboard", str(out), "--format", args.format]
-            measure(command)  # the first read of a store (none here: built as stored)
-            cpu, mb = measure(command)
-            line = f"{games:>9} {bots:>5} {built:>8.1f} {cpu:>7.2f} {mb:>7.0f}"
+            forget_fit(out)
+            fit_cpu, _ = measure(command)  # fits Bradley-Terry and Elo, keeps them
+            cpu, mb = measure(command)  # reads them
+            line = f"{games:>9} {bots:>5} {built:>8.1f} {fit_cpu:>7.2f} {cpu:>7.2f} {mb:>7.0f}"
             if old and games <= args.old_up_to and bots <= 100:
                 old_cpu, old_mb = measure(command, old)
                 line += f" {old_cpu:>7.2f} {old_mb:>7.0f}"

@@ -1,10 +1,12 @@
 """The coordinator's memory over a long run (issue 45): a round-robin of ``--games`` stc
 games of one turn between two quick bots, run in this process as ``arena run`` runs it
-(the live report and the periodic table observing), its RSS sampled every ``--every``
-games; with ``--trace``, tracemalloc's biggest growths between the first sample and the
-last (what the run keeps per game).
+(the live report and the periodic table observing), its RSS and Python's allocated
+blocks sampled every ``--every`` games; then the growth over each 1,000 games and the
+slope (KB a game) over the whole run and over its second half (flat: about 0); with
+``--trace``, tracemalloc's biggest growths between the first sample and the last (what
+the run keeps per game; tracemalloc's own bookkeeping makes the RSS grow meanwhile).
 
-    python3 bench/run_memory.py [--games 3000] [--every 250] [--trace]
+    python3 bench/run_memory.py [--games 3000] [--every 250] [--trace] [--no-report]
 """
 
 from __future__ import annotations
@@ -42,15 +44,16 @@ class Probe(RunObserver):
     def __init__(self, every: int, trace: bool) -> None:
         self.every = every
         self.trace = trace
-        self.samples: list[tuple[int, float]] = []
+        self.samples: list[tuple[int, float, int]] = []  # (games, RSS MB, Python blocks)
         self.first: tracemalloc.Snapshot | None = None
         self.last: tracemalloc.Snapshot | None = None
 
     def stored(self, event: GameStored) -> None:
         if event.played % self.every:
             return
-        self.samples.append((event.played, rss_mb()))
-        print(f"{event.played:>6} games: RSS {self.samples[-1][1]:.1f} MB", flush=True)
+        self.samples.append((event.played, rss_mb(), sys.getallocatedblocks()))
+        _, rss, blocks = self.samples[-1]
+        print(f"{event.played:>6} games: RSS {rss:.1f} MB, {blocks:,} Python blocks", flush=True)
         if self.trace:
             snapshot = tracemalloc.take_snapshot()
             if self.first is None:
@@ -58,11 +61,39 @@ class Probe(RunObserver):
             self.last = snapshot
 
 
+def slope(a: tuple[int, float, int], b: tuple[int, float, int]) -> str:
+    """The RSS and blocks gained from sample ``a`` to ``b``, and per game."""
+    games = b[0] - a[0]
+    mb, blocks = b[1] - a[1], b[2] - a[2]
+    return (
+        f"{a[0]:>6}-{b[0]:<6} games: RSS {mb:+6.2f} MB ({mb * 1024 / games:+.2f} KB a game), "
+        f"{blocks:+,} Python blocks ({blocks / games:+.2f} a game)"
+    )
+
+
+def growth(samples: list[tuple[int, float, int]]) -> None:
+    """The growth over each 1,000 games, the whole run and its second half."""
+    if len(samples) < 2:
+        return
+    print("growth:")
+    at = {sample[0]: sample for sample in samples}
+    for start in range(0, samples[-1][0], 1000):
+        first = at.get(start) or (samples[0] if start == 0 else None)
+        last = at.get(start + 1000)
+        if first is not None and last is not None and first is not last:
+            print(f"  {slope(first, last)}")
+    print(f"  whole run   {slope(samples[0], samples[-1])}")
+    half = next(s for s in samples if s[0] >= samples[-1][0] / 2)
+    if half is not samples[-1]:
+        print(f"  second half {slope(half, samples[-1])}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=3000)
     parser.add_argument("--every", type=int, default=250)
     parser.add_argument("--trace", action="store_true")
+    parser.add_argument("--no-report", action="store_true", help="without the live report")
     args = parser.parse_args()
 
     from arena.cli.common import installed_games
@@ -86,14 +117,12 @@ def main() -> int:
             tracemalloc.start(8)
         print(f"load before: {os.getloadavg()}", flush=True)
         start, cpu = time.perf_counter(), time.process_time()
-        observers = [*run_observers(config.output, False, 100, True, lambda _: None), probe]
+        shown = run_observers(config.output, False, 100, not args.no_report, lambda _: None)
+        observers = [*shown, probe]
         summary = run_tournament(config, observers=observers, log=lambda _: None)
         wall, cpu = time.perf_counter() - start, time.process_time() - cpu
         print(f"{summary.played} games in {wall:.0f} s ({cpu:.0f} s of the coordinator's CPU)")
-        if len(probe.samples) >= 2:
-            (n0, m0), (n1, m1) = probe.samples[0], probe.samples[-1]
-            growth = (m1 - m0) * 1024 / (n1 - n0)
-            print(f"RSS {m0:.1f} MB at {n0} games, {m1:.1f} MB at {n1}: {growth:.2f} KB a game")
+        growth(probe.samples)
         if probe.first is not None and probe.last is not None:
             print("biggest growths (tracemalloc):")
             for stat in probe.last.compare_to(probe.first, "traceback")[:8]:

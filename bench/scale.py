@@ -3,17 +3,21 @@
 beside the old code's (another checkout) on the same stores in the same run.
 
     python3 bench/scale.py [--games 1000 10000 100000 1000000] [--bots 10]
-                           [--old /tmp/arena-old] [--cache /tmp/arena-scale-2]
+                           [--old /tmp/arena-old] [--old-rev REV] [--cache /tmp/arena-scale-2]
+                           [--commands leaderboard ...] [--stores-only]
 
-``--old`` is a checkout of the code to compare with (made by ``git archive d0ef0b7 | tar
--x -C /tmp/arena-old`` when missing); each checkout runs its own ``framework`` and
-``games`` folders first on ``PYTHONPATH``. Stores are cached under ``--cache`` (a store
-is built once, by ``Store.add_games``: 2-player games of random results, some forfeits,
-see :func:`build`). Per command and size: CPU seconds (user + system of the
-command's process), peak memory (its max RSS) and, over the sizes, the fitted growth
-exponent (the slope of log CPU over log games). Also printed: storing's pace (games a
-second, one commit per game as before and batched), the start-up of a tournament of
-1,000 bots in one folder (``resume.bot_identities``), and the load (``os.getloadavg``).
+``--old`` is a checkout of the code to compare with (made by ``git archive REV | tar -x
+-C /tmp/arena-old`` when missing, ``--old-rev REV``, default d0ef0b7); each checkout
+runs its own ``framework`` and ``games`` folders first on ``PYTHONPATH``. Stores are
+cached under ``--cache`` (a store is built once, by ``Store.add_games``: 2-player games
+of random results, some forfeits, see :func:`build`). Per command and size: CPU seconds
+(user + system of the command's process), peak memory (its max RSS) and, over the sizes,
+the fitted growth exponent (the slope of log CPU over log games), and the new code's CPU
+over the old's. ``leaderboard`` reads the fitted ratings kept by an earlier read;
+``leaderboard, fitted again`` forgets them first (the first read after new games). Also
+printed: storing's pace (games a second, one commit per game as before and batched), the
+start-up of a tournament of 1,000 bots in one folder (``resume.bot_identities``), and
+the load (``os.getloadavg``).
 """
 
 from __future__ import annotations
@@ -162,6 +166,7 @@ def exponent(points: list[tuple[int, float]]) -> float | None:
 
 COMMANDS = {
     "leaderboard": lambda out: ["leaderboard", str(out)],
+    "leaderboard, fitted again": lambda out: ["leaderboard", str(out)],
     "report": lambda out: ["report", str(out), "-o",
                            str(Path(tempfile.gettempdir()) / f"scale-{out.name}.html")],
     "list --bot X": lambda out: ["list", str(out), "--bot", "bot0001"],
@@ -170,6 +175,20 @@ COMMANDS = {
     "view ID (one game)": lambda out: ["view", "1", "--from", str(out), "-o",
                                        str(Path(tempfile.gettempdir()) / "scale-view.html")],
 }  # fmt: skip
+REFIT = {"leaderboard, fitted again"}
+"""Commands run with the kept fit forgotten first (:func:`forget_fit`): the first
+leaderboard after new games, which fits Bradley-Terry and Elo again."""
+
+
+def forget_fit(out: Path) -> None:
+    """Drop the fitted ratings kept in ``out``'s store (the next read fits them again)."""
+    import sqlite3
+
+    db = sqlite3.connect(out / "arena.sqlite")
+    with db:
+        if db.execute("SELECT 1 FROM sqlite_master WHERE name = 'kept_meta'").fetchone():
+            db.execute("DELETE FROM kept_meta WHERE key = 'fitted'")
+    db.close()
 
 
 def storing_pace(games: int = 3000) -> dict[str, tuple[float, float]]:
@@ -252,10 +271,10 @@ def league_pairing(checkout: Path, bots: int = 1000, rounds: int = 200) -> float
     return float(out.stdout)
 
 
-def old_checkout(path: Path) -> Path:
+def old_checkout(path: Path, rev: str = OLD_COMMIT) -> Path:
     if not (path / "framework").is_dir():
         path.mkdir(parents=True, exist_ok=True)
-        archive = subprocess.run(["git", "-C", str(REPO), "archive", OLD_COMMIT],
+        archive = subprocess.run(["git", "-C", str(REPO), "archive", rev],
                                  check=True, capture_output=True).stdout  # fmt: skip
         subprocess.run(["tar", "-x", "-C", str(path)], input=archive, check=True)
     return path
@@ -266,6 +285,8 @@ def main() -> int:
     parser.add_argument("--games", type=int, nargs="+", default=[1000, 10000, 100000, 1000000])
     parser.add_argument("--bots", type=int, nargs="+", default=[10])
     parser.add_argument("--old", type=Path, default=Path("/tmp/arena-old"))
+    parser.add_argument("--old-rev", default=OLD_COMMIT,
+                        help="the revision --old is made of when missing")  # fmt: skip
     parser.add_argument("--cache", type=Path, default=Path("/tmp/arena-scale-2"))
     parser.add_argument(
         "--old-up-to",
@@ -277,7 +298,7 @@ def main() -> int:
     parser.add_argument("--stores-only", action="store_true",
                         help="skip storing's pace, the league and start-up figures")  # fmt: skip
     args = parser.parse_args()
-    old = old_checkout(args.old)
+    old = old_checkout(args.old, args.old_rev)
     print(f"load before: {os.getloadavg()}")
     if not args.stores_only:
         side_figures(old, args.cache)
@@ -306,17 +327,25 @@ def stores(old: Path, args: argparse.Namespace, bots: int) -> None:
         out = build(args.cache, games, bots)
         for command in args.commands:
             argv = COMMANDS[command]
+            new_cpu = math.nan
             for name, checkout in (("new", REPO), ("old", old)):
                 if name == "old" and games > args.old_up_to:
                     continue
                 args_of = argv(out)
+                if command in REFIT:
+                    forget_fit(out)
                 cpu, mb, code = run(checkout, args_of)
                 figures.setdefault((command, name), []).append((games, cpu))
                 size = ""
                 if command == "report" and code == 0:
                     size = f"  {Path(args_of[-1]).stat().st_size / 1024:,.0f} KB page"
+                ratio = ""
+                if name == "new":
+                    new_cpu = cpu
+                elif cpu > 0:
+                    ratio = f"  new/old {new_cpu / cpu:.2f}"
                 print(f"{bots:>5} bots {games:>8} games  {command:<28} {name}: "
-                      f"{cpu:7.2f} s CPU {mb:7.0f} MB  exit {code}{size}  "
+                      f"{cpu:7.2f} s CPU {mb:7.0f} MB  exit {code}{size}{ratio}  "
                       f"load {os.getloadavg()[0]:.1f}", flush=True)  # fmt: skip
     for (command, name), points in figures.items():
         slope = exponent(points)

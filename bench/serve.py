@@ -194,7 +194,7 @@ class Follower:
                     if last is not None and last_id != last:
                         self._wake.set()
                     last = last_id
-        except (OSError, ValueError):
+        except (OSError, ValueError, AttributeError):  # AttributeError: closed mid-read
             return
 
     def _refresh(self) -> None:

@@ -446,6 +446,10 @@ class _Delta:
         )
 
 
+Percentiles = dict[str, tuple[float | None, float | None, float | None]]
+"""Each bot's response time (ms) at the median, the 99th percentile and the maximum."""
+
+
 class Kept:
     """What the leaderboard reads of the kept counts: everything but the games."""
 
@@ -459,6 +463,7 @@ class Kept:
         history: history.Points | None = None,
         fit_key: str = "",
         fitted: rt.Fitted | None = None,
+        percentiles: Percentiles | None = None,
     ) -> None:
         self.counts = counts
         self.states = states  # every incremental rating's state after every current game
@@ -468,6 +473,10 @@ class Kept:
         self.history = history  # each bot's TrueSkill mu over the games, when asked for
         self.fit_key = fit_key  # what the fitted ratings were fitted on (see fitted_key)
         self.fitted = fitted  # the fitted ratings of these counts, when kept
+        # each bot's response time at the median, 99th percentile and maximum, when kept
+        # with the fitted ratings (then ``times`` is not read: a thousand bots have up to
+        # millions of bins)
+        self.percentiles = percentiles
 
 
 def read(db: sqlite3.Connection, bots: Sequence[str], with_history: bool = False) -> Kept | None:
@@ -496,12 +505,12 @@ def read(db: sqlite3.Connection, bots: Sequence[str], with_history: bool = False
             counts.bot(bot).scores = m
         else:
             counts.bot(bot).variant_scores[variant] = m
-    for a, b, wins, draws, losses in db.execute(
-        "SELECT a, b, wins, draws, losses FROM kept_pairs ORDER BY rowid"
-    ):
-        counts.pairs[a, b] = rt.Pairwise(wins, draws, losses)
-    for a, b, ptnml in db.execute("SELECT a, b, counts FROM kept_ptnml ORDER BY rowid"):
-        counts.add_pentanomial(a, b, st.Pentanomial(json.loads(ptnml)))
+    results = db.execute("SELECT a, b, wins, draws, losses FROM kept_pairs ORDER BY rowid")
+    found = db.execute("SELECT a, b, counts FROM kept_ptnml ORDER BY rowid").fetchall()
+    # one JSON text for every pairing's pairs: a decode per pairing would cost more
+    decoded = json.loads(f"[{','.join(text for _, _, text in found)}]")
+    ptnml = {(a, b): c for (a, b, _), c in zip(found, decoded, strict=True)}
+    counts.pairs = rt.StoredPairs(results.fetchall(), ptnml)
     for pattern, n in db.execute("SELECT pattern, count FROM kept_multi ORDER BY rowid"):
         counts.multi[tuple((a, b, p) for a, b, p in json.loads(pattern))] = n
     counts.finish()
@@ -511,12 +520,19 @@ def read(db: sqlite3.Connection, bots: Sequence[str], with_history: bool = False
     for r in ratings.everyone():
         if isinstance(r, ratings.IncrementalRating):
             states[r.name] = ratings.rate_events(r, evs, states.get(r.name))
-    times: dict[str, list[tuple[float, int]]] = {}
-    for bot, ms, n in db.execute("SELECT bot, ms, count FROM kept_times ORDER BY bot, ms"):
-        times.setdefault(bot, []).append((ms, n))
     key = fitted_key(db, list(counts.stats))
+    cache = _get(db, "fitted")
+    if not cache or cache.get("key") != key:
+        cache = {}  # fitted on other games
+    percentiles = cache.get("times")
+    times: dict[str, list[tuple[float, int]]] = {}
+    if percentiles is None:
+        for bot, ms, n in db.execute("SELECT bot, ms, count FROM kept_times ORDER BY bot, ms"):
+            times.setdefault(bot, []).append((ms, n))
+    else:
+        percentiles = {bot: tuple(p) for bot, p in percentiles.items()}
     return Kept(counts, states, int(_get(db, "games") or 0), late, times, points, key,
-                _fitted(db, key))  # fmt: skip
+                _fitted(cache), percentiles)  # fmt: skip
 
 
 FIT = 1
@@ -529,10 +545,9 @@ def fitted_key(db: sqlite3.Connection, bots: Sequence[str]) -> str:
     return json.dumps([FIT, _get(db, "games"), _get(db, "digest"), list(bots)])
 
 
-def _fitted(db: sqlite3.Connection, key: str) -> rt.Fitted | None:
-    """The fitted ratings kept for ``key`` (``None`` when they were fitted on other games)."""
-    found = _get(db, "fitted")
-    if not found or found.get("key") != key:
+def _fitted(found: dict[str, Any]) -> rt.Fitted | None:
+    """The fitted ratings kept in ``found`` (``None`` when it is empty)."""
+    if not found:
         return None
     return {
         name: {bot: ratings.Rated(*fields) for bot, fields in by_bot.items()}
@@ -540,16 +555,22 @@ def _fitted(db: sqlite3.Connection, key: str) -> rt.Fitted | None:
     }
 
 
-def keep_fitted(db: sqlite3.Connection, key: str, fitted: rt.Fitted) -> None:
-    """Keep ``fitted`` (fitted on the counts of ``key``) until other games count, in the
-    caller's transaction: the next leaderboard of the same games fits nothing."""
+def keep_fitted(
+    db: sqlite3.Connection, key: str, fitted: rt.Fitted, percentiles: Percentiles | None = None
+) -> None:
+    """Keep ``fitted`` (fitted on the counts of ``key``), and the bots' response-time
+    ``percentiles``, until other games count, in the caller's transaction: the next
+    leaderboard of the same games fits nothing and reads no bins."""
     if fitted_key(db, json.loads(key)[3]) != key:
         return  # games were stored meanwhile
     by_name = {
         name: {bot: [r.value, r.numbers, r.cells, r.raw] for bot, r in by_bot.items()}
         for name, by_bot in fitted.items()
     }
-    _set(db, "fitted", {"key": key, "ratings": by_name})
+    kept: dict[str, Any] = {"key": key, "ratings": by_name}
+    if percentiles is not None:
+        kept["times"] = percentiles
+    _set(db, "fitted", kept)
 
 
 def _history(

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
@@ -119,7 +119,7 @@ class Leaderboard:
 
     title: str
     stats: list[BotStats]
-    pairs: dict[tuple[str, str], Pairwise]
+    pairs: Mapping[tuple[str, str], Pairwise]
     multiplayer: bool = False
     sprt: SprtResult | None = None
     timing: dict[str, Timing] = field(default_factory=dict)
@@ -270,15 +270,21 @@ def leaderboard_from_store(
     sort_by = chosen_rating(meta, rating_name)
     bots = list(meta.get("bots", []))
     kept = None if every_game else store.kept(bots)
+    pairs: Mapping[tuple[str, str], Pairwise]
     if kept is not None:
-        fitted = kept.fitted
-        if fitted is None:  # fitted once for these games, kept for the next reads
-            fitted = rating.fit(kept.counts)
-            store.keep_fitted(kept.fit_key, fitted)
+        fitted, percentiles = kept.fitted, kept.percentiles
+        if percentiles is None:
+            of = {b: Timing.of_bins(bins) for b, bins in kept.times.items() if bins}
+            percentiles = {b: (t.p50_ms, t.p99_ms, t.max_ms) for b, t in of.items()}
+        if kept.fitted is None or kept.percentiles is None:
+            # fitted once for these games (and the times' percentiles found), kept for the
+            # next reads
+            fitted = rating.fit(kept.counts) if fitted is None else fitted
+            store.keep_fitted(kept.fit_key, fitted, percentiles)
         stats = rating.rate(kept.counts, kept.states, sort_by, fitted)
         pairs, played = kept.counts.pairs, kept.games
         timing = {
-            s.name: Timing.of_bins(kept.times.get(s.name, ()), kept.late.get(s.name, 0))
+            s.name: Timing(kept.late.get(s.name, 0), *percentiles.get(s.name, (None,) * 3))
             for s in stats
         }
     else:

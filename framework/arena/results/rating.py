@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -123,16 +123,73 @@ class BotStats:
 GamePairs = tuple[tuple[str, str, float], ...]
 """The pairs of one game of 3+ players: ``(a, b, points of a over b)``, each pair once."""
 
+PairResult = tuple[str, str, int, int, int]
+"""One ordered pairing's results: ``(a, b, wins, draws, losses)`` of a against b."""
+
+
+class StoredPairs(MutableMapping[tuple[str, str], Pairwise]):
+    """Every ordered pairing's results as the store keeps them: its rows (``results``)
+    and the seat-swapped pairs of each pairing ``a < b`` (``ptnml``, from a's side),
+    made into :class:`Pairwise` objects only when first looked into. A leaderboard of a
+    thousand bots has some 180,000 pairings: its compact table never reads them, and
+    its fits read the rows (:meth:`Counts.results`)."""
+
+    def __init__(self, results: list[PairResult], ptnml: dict[tuple[str, str], list[int]]) -> None:
+        self.results = results
+        self.ptnml = ptnml
+        self._made: dict[tuple[str, str], Pairwise] | None = None
+
+    @property
+    def made(self) -> bool:
+        """Whether the objects were made (from then on they are the counts)."""
+        return self._made is not None
+
+    def pairs(self) -> dict[tuple[str, str], Pairwise]:
+        """The pairings as objects, made on the first call (in the rows' order, as
+        :meth:`Counts.add_pentanomial` adds the pairs to them)."""
+        if self._made is None:
+            made = {(a, b): Pairwise(w, d, lost) for a, b, w, d, lost in self.results}
+            for (a, b), counts in self.ptnml.items():
+                ptnml = st.Pentanomial(list(counts))
+                made.setdefault((a, b), Pairwise()).ptnml.merge(ptnml)
+                made.setdefault((b, a), Pairwise()).ptnml.merge(ptnml.reversed())
+            self._made = made
+        return self._made
+
+    def __getitem__(self, key: tuple[str, str]) -> Pairwise:
+        return self.pairs()[key]
+
+    def __setitem__(self, key: tuple[str, str], value: Pairwise) -> None:
+        self.pairs()[key] = value
+
+    def __delitem__(self, key: tuple[str, str]) -> None:
+        del self.pairs()[key]
+
+    def __iter__(self) -> Iterator[tuple[str, str]]:
+        return iter(self.pairs())
+
+    def __len__(self) -> int:
+        return len(self.pairs())
+
 
 @dataclass
 class Counts:
     """The order-free counts of a set of games: each bot's tallies, each ordered pairing's
     results (with its seat-swapped pairs), and the games of 3+ players by their pairs and
-    points (how many had each): all a fitted rating needs, and what the store keeps."""
+    points (how many had each): all a fitted rating needs, and what the store keeps.
+    ``pairs`` is a dict as games are counted, :class:`StoredPairs` as the store reads it."""
 
     stats: dict[str, BotStats] = field(default_factory=dict)
-    pairs: dict[tuple[str, str], Pairwise] = field(default_factory=dict)
+    pairs: MutableMapping[tuple[str, str], Pairwise] = field(default_factory=dict)
     multi: dict[GamePairs, int] = field(default_factory=dict)
+
+    def results(self) -> Iterable[PairResult]:
+        """Each ordered pairing's ``(a, b, wins, draws, losses)``, in the pairs' order,
+        without making objects of pairings read from the store."""
+        pairs = self.pairs
+        if isinstance(pairs, StoredPairs) and not pairs.made:
+            return pairs.results
+        return ((a, b, pw.wins, pw.draws, pw.losses) for (a, b), pw in pairs.items())
 
     def bot(self, name: str) -> BotStats:
         """``name``'s tallies (made empty on first use)."""
@@ -181,13 +238,40 @@ class Counts:
         """Sum each bot's pairings into its results against the field."""
         for s in self.stats.values():
             s.overall = Pairwise()
-        for (a, _), pw in self.pairs.items():
+        pairs = self.pairs
+        if isinstance(pairs, StoredPairs) and not pairs.made:
+            self._finish_stored(pairs)
+            return
+        for (a, _), pw in pairs.items():
             fld = self.bot(a).overall
             fld.wins += pw.wins
             fld.draws += pw.draws
             fld.losses += pw.losses
             if any(pw.ptnml.counts):  # (most pairings of a large league have no pairs)
                 fld.ptnml.merge(pw.ptnml)
+
+    def _finish_stored(self, pairs: StoredPairs) -> None:
+        """:meth:`finish` over the rows and pairs as stored (no objects per pairing)."""
+        totals: dict[str, list[int]] = {}
+        for a, _, w, d, lost in pairs.results:
+            t = totals.get(a)
+            if t is None:
+                t = totals[a] = [0, 0, 0]
+            t[0] += w
+            t[1] += d
+            t[2] += lost
+        for a, (w, d, lost) in totals.items():
+            fld = self.bot(a).overall
+            fld.wins, fld.draws, fld.losses = w, d, lost
+        sums: dict[str, list[int]] = {}  # each bot's pairs, summed over its pairings
+        for (a, b), counts in pairs.ptnml.items():
+            if any(counts):
+                first, second = sums.setdefault(a, [0] * 5), sums.setdefault(b, [0] * 5)
+                for k, n in enumerate(counts):
+                    first[k] += n
+                    second[4 - k] += n
+        for bot, counts in sums.items():
+            self.bot(bot).overall.ptnml = st.Pentanomial(counts)
 
 
 def variant_label(settings: Mapping[str, Any], keys: Sequence[str]) -> str:
@@ -281,7 +365,7 @@ def compute(
     games: Iterable[StoredGame],
     variant_keys: Sequence[str] = (),
     sort_by: str = ratings.DEFAULT,
-) -> tuple[list[BotStats], dict[tuple[str, str], Pairwise]]:
+) -> tuple[list[BotStats], Mapping[tuple[str, str], Pairwise]]:
     """Ratings, tallies and the pairwise matrix for ``bots`` from stored ``games``, from
     scratch; ``variant_keys`` names the settings the tournament varies (scores are then
     also kept per variant); rows sorted by the rating ``sort_by``."""

@@ -36,6 +36,7 @@ from arena.results import history, kept, rating
 from arena.results.batching import Batch
 from arena.results.identity import canonical, identity_hash
 from arena.results.kept import Kept as KeptRatings
+from arena.results.kept import Percentiles
 from arena.results.queries import (
     CURRENT_JOIN,
     GAME_COLUMNS,
@@ -566,8 +567,11 @@ class Store:
                 return kept.read(self.db, bots, with_history)
         return self._build_kept_as_reader(bots, with_history)
 
-    def keep_fitted(self, key: str, fitted: rating.Fitted) -> None:
-        """Keep the fitted ratings of the kept counts of ``key`` (:func:`kept.keep_fitted`)
+    def keep_fitted(
+        self, key: str, fitted: rating.Fitted, percentiles: Percentiles | None = None
+    ) -> None:
+        """Keep the fitted ratings of the kept counts of ``key``, and the bots'
+        response-time ``percentiles`` (:func:`kept.keep_fitted`)
         when this folder can be written now: by a run in its own connection, by a reader
         only while no run holds the folder (else the next read fits them again)."""
         if not self._own_schema() or not self._can_build():
@@ -575,7 +579,7 @@ class Store:
         if self._writer:
             lock = self._batch.lock if self._batch is not None else nullcontext()
             with lock, self._writing():
-                kept.keep_fitted(self.db, key, fitted)
+                kept.keep_fitted(self.db, key, fitted, percentiles)
             return
         from arena.results.lock import lock_output
 
@@ -587,7 +591,7 @@ class Store:
             db = sqlite3.connect(self.path, timeout=1)
             try:
                 with db:
-                    kept.keep_fitted(db, key, fitted)
+                    kept.keep_fitted(db, key, fitted, percentiles)
             finally:
                 db.close()
         except sqlite3.Error:

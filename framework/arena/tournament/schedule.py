@@ -143,6 +143,7 @@ class RoundPlan(Plan):
         else:
             self._pool = tuple(b for b in self.bots if b != champion)
             self._chosen = players - 1
+        self._pool_index = {name: i for i, name in enumerate(self._pool)}
         missing = champion is not None and champion not in self._index
         self.lineups = 0 if missing else math.comb(len(self._pool), self._chosen)
         self.per_seed = players if self.lineups else 1  # the seat rotations of a line-up
@@ -209,8 +210,7 @@ class RoundPlan(Plan):
             if self.champion not in combo:
                 return None
             combo = tuple(b for b in combo if b != self.champion)
-        pool = {name: i for i, name in enumerate(self._pool)} if self.champion else self._index
-        rank = combination_rank([pool[b] for b in combo], len(self._pool))
+        rank = combination_rank([self._pool_index[b] for b in combo], len(self._pool))
         before = round_index * self.variants * self.lineups * self.per_seed
         seed_r = round_seed(self.seed, round_index)
         for v in range(self.variants):

@@ -37,14 +37,17 @@ class Leader:
         assert isinstance(trueskill, ratings.IncrementalRating)
         self.trueskill = trueskill
         self.state = trueskill.start()
-        self.scores: dict[str, list[float]] = {}
+        # one-player games: each bot's total score and games (not every score: a run's
+        # memory stays flat however long it goes)
+        self.scores: dict[str, tuple[float, int]] = {}
 
     def add(self, record: GameRecord) -> str:
         """Count a game; the leader's name now."""
         seats = record.seats
         if len(seats) == 1:
-            self.scores.setdefault(seats[0].bot, []).append(seats[0].score)
-            return max(self.scores, key=lambda b: sum(self.scores[b]) / len(self.scores[b]))
+            total, games = self.scores.get(seats[0].bot, (0.0, 0))
+            self.scores[seats[0].bot] = (total + seats[0].score, games + 1)
+            return max(self.scores, key=lambda b: self.scores[b][0] / self.scores[b][1])
         event = [rating.Entry(s.bot, s.rank, s.score, s.forfeit) for s in seats]
         self.trueskill.update(self.state, event)
         return max(self.state, key=lambda b: self.trueskill.rated(self.state, b).value or 0.0)

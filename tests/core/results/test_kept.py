@@ -13,6 +13,7 @@ import pytest
 
 from arena.records import GameRecord, SeatRecord
 from arena.results import kept
+from arena.results.rating import StoredPairs
 from arena.results.store import CurrentGame, Store, open_existing
 from arena.tournament.schedule import gauntlet, pair_round, round_robin
 from arena.views.leaderboard import shown_leaderboard
@@ -283,6 +284,7 @@ def test_fitted_ratings_are_kept_until_other_games_count(tmp_path):
     first = shown_leaderboard(store).render("json")
     found = store.kept(BOTS)
     assert found is not None and found.fitted is not None  # kept by the first read
+    assert found.percentiles is not None and not found.times  # with the times' percentiles
     assert json.loads(shown_leaderboard(store).render("json")) == json.loads(first)
     store.close()
     reader = open_existing(tmp_path)  # another process reads what the first kept
@@ -296,6 +298,22 @@ def test_fitted_ratings_are_kept_until_other_games_count(tmp_path):
                    {"game": "stc", "seed": 99, "bots": ["ant", "bee"]})  # fmt: skip
     again = store.kept(BOTS)
     assert again is not None and again.fitted is None  # other games: fitted again
+    assert again.percentiles is None and again.times  # and the times read again
     from_kept, scratch = boards(store)
     assert same(from_kept, scratch) and from_kept != json.loads(first)
+    store.close()
+
+
+@pytest.mark.parametrize("fmt", ["league", "multi-player"])
+def test_the_table_of_kept_counts_makes_no_object_per_pairing(tmp_path, fmt):
+    """A thousand bots have some 500,000 pairings: the compact table, its rows and the fits
+    (Elo against the field, Bradley-Terry) read the kept pairings as rows, and give the
+    figures of the games from scratch; only what lists the pairings (JSON) makes them."""
+    store = fill(tmp_path, fmt, shuffle=2)
+    board = shown_leaderboard(store)
+    board.render("table", width=200)
+    rows = board.rows()
+    assert isinstance(board.pairs, StoredPairs) and not board.pairs.made
+    from_kept, scratch = boards(store)
+    assert same(rows, scratch["leaderboard"]) and same(from_kept, scratch)
     store.close()

@@ -30,3 +30,19 @@ def test_the_bar_counts_the_games_and_names_the_leader(tmp_path):
     assert "leader: c" in result.stderr
     # The periodic table, above the bar, once after the second game.
     assert result.stderr.count("--- barred: 2 games stored\n") == 1
+
+
+def test_the_leader_of_one_player_games_has_the_best_mean_score():
+    from arena.records import GameRecord, SeatRecord
+    from arena.views.progress import Leader
+
+    def solo(bot: str, score: float) -> GameRecord:
+        return GameRecord(
+            "solo", 1, {}, [SeatRecord(bot=bot, rank=0, score=score)], "end", 1, 1, 1.0
+        )
+
+    leader = Leader()
+    assert leader.add(solo("a", 3.0)) == "a"
+    assert leader.add(solo("b", 4.0)) == "b"  # a 3, b 4
+    assert leader.add(solo("b", 1.0)) == "a"  # a 3, b (4 + 1) / 2 = 2.5
+    assert leader.add(solo("a", 0.0)) == "b"  # a (3 + 0) / 2 = 1.5, b 2.5

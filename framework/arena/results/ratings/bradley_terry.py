@@ -7,6 +7,7 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, ClassVar
 
+from arena.results import blas
 from arena.results import stats as st
 from arena.results.ratings.base import FittedRating, Rated, RatingColumn
 
@@ -45,12 +46,20 @@ class BradleyTerry(FittedRating):
 
     def fit(self, counts: Counts, bots: Sequence[str]) -> dict[str, Rated]:
         """Every bot's rating, fitted on ``counts``."""
-        encounters = [
-            st.Encounter(a, b, pw.wins + 0.5 * pw.draws, pw.n)
-            for (a, b), pw in counts.pairs.items()
-            if a < b
-        ]
-        model = st.bradley_terry(counts.stats, encounters, counts.multi)
+        import numpy as np  # only where ratings are fitted
+
+        # each pairing once (a < b), read as columns: a thousand bots have 500,000
+        found = [r for r in counts.results() if r[0] < r[1]]
+        wins, draws, losses = (np.array([r[k] for r in found], dtype=np.int64) for k in (2, 3, 4))
+        with blas.one_thread():
+            model = st.bradley_terry_columns(
+                counts.stats,
+                [r[0] for r in found],
+                [r[1] for r in found],
+                wins + 0.5 * draws,
+                wins + draws + losses,
+                counts.multi,
+            )
         out = {}
         for b, value in model.ratings.items():
             error = model.errors.get(b)
