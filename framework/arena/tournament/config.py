@@ -44,7 +44,6 @@ from arena.tournament.keys import KEYS, REQUIRED, Override
 from arena.tournament.keys import check_clock_scale as check_clock_scale  # for arena match
 from arena.tournament.keys import check_time_margin as check_time_margin
 from arena.tournament.roster import ROSTER_NAME, Roster, read_roster
-from arena.tournament.schedule import MAX_GAMES
 
 if TYPE_CHECKING:  # yaml and stats are imported where used: `arena match` needs neither
     import yaml
@@ -219,12 +218,14 @@ def available_cores() -> int:
 
 
 def too_many_games(fmt: str, games: int, total: int) -> str:
-    """The message refusing a schedule of more than :data:`MAX_GAMES` games."""
+    """The message refusing a schedule of more games than its format plays
+    (:attr:`Scheduler.max_games`)."""
+    most = FORMATS[fmt].max_games
     if FORMATS[fmt].open_ended:
-        return f"arena plays at most {MAX_GAMES} games in one tournament, not {games}"
+        return f"arena plays at most {most} games in one tournament, not {games}"
     return (
         f"{games} games per combination make {total} games in all; "
-        f"arena plays at most {MAX_GAMES} in one tournament"
+        f"arena plays at most {most} in one {fmt} tournament"
     )
 
 
@@ -407,7 +408,7 @@ def load_tournament(
     games = _games(doc, data, FORMATS[fmt], seeds, players)
     book, new_book = _book(doc, data, output, seeds, games, players)
     total = schedule_size(fmt, len(bots), players, games, len(variants))
-    if games is not None and total > MAX_GAMES:
+    if games is not None and total > FORMATS[fmt].max_games:
         raise doc.error("games", too_many_games(fmt, games, total))
     executor, address = _executor(doc, data)
     return TournamentConfig(

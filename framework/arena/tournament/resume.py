@@ -32,6 +32,7 @@ from arena.results.identity import (
 from arena.results.store import CurrentGame, Store
 from arena.tournament.config import TournamentConfig
 from arena.tournament.formats import defined_spec
+from arena.tournament.schedule import Plan
 
 
 @dataclass
@@ -156,20 +157,24 @@ def current_games(
     config: TournamentConfig,
     store: Store,
     ids: Identities,
-    plan: list[GameSpec] | None,
+    plan: Plan | None,
     update: bool = False,
     ignored: Mapping[str, set[str]] | None = None,
 ) -> tuple[list[CurrentGame], int]:
     """The stored games the file now defines, with the identity it gives them, placed as
     its schedule places them, and how many stale games ``update`` removed (to be played
     again); without ``update``, :class:`ConfigError` naming what changed when a stored
-    game the file defines was played with another identity."""
-    by_key = {s.key: s for s in plan} if plan is not None else None
+    game the file defines was played with another identity. A fixed ``plan`` gives each
+    stored game its spec directly (:meth:`~arena.tournament.schedule.Plan.find`): the
+    plan is never held in memory."""
     current: list[CurrentGame] = []
     stale: list[tuple[GameSpec, dict[str, Any]]] = []
     stale_keys: list[str] = []
     for stored in store.stored_places():
-        spec = by_key.get(stored.key) if by_key is not None else defined_spec(config, stored)
+        if plan is not None:
+            spec = plan.find(stored.key, stored.round, stored.seats)
+        else:
+            spec = defined_spec(config, stored)
         if spec is None:
             continue  # a removed bot's game, or beyond a smaller `games`: kept, not shown
         digest = ids.hash(spec.seed, spec.variant, spec.seats)
@@ -203,6 +208,18 @@ def current_games(
     return current, len(stale_keys)
 
 
+SHOWN_CHANGES = 10
+"""The most changes (and edited bots) a stale-games message spells out: a thousand bots'
+edits are one line, not a thousand."""
+
+
+def _first(items: list[str], what: str) -> str:
+    """``items`` joined, the first :data:`SHOWN_CHANGES` of them and how many more."""
+    shown = "; ".join(items[:SHOWN_CHANGES])
+    more = len(items) - SHOWN_CHANGES
+    return f"{shown}; and {more} more {what}" if more > 0 else shown
+
+
 def _stale_error(
     config: TournamentConfig,
     ids: Identities,
@@ -227,11 +244,11 @@ def _stale_error(
     out = config.output
     text = (
         f"{config.path}: {len(stale)} of the {stored} games stored in {out} no longer match "
-        f"this file: {'; '.join(changes)}.\n"
+        f"this file: {_first(list(changes), 'changes')}.\n"
         f"  Run with --update to play only those {len(stale)} games again and keep the others."
     )
     bots = {b.name: b for b in config.bots}
-    for name in edited:
+    for name in list(edited)[:SHOWN_CHANGES]:
         bot = bots.get(name)
         script = next((w for w, _ in bot.files), None) if bot is not None else None
         if bot is None or script is None:

@@ -35,9 +35,10 @@ from arena.tournament.books import Book, book_path, write_book
 from arena.tournament.builds import build_bots, build_records
 from arena.tournament.config import TournamentConfig, where
 from arena.tournament.control import wait_while_paused
-from arena.tournament.formats import CandidateScheduler, Scheduler, fixed_plan, make_scheduler
+from arena.tournament.formats import CandidateScheduler, Scheduler, fixed_plan, resume_scheduler
 from arena.tournament.play import GamePlan, PlanResult, play_plan
 from arena.tournament.resume import BotIdentities, bot_identities, current_games
+from arena.tournament.schedule import Plan
 
 if TYPE_CHECKING:
     from arena.results.verdict import CandidateVerdict
@@ -116,7 +117,7 @@ def run_tournament(
             )
         store.set_current(current)
         _write_meta(store, config, bots.clock_options)
-        scheduler = make_scheduler(config, store.games(), plan)
+        scheduler = resume_scheduler(config, current, store.games, plan)
         _say_what_is_kept(say, store, scheduler, store.count_games() - len(current))
         if remote:
             say(f"arena: sandbox {config.sandbox}, as each Dask worker's machine allows")
@@ -385,16 +386,17 @@ def _say_what_is_kept(
         )
 
 
-def _check_round_seeds(config: TournamentConfig, plan: list[GameSpec] | None) -> None:
+def _check_round_seeds(config: TournamentConfig, plan: Plan | None) -> None:
     """Refuse, before anything is written, a schedule (``plan``: the fixed one) with a
-    seed the game cannot play (:meth:`~arena.game.Game.check_seed`). Open-ended formats
-    play the entries of ``seeds`` (checked here too) or 31-bit seeds derived from
-    ``seed``, which every game takes."""
+    seed the game cannot play (:meth:`~arena.game.Game.check_seed`): the seeds of its
+    rounds, not of every game. Open-ended formats play the entries of ``seeds`` (checked
+    here too) or 31-bit seeds derived from ``seed``, which every game takes."""
     from arena.tournament.config import check_seed
 
     game_cls = worker_registry().get(config.game)  # this process's, loaded once
     seeds = {config.seed, *(config.seeds or ())}
-    seeds.update(spec.seed for spec in plan or ())
+    if plan is not None:
+        seeds.update(plan.round_seeds())
     for seed in sorted(seeds):
         if (why := check_seed(game_cls, seed)) is not None:
             if seed == config.seed:

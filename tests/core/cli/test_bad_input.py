@@ -109,11 +109,11 @@ def test_a_huge_number_of_games(tmp_path):
     path = tournament(tmp_path, "games: 2", "games: 100000000000")
     assert refused(tmp_path, "run", str(path)) == (
         f"arena: {path}: games (line 3): 100000000000 games per combination make "
-        "100000000000 games in all; arena plays at most 200000 in one tournament"
+        "100000000000 games in all; arena plays at most 2000000 in one round-robin tournament"
     )
-    assert refused(tmp_path, "run", str(tournament(tmp_path)), "--games", "200001") == (
-        "arena: --games: 200001 games per combination make 200001 games in all; "
-        "arena plays at most 200000 in one tournament"
+    assert refused(tmp_path, "run", str(tournament(tmp_path)), "--games", "2000001") == (
+        "arena: --games: 2000001 games per combination make 2000001 games in all; "
+        "arena plays at most 2000000 in one round-robin tournament"
     )
     assert refused(
         tmp_path, "match", "splitter", "python3 bots/splitter/planner.py", "--games", "100000000000"

@@ -115,9 +115,9 @@ def test_overrides_are_checked_again_with_the_file_naming_their_option(tmp_path)
         (Override("seed", "x", "seed"), "seed: must be a whole number, not 'x'"),
         (Override("rating_interval", -1, "--rating-interval"),
          "--rating-interval: must be a whole number of games, 0 or more, not -1"),
-        (Override("games", 300_000, "--games"),
-         "--games: 300000 games per combination make 300000 games in all; "
-         "arena plays at most 200000 in one tournament"),
+        (Override("games", 3_000_000, "--games"),
+         "--games: 3000000 games per combination make 3000000 games in all; "
+         "arena plays at most 2000000 in one round-robin tournament"),
     ]  # fmt: skip
     for override, message in cases:
         with pytest.raises(ConfigError) as caught:
@@ -141,8 +141,8 @@ def test_arena_run_options_are_refused_in_one_line_naming_the_option(tmp_path, c
 
 def test_arena_run_in_python_applies_the_game_limit_and_the_seed_check(tmp_path):
     path = tournament(tmp_path)
-    with pytest.raises(ConfigError, match=r"^games: 300000 games per combination make 300000"):
-        arena.run(path, games=300_000)
+    with pytest.raises(ConfigError, match=r"^games: 3000000 games per combination make 3000000"):
+        arena.run(path, games=3_000_000)
     # stc's seeds are Java longs: the file's check, applied to the keyword too.
     with pytest.raises(ConfigError, match=r"^seed: .*not a Java long"):
         arena.run(path, seed=2**63)

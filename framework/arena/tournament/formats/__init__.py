@@ -11,7 +11,8 @@ format's rules as class attributes (the keys it needs, the players and bots it t
 in-words description) that the tournament file's checks read. Adding a format is one
 scheduler class, one line of the table, its tests and its docs.
 
-- ``round-robin`` and ``gauntlet``: a fixed list (:mod:`arena.tournament.schedule`).
+- ``round-robin`` and ``gauntlet``: a fixed plan, generated as it is played
+  (:class:`arena.tournament.schedule.RoundPlan`).
 - ``sprt``: rounds of two games (seats swapped) between the two bots until the
   log-likelihood ratio of the pairs crosses a bound, or ``games`` are played.
 - ``league``: one round (a seat-swapped pair) at a time, between the two bots where a
@@ -27,6 +28,7 @@ scheduler class, one line of the table, its tests and its docs.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from arena.limits import DEFAULT_FORMAT
@@ -38,11 +40,11 @@ from arena.tournament.formats.fixed import FixedScheduler, GauntletScheduler, Ro
 from arena.tournament.formats.league import LeagueScheduler
 from arena.tournament.formats.sprt import SprtScheduler
 from arena.tournament.formats.swiss import SwissScheduler, swiss_rounds
-from arena.tournament.schedule import round_seed
+from arena.tournament.schedule import Plan, round_seed
 
 if TYPE_CHECKING:  # the loader reads this table: rating (trueskill) and the store load later
     from arena.records import StoredGame
-    from arena.results.store import StoredPlace
+    from arena.results.store import CurrentGame, StoredPlace
     from arena.tournament.config import TournamentConfig
 
 __all__ = [
@@ -61,6 +63,7 @@ __all__ = [
     "defined_spec",
     "fixed_plan",
     "make_scheduler",
+    "resume_scheduler",
     "schedule_size",
     "swiss_rounds",
     "verdict_rule",
@@ -94,10 +97,11 @@ def schedule_size(fmt: str, bots: int, players: int, games: int | None, variants
     return lineups * games * variants
 
 
-def fixed_plan(config: TournamentConfig) -> list[GameSpec] | None:
-    """Every game the file can ever schedule, when that is a fixed list: round-robin,
-    gauntlet, and sprt with a ``games`` limit; ``None`` for league and unlimited sprt."""
-    return FORMATS[config.format].full_plan(config)
+def fixed_plan(config: TournamentConfig) -> Plan | None:
+    """Every game the file can ever schedule, when that is fixed: round-robin and gauntlet
+    (generated as they are played), sprt and candidate with a ``games`` limit (lists);
+    ``None`` for league and unlimited sprt."""
+    return FORMATS[config.format].make_plan(config)
 
 
 def defined_spec(config: TournamentConfig, stored: StoredPlace) -> GameSpec | None:
@@ -115,9 +119,21 @@ def defined_spec(config: TournamentConfig, stored: StoredPlace) -> GameSpec | No
     return None
 
 
+def resume_scheduler(
+    config: TournamentConfig,
+    current: Sequence[CurrentGame],
+    stored_games: Callable[[], list[StoredGame]],
+    plan: Plan | None,
+) -> Scheduler:
+    """The scheduler of a run resuming ``current`` (the stored games the file defines):
+    a fixed plan needs only their keys, other formats read the stored games
+    (``stored_games()``)."""
+    return FORMATS[config.format].resume(config, current, stored_games, plan)
+
+
 def make_scheduler(
-    config: TournamentConfig, stored: list[StoredGame], plan: list[GameSpec] | None = None
+    config: TournamentConfig, stored: list[StoredGame], plan: Plan | None = None
 ) -> Scheduler:
     """The scheduler of ``config.format``, aware of the games already ``stored``
-    (``plan``: :func:`fixed_plan`, when already built)."""
+    (``plan``: :func:`fixed_plan`, when already made)."""
     return FORMATS[config.format].create(config, stored, plan)

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from arena.records import GameSpec, SeatRecord, StoredGame
+from arena.tournament.schedule import MAX_GAMES, ListPlan, Plan
 
 if TYPE_CHECKING:
+    from arena.results.store import CurrentGame
     from arena.tournament.config import TournamentConfig
 
 
@@ -39,6 +41,8 @@ class Scheduler(ABC):
     seeded_rounds: ClassVar[bool] = False
     #: ``games`` when the file leaves it out (fixed formats; None: the format decides)
     default_games: ClassVar[int | None] = 2
+    #: the most games a file may schedule (as :func:`arena.tournament.formats.schedule_size` counts)
+    max_games: ClassVar[int] = MAX_GAMES
 
     @classmethod
     def lineups(cls, bots: int, players: int) -> int | None:
@@ -86,16 +90,36 @@ class Scheduler(ABC):
 
     @classmethod
     def create(
-        cls, config: TournamentConfig, stored: list[StoredGame], plan: list[GameSpec] | None
+        cls, config: TournamentConfig, stored: list[StoredGame], plan: Plan | None
     ) -> Scheduler:
         """The scheduler of ``config``, aware of the games already ``stored`` (``plan``:
-        :meth:`full_plan`, when already built; a fixed format reuses it)."""
+        :meth:`make_plan`, when already made; a fixed format reuses it)."""
         return cls(config, stored)
+
+    @classmethod
+    def resume(
+        cls,
+        config: TournamentConfig,
+        current: Sequence[CurrentGame],
+        stored_games: Callable[[], list[StoredGame]],
+        plan: Plan | None,
+    ) -> Scheduler:
+        """The scheduler of a run that resumes ``current``, the stored games the file now
+        defines (:func:`~arena.tournament.resume.current_games`): :meth:`create` from the
+        stored games, which ``stored_games()`` reads."""
+        return cls.create(config, stored_games(), plan)
 
     @classmethod
     def full_plan(cls, config: TournamentConfig) -> list[GameSpec] | None:
         """Every game the file can ever schedule when that is a fixed list, else ``None``."""
         return None
+
+    @classmethod
+    def make_plan(cls, config: TournamentConfig) -> Plan | None:
+        """Every game the file can ever schedule, when that is fixed (:meth:`full_plan`;
+        round-robin and gauntlet generate theirs as it is played), else ``None``."""
+        specs = cls.full_plan(config)
+        return ListPlan(specs) if specs is not None else None
 
     @classmethod
     def defines(cls, config: TournamentConfig, seats: tuple[str, ...]) -> bool:

@@ -1,40 +1,68 @@
-"""Fixed formats: a list of games known in advance (round-robin, gauntlet)."""
+"""Fixed formats: every game known in advance (round-robin, gauntlet), generated as played."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from arena.records import GameSpec, StoredGame
 from arena.tournament.formats.base import Scheduler
-from arena.tournament.schedule import gauntlet, round_robin
+from arena.tournament.schedule import MAX_PLANNED_GAMES, Plan, RoundPlan
 
 if TYPE_CHECKING:
+    from arena.results.store import CurrentGame
     from arena.tournament.config import TournamentConfig
 
 
 class FixedScheduler(Scheduler):
-    """A fixed list of games (round-robin, gauntlet): those not stored yet, in order."""
+    """A fixed plan (round-robin, gauntlet): its games not stored yet, in order."""
 
-    def __init__(self, plan: list[GameSpec], done: set[str]) -> None:
+    max_games = MAX_PLANNED_GAMES
+
+    def __init__(self, plan: Plan, done: set[str]) -> None:
         self.plan = plan
-        self.done = done
+        self.done = done  # the plan's stored keys: what is stored, not what is planned
         self.planned = len(plan)
-        self.stored = sum(1 for s in plan if s.key in done)
+        self.stored = len(done)
 
     def specs(self) -> Iterator[GameSpec]:
-        """Every planned game whose key is not stored."""
-        return (s for s in self.plan if s.key not in self.done)
+        """Every planned game whose key is not stored, generated as the executor asks."""
+        done = self.done
+        return (s for s in self.plan if s.key not in done)
 
     @classmethod
     def create(
-        cls, config: TournamentConfig, stored: list[StoredGame], plan: list[GameSpec] | None
+        cls, config: TournamentConfig, stored: list[StoredGame], plan: Plan | None
     ) -> Scheduler:
         """The plan, less the games stored."""
-        return cls(
-            plan if plan is not None else cls.full_plan(config) or [], {g.key for g in stored}
-        )
+        made = cls._plan(config, plan)
+        seated = ((g.key, g.round, tuple(s.bot for s in g.seats)) for g in stored)
+        return cls(made, {k for k, r, seats in seated if made.find(k, r, seats) is not None})
+
+    @classmethod
+    def resume(
+        cls,
+        config: TournamentConfig,
+        current: Sequence[CurrentGame],
+        stored_games: Callable[[], list[StoredGame]],
+        plan: Plan | None,
+    ) -> Scheduler:
+        """The plan, less the current games: their keys are all it needs (each is the
+        plan's, placed by it), so the stored games themselves are not read."""
+        return cls(cls._plan(config, plan), {g.key for g in current})
+
+    @classmethod
+    def _plan(cls, config: TournamentConfig, plan: Plan | None) -> Plan:
+        made = plan if plan is not None else cls.make_plan(config)
+        assert made is not None  # a fixed format always has a plan
+        return made
+
+    @classmethod
+    def full_plan(cls, config: TournamentConfig) -> list[GameSpec] | None:
+        """Every spec of :meth:`make_plan`, as a list."""
+        plan = cls.make_plan(config)
+        return list(plan) if plan is not None else None
 
 
 class RoundRobinScheduler(FixedScheduler):
@@ -49,12 +77,12 @@ class RoundRobinScheduler(FixedScheduler):
         return math.comb(bots, players)
 
     @classmethod
-    def full_plan(cls, config: TournamentConfig) -> list[GameSpec] | None:
-        """:func:`~arena.tournament.schedule.round_robin` of the file's bots."""
+    def make_plan(cls, config: TournamentConfig) -> Plan | None:
+        """The :class:`~arena.tournament.schedule.RoundPlan` of the file's bots."""
         names = [b.name for b in config.bots]
         games = config.games if config.games is not None else 2
         variants = max(1, len(config.variants))
-        return round_robin(names, config.players, games, config.schedule_seed, variants)
+        return RoundPlan(names, config.players, games, config.schedule_seed, variants)
 
 
 class GauntletScheduler(FixedScheduler):
@@ -71,11 +99,11 @@ class GauntletScheduler(FixedScheduler):
         return math.comb(bots - 1, players - 1)
 
     @classmethod
-    def full_plan(cls, config: TournamentConfig) -> list[GameSpec] | None:
-        """:func:`~arena.tournament.schedule.gauntlet` of the file's bots."""
+    def make_plan(cls, config: TournamentConfig) -> Plan | None:
+        """The :class:`~arena.tournament.schedule.RoundPlan` of the champion's line-ups."""
         assert config.champion is not None
         names = [b.name for b in config.bots]
         games = config.games if config.games is not None else 2
         variants = max(1, len(config.variants))
         seed = config.schedule_seed
-        return gauntlet(names, config.champion, config.players, games, seed, variants)
+        return RoundPlan(names, config.players, games, seed, variants, config.champion)
