@@ -64,8 +64,9 @@ def final_config(
 ) -> TournamentConfig:
     """The final's round-robin: the league's game, settings and sandbox, its final
     versions, ``games_per_pair`` games per pair (an even number: seat-swapped pairs)."""
-    from arena.tournament.schedule import MAX_GAMES
+    from arena.tournament.formats import FORMATS
 
+    cap = FORMATS[DEFAULT_FORMAT].max_games  # a round-robin, generated as it is played
     if isinstance(games_per_pair, bool) or games_per_pair < 2 or games_per_pair % 2:
         raise ConfigError(
             f"--games-per-pair: must be an even whole number of at least 2 (each seed "
@@ -78,11 +79,11 @@ def final_config(
             f"{output}: the final needs at least two ranked versions, not {len(bots)}"
         )
     total = math.comb(len(bots), 2) * games_per_pair * max(1, len(league.variants))
-    if total > MAX_GAMES:
+    if total > cap:
         raise ConfigError(
             f"--games-per-pair: {games_per_pair} games for each of the "
             f"{math.comb(len(bots), 2)} pairs make {total} games; arena plays at most "
-            f"{MAX_GAMES} in one tournament"
+            f"{cap} in one round-robin"
         )
     return dataclasses.replace(
         league,
