@@ -59,14 +59,24 @@ def json_shape(value: Any) -> Any:
     return type(value).__name__
 
 
-def beyond_the_sandbox_line(stderr: str) -> str:
-    """``arena run``/``match`` standard error without the line saying which sandbox is in
-    use (nor ``auto``'s warning that bots are not isolated), for tests about the rest."""
-    return "".join(
-        line
-        for line in stderr.splitlines(keepends=True)
-        if not line.startswith("arena: sandbox ") and "bots are not isolated" not in line
+def _machine_line(line: str) -> bool:
+    """A line about the machine, not the run: which sandbox is in use, ``auto``'s warning
+    that bots are not isolated, the core ledger's waits for other arena runs' games."""
+    return (
+        line.startswith(("arena: sandbox ", "arena: waiting for "))
+        or "bots are not isolated" in line
     )
+
+
+def beyond_the_sandbox_line(stderr: str) -> str:
+    """``arena run``/``match`` standard error without the lines about the machine (the
+    sandbox in use, waits for cores other runs hold), for tests about the rest."""
+    return "".join(line for line in stderr.splitlines(keepends=True) if not _machine_line(line))
+
+
+def run_lines(stderr: str) -> list[str]:
+    """The lines of ``stderr`` about the run, without those about the machine."""
+    return [line for line in stderr.splitlines() if not _machine_line(line)]
 
 
 MEASURED_KEYS = ("p50_ms", "p99_ms", "max_ms")

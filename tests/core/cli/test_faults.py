@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from support import REPO
+from support import REPO, run_lines
 from support.hostile import stc_bot, write_bot
 
 TOURNAMENT = """\
@@ -58,7 +58,7 @@ def write_tournament(tmp_path: Path, out: Path, games: int = 1, turns: int = 3) 
 
 def one_line(result: subprocess.CompletedProcess[str], code: int) -> str:
     """The only line of standard error (the sandbox line aside), after exit ``code``."""
-    lines = [x for x in result.stderr.splitlines() if not x.startswith("arena: sandbox ")]
+    lines = run_lines(result.stderr)
     assert result.returncode == code, result.stderr
     assert len(lines) == 1, result.stderr
     assert "Traceback" not in result.stderr and "bug" not in result.stderr
@@ -273,7 +273,7 @@ def test_a_full_disk_stops_the_run_in_one_line_and_every_stored_game_is_whole(tm
         f"'{out}/arena.sqlite').execute('SELECT COUNT(*) FROM games').fetchone()[0])\""
     )
     result = _in_namespace(script)
-    lines = [x for x in result.stderr.splitlines() if not x.startswith("arena: sandbox ")]
+    lines = run_lines(result.stderr)
     assert "rc=1" in result.stdout, result.stderr
     assert len(lines) == 1, result.stderr
     assert "No space left on device" in lines[0] or "disk is full" in lines[0]

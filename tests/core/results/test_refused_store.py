@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from support import REPO
+from support import REPO, run_lines
 
 TOURNAMENT = """\
 name: refused
@@ -51,7 +51,7 @@ def arena(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 def errors(result: subprocess.CompletedProcess[str]) -> list[str]:
-    return [x for x in result.stderr.splitlines() if not x.startswith("arena: sandbox ")]
+    return run_lines(result.stderr)
 
 
 @pytest.fixture(scope="module")
@@ -144,7 +144,7 @@ def test_a_rerun_on_a_still_full_disk_says_the_disk_is_full(tmp_path):
     )  # fmt: skip
     first, second = result.stdout.split("rc=", 1)[1].split("\n", 1)
     assert first == "1", result.stderr
-    lines = [x for x in second.splitlines() if not x.startswith("arena: sandbox ")]
+    lines = run_lines(second)
     assert lines[-1] == "rc=1", second
     assert len(lines) == 2, second
     assert "not an arena database" not in lines[0]
