@@ -47,7 +47,7 @@ def main(argv: list[str]) -> int:
             planned = time.perf_counter()
             fps = {b.name: bot_fingerprint(b.name, b.cmd, b.files) for b in bots}
             ids = Identities("stc", 1, config.seed, config.variants, fps)
-            current = current_games(config, store, ids, plan)
+            current, _ = current_games(config, store, ids, plan)
             checked = time.perf_counter()
             store.set_current(current)
             done = time.perf_counter()
@@ -70,7 +70,9 @@ def main(argv: list[str]) -> int:
                         ],
                     )  # fmt: skip
                     store.db.executemany(
-                        "INSERT INTO seats VALUES (?, ?, ?, 0, 0, NULL, '', '', 0, 0, 0, '')",
+                        "INSERT INTO seats(game_id, seat, bot, rank, score, forfeit, detail, raw,"
+                        " moves, total_ms, max_ms, stderr) VALUES (?, ?, ?, 0, 0, NULL, '', '', 0,"
+                        " 0, 0, '')",
                         [
                             (i + 1, seat, bot)
                             for i, s in enumerate(plan)
