@@ -149,7 +149,8 @@ def test_a_bot_added_from_the_page_plays_in_the_running_league(
     """A league served from its file: a bot typed into the page's form joins the running
     league and plays its first game; a bad one is refused on the page."""
     bots = {"slow": slow_bot(tmp_path, 0.02), "greedy": shipped("greedy.py")}
-    tournament = write_tournament(tmp_path, bots, games=60, max_turns=8)
+    # More games than any machine plays before the bot is added (the server stops it).
+    tournament = write_tournament(tmp_path, bots, games=5000, max_turns=8)
     tournament.write_text(tournament.read_text().replace("round-robin", "league"))
     output = tmp_path / "out"
     server = serve(str(tournament))
