@@ -196,11 +196,16 @@ class Store:
             version = _check_schema(self.db, self.path, self.output, create)
             if create:
                 self.db.execute("PRAGMA journal_mode=WAL")
-                self.db.executescript(SCHEMA)
-                for statement in INDEXES:
-                    self.db.execute(statement)
-                kept.ensure(self.db)
+                # One transaction: a reader (arena serve beside a starting run) sees no
+                # table or every table with its version, never tables without one.
+                self.db.execute("BEGIN")
                 with self.db:
+                    for statement in SCHEMA.split(";"):
+                        if statement.strip():
+                            self.db.execute(statement)
+                    for statement in INDEXES:
+                        self.db.execute(statement)
+                    kept.ensure(self.db)
                     for old in range(version or SCHEMA_VERSION, SCHEMA_VERSION):
                         for statement in UPGRADES[old]:
                             self.db.execute(statement)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from arena.errors import ArenaError
 from arena.results.status import STATUS_NAME, read_status
 from arena.results.store import DB_NAME, Store
 from arena.tournament.control import read_control
@@ -72,23 +73,41 @@ class Folder:
         return (self.output / DB_NAME).is_file()
 
     def store(self) -> Store | None:
-        """This thread's read-only store (``None`` before the run made one)."""
+        """This thread's read-only store (``None`` before the run made one, or while it
+        is making it: a file without its first table yet)."""
         store: Store | None = getattr(self._local, "store", None)
         if store is None:
             if not self.has_store:
                 return None
-            store = Store(self.output, create=False)
+            try:
+                store = Store(self.output, create=False)
+            except ArenaError:
+                if self._being_made():
+                    return None
+                raise
             self._local.store = store
         return store
 
-    def is_league(self) -> bool:
-        """Whether the folder holds a league (a format that takes bots while it runs)."""
-        store = self.store()
-        if store is None:
-            return False
+    def _being_made(self) -> bool:
+        """Whether the database file holds no table yet (a run has just created it)."""
         try:
+            db = sqlite3.connect(f"file:{self.output / DB_NAME}?mode=ro", uri=True)
+            try:
+                return db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0] == 0
+            finally:
+                db.close()
+        except sqlite3.Error:
+            return False
+
+    def is_league(self) -> bool:
+        """Whether the folder holds a league (a format that takes bots while it runs);
+        not one while its store cannot be read (the page then says why)."""
+        try:
+            store = self.store()
+            if store is None:
+                return False
             fmt = store.meta().get("format")
-        except (sqlite3.Error, ValueError):  # a damaged meta table: not a league to steer
+        except (ArenaError, sqlite3.Error, ValueError):  # damaged: not a league to steer
             return False
         return fmt is not None and takes_bots(str(fmt))
 
