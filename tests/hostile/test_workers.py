@@ -109,7 +109,8 @@ def test_the_sandbox_line_says_whether_bots_get_a_pid_namespace(tmp_path):
     result = arena("run", str(path), "--no-progress")
     assert result.returncode == 0, result.stderr
     expected = "own PID namespace" if pid_namespace() else "arena's processes in reach"
-    assert expected in result.stderr.splitlines()[0]
+    sandbox_line = next(x for x in result.stderr.splitlines() if x.startswith("arena: sandbox "))
+    assert expected in sandbox_line
 
 
 def _parent(pid: int) -> int:
