@@ -118,15 +118,6 @@ def start(checkout: Path, path: Path, out: Path, until: int, timeout: float = 90
     return Start(wall, cpu, peak, err, proc.returncode, count(out))
 
 
-def old_checkout(path: Path) -> Path:
-    if not (path / "framework").is_dir():
-        path.mkdir(parents=True, exist_ok=True)
-        archive = subprocess.run(["git", "-C", str(REPO), "archive", OLD_COMMIT],
-                                 check=True, capture_output=True).stdout  # fmt: skip
-        subprocess.run(["tar", "-x", "-C", str(path)], input=archive, check=True)
-    return path
-
-
 def plans(old: Path | None, bots: list[int], games: list[int]) -> None:
     """The plan's own cost in this process, what start-up does with it: the old list
     (``round_robin`` of ``old``'s schedule module), indexed by key, its seeds and its
@@ -244,7 +235,9 @@ def main() -> int:
     args = parser.parse_args()
     checkouts = {"new": REPO}
     if not args.no_old:
-        checkouts = {"old": old_checkout(args.old), **checkouts}
+        from scale import old_checkout  # the other benches' checkout of an old revision
+
+        checkouts = {"old": old_checkout(args.old, OLD_COMMIT), **checkouts}
     print(f"load before: {os.getloadavg()[0]:.1f} (2 cores shared)")
     plans(checkouts.get("old"), args.bots, args.games)
     if args.plans_only:
