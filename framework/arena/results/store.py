@@ -26,7 +26,7 @@ import urllib.parse
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +53,8 @@ SCHEMA_VERSION = 3
 """Kept in SQLite's ``user_version``; 2 added game identities and the ``current_games`` table,
 3 each seat's late answers and per-turn times (a folder of schema 2 is upgraded by
 ``arena run`` and read as it is by the other commands)."""
+RESUME_CHECK = "resume_check"
+"""The meta key of the last run's :class:`ResumeCheck`."""
 IDENTITY_SCHEMA = 2
 """The oldest schema that resumes: before it, games had no identities."""
 SCHEMA = """
@@ -148,6 +150,31 @@ class CurrentGame:
     round: int
     group: str
     identity_hash: str
+
+
+@dataclass(frozen=True)
+class ResumeCheck:
+    """What the last run's resume found: under the tournament file whose ``key`` it was
+    (:func:`arena.tournament.resume.resume_key`), the current games table was right for
+    every stored game up to id ``through``; a run under the same key checks only the
+    games stored after it. ``games`` and ``current`` count the stored games up to
+    ``through`` and the current games then (the store fills them in): a game or a
+    current game deleted since, by hand, voids the check."""
+
+    key: str
+    through: int
+    games: int = 0
+    current: int = 0
+
+
+@dataclass(frozen=True)
+class DoneGames:
+    """The current games as a fixed plan resumes them: how many, the first place of the
+    schedule not stored (every place before it is), and the keys stored after it."""
+
+    count: int
+    start: int
+    later: frozenset[str]
 
 
 @dataclass(frozen=True)
@@ -331,19 +358,75 @@ class Store:
                 "INSERT OR REPLACE INTO bots(name, cmd) VALUES (?, ?)", list(bots.items())
             )
 
-    def stored_places(self) -> list[StoredPlace]:
-        """Every stored game's place, bots and identity hash, in the order they were stored."""
+    def stored_places(self, after: int = 0) -> list[StoredPlace]:
+        """Every stored game's place, bots and identity hash, in the order they were
+        stored; with ``after``, only those of a greater id."""
         seats: dict[int, list[str]] = {}
         for game_id, bot in self.db.execute(
-            "SELECT game_id, bot FROM seats ORDER BY game_id, seat"
+            "SELECT game_id, bot FROM seats WHERE game_id > ? ORDER BY game_id, seat", (after,)
         ):
             seats.setdefault(game_id, []).append(bot)
         return [
             StoredPlace(key, order, round_, group, tuple(seats.get(game_id, ())), digest)
             for game_id, key, order, round_, group, digest in self.db.execute(
-                "SELECT id, key, ord, round, grp, identity_hash FROM games ORDER BY id"
+                "SELECT id, key, ord, round, grp, identity_hash FROM games WHERE id > ?"
+                " ORDER BY id",
+                (after,),
             )
         ]
+
+    def last_game_id(self) -> int:
+        """The greatest id of a stored game (0: none)."""
+        return int(self.db.execute("SELECT COALESCE(MAX(id), 0) FROM games").fetchone()[0])
+
+    def resume_check(self) -> ResumeCheck | None:
+        """What the last run's resume found (:class:`ResumeCheck`), if it said."""
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (RESUME_CHECK,)).fetchone()
+        try:
+            found = json.loads(row[0]) if row else None
+            return None if found is None else ResumeCheck(**found)
+        except (ValueError, TypeError):
+            return None  # written by hand or damaged: checked again from the start
+
+    def checked_through(self, key: str) -> int:
+        """The id up to which the last run's check still holds for a run under ``key``
+        (0: none, another key's, or games it reached deleted since)."""
+        check = self.resume_check()
+        if check is None or check.key != key:
+            return 0
+        games = self.db.execute("SELECT COUNT(*) FROM games WHERE id <= ?", (check.through,))
+        later = self.db.execute(
+            "SELECT COUNT(*) FROM current_games c JOIN games g ON g.key = c.key WHERE g.id > ?",
+            (check.through,),
+        )
+        if (games.fetchone()[0], self.count_current() - later.fetchone()[0]) != (
+            check.games,
+            check.current,
+        ):
+            return 0
+        return check.through
+
+    def _set_check(self, check: ResumeCheck | None) -> None:
+        """Record (or forget) the resume check with its counts, in the caller's
+        transaction."""
+        value = None
+        if check is not None:
+            games = self.db.execute("SELECT COUNT(*) FROM games WHERE id <= ?", (check.through,))
+            value = asdict(
+                ResumeCheck(check.key, check.through, games.fetchone()[0], self.count_current())
+            )
+        self.db.execute(
+            "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)",
+            (RESUME_CHECK, json.dumps(value)),
+        )
+
+    def keep_check(self, key: str) -> None:
+        """The run holding this folder under ``key`` stored its games: every game stored
+        since its check is current as the run stored it, so the check now reaches them."""
+        check = self.resume_check()
+        if check is not None and check.key == key:
+            with self._writing():
+                self._set_check(ResumeCheck(key, self.last_game_id()))
 
     def count_games(self) -> int:
         """How many games are stored (current or not)."""
@@ -353,7 +436,7 @@ class Store:
         """How many stored games the tournament file did not define at its last run: what
         the leaderboard, ``arena list`` and the report leave out unless ``--all``."""
         # Every row of current_games is a stored game of that identity: no join needed.
-        return self.count_games() - self._count_current()
+        return self.count_games() - self.count_current()
 
     def stored_identity(self, key: str) -> dict[str, Any]:
         """The full identity a stored game was played with."""
@@ -375,9 +458,9 @@ class Store:
         for key in keys:
             shutil.rmtree(self.game_dir(key), ignore_errors=True)
 
-    def set_current(self, games: list[CurrentGame]) -> None:
-        """Record which stored games the tournament file now defines (replacing the list);
-        :meth:`add_game` adds every game played after."""
+    def set_current(self, games: list[CurrentGame], check: ResumeCheck | None = None) -> None:
+        """Record which stored games the tournament file now defines (replacing the list),
+        and the ``check`` that found them; :meth:`add_game` adds every game played after."""
         rows = [(g.key, g.ord, g.round, g.group, g.identity_hash) for g in games]
         with self._writing():
             self.db.execute("DELETE FROM current_games")
@@ -387,6 +470,49 @@ class Store:
                 rows,
             )
             kept.on_set_current(self.db, rows)
+            self._set_check(check)
+
+    def update_current(self, after: int, games: list[CurrentGame], check: ResumeCheck) -> None:
+        """Record which of the games stored with an id above ``after`` the file now
+        defines (``games``; the others leave the list), the list being right for the games
+        before them (:class:`ResumeCheck`); the kept ratings hold unless the list changed."""
+        rows = {(g.key, g.ord, g.round, g.group, g.identity_hash) for g in games}
+        with self._writing():
+            listed = set(
+                self.db.execute(
+                    "SELECT c.key, c.ord, c.round, c.grp, c.identity_hash FROM current_games c"
+                    " JOIN games g ON g.key = c.key WHERE g.id > ?",
+                    (after,),
+                )
+            )
+            if listed != rows:
+                self.db.execute(
+                    "DELETE FROM current_games WHERE key IN (SELECT key FROM games WHERE id > ?)",
+                    (after,),
+                )
+                self.db.executemany(
+                    "INSERT OR REPLACE INTO current_games(key, ord, round, grp, identity_hash)"
+                    " VALUES (?, ?, ?, ?, ?)",
+                    sorted(rows),
+                )
+                kept.invalidate(self.db)
+            self._set_check(check)
+
+    def done_games(self) -> DoneGames:
+        """The current games as a fixed plan resumes them (:class:`DoneGames`): read in
+        the schedule's order only when they leave a gap (a stop while games ran)."""
+        count, first, last = self.db.execute(
+            "SELECT COUNT(*), MIN(ord), MAX(ord) FROM current_games"
+        ).fetchone()
+        if count == 0 or (first == 0 and last == count - 1):  # (orders are distinct)
+            return DoneGames(count, count, frozenset())
+        start = 0
+        for (order,) in self.db.execute("SELECT ord FROM current_games ORDER BY round, ord"):
+            if order != start:
+                break
+            start += 1
+        later = self.db.execute("SELECT key FROM current_games WHERE ord >= ?", (start,))
+        return DoneGames(count, start, frozenset(key for (key,) in later))
 
     def add_game(
         self,
@@ -679,7 +805,7 @@ class Store:
         # set_current write only those): counted without the join. When every stored game
         # is current, the filter's count needs no join either.
         stored = self.count_games()
-        total = self._count_current() if current_only else stored
+        total = self.count_current() if current_only else stored
         if flt == GameFilter():
             matching = total
         else:
@@ -717,7 +843,8 @@ class Store:
         sql = SEED_POINTS.format(current=CURRENT_JOIN if current_only else "")
         return [(int(s), str(b), float(p), int(n)) for s, b, p, n in self.db.execute(sql)]
 
-    def _count_current(self) -> int:
+    def count_current(self) -> int:
+        """How many stored games the tournament file defined at its last run."""
         return int(self.db.execute("SELECT COUNT(*) FROM current_games").fetchone()[0])
 
     def _with_seats(self, rows: list[Any]) -> list[StoredGame]:

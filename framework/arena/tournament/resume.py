@@ -9,6 +9,8 @@ to be played again.
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -29,7 +31,7 @@ from arena.results.identity import (
     describe_changes,
     folder_digests,
 )
-from arena.results.store import CurrentGame, Store
+from arena.results.store import CurrentGame, ResumeCheck, Store, StoredPlace
 from arena.tournament.config import TournamentConfig
 from arena.tournament.formats import defined_spec
 from arena.tournament.schedule import Plan
@@ -153,6 +155,58 @@ def own_folder(argv: tuple[str, ...]) -> str | None:
     return folder
 
 
+UNPLACING = frozenset(
+    {
+        "path", "name", "output", "lines", "given_by", "concurrency", "executor", "dask",
+        "sandbox", "memory_mb", "max_processes", "disk_mb", "build_timeout_s",
+        "build_memory_mb", "on_build_error", "new_book", "rating_interval", "rating",
+    }
+)  # fmt: skip
+"""The tournament file's fields that neither decide a game nor place it in the schedule:
+left out of :func:`resume_key` (any other field, a new one too, counts)."""
+
+
+def resume_key(config: TournamentConfig, bots: BotIdentities) -> str:
+    """A digest of everything that decides which stored games the file defines, where
+    its schedule places them and whether they are stale: the bots' identities (their
+    files' hashes included) and every field of the file but :data:`UNPLACING`. Two runs
+    under the same key would find the same current games."""
+    ids = bots.ids
+    fields = {f.name: getattr(config, f.name) for f in dataclasses.fields(config)}
+    parts = {
+        "identities": [ids.game, ids.version, ids.tournament_seed, ids.variants, ids.clock],
+        "bots": ids.bots,
+        "ignored": {name: sorted(files) for name, files in sorted(bots.ignored.items())},
+        "config": repr({k: v for k, v in fields.items() if k not in UNPLACING}),
+    }
+    return hashlib.sha256(canonical(parts).encode()).hexdigest()[:32]
+
+
+def check_stored(
+    config: TournamentConfig,
+    store: Store,
+    bots: BotIdentities,
+    plan: Plan | None,
+    update: bool = False,
+) -> tuple[int, str]:
+    """Record the stored games the file now defines (:func:`current_games`); return how
+    many stale games ``update`` removed and the :func:`resume_key`. When the last run's
+    check was made under the same key (the file and the bots' files unchanged), only the
+    games stored since it are checked: resuming costs the same after a thousand games
+    and a million."""
+    key = resume_key(config, bots)
+    through = store.last_game_id()
+    after = store.checked_through(key)
+    places = store.stored_places(after)
+    current, removed = current_games(config, store, bots.ids, plan, update, bots.ignored, places)
+    check = ResumeCheck(key, through)
+    if after:
+        store.update_current(after, current, check)
+    else:
+        store.set_current(current, check)
+    return removed, key
+
+
 def current_games(
     config: TournamentConfig,
     store: Store,
@@ -160,17 +214,18 @@ def current_games(
     plan: Plan | None,
     update: bool = False,
     ignored: Mapping[str, set[str]] | None = None,
+    places: list[StoredPlace] | None = None,
 ) -> tuple[list[CurrentGame], int]:
-    """The stored games the file now defines, with the identity it gives them, placed as
-    its schedule places them, and how many stale games ``update`` removed (to be played
-    again); without ``update``, :class:`ConfigError` naming what changed when a stored
-    game the file defines was played with another identity. A fixed ``plan`` gives each
-    stored game its spec directly (:meth:`~arena.tournament.schedule.Plan.find`): the
-    plan is never held in memory."""
+    """The stored games (or those of ``places``) the file now defines, with the identity
+    it gives them, placed as its schedule places them, and how many stale games
+    ``update`` removed (to be played again); without ``update``, :class:`ConfigError`
+    naming what changed when a stored game the file defines was played with another
+    identity. A fixed ``plan`` gives each stored game its spec directly
+    (:meth:`~arena.tournament.schedule.Plan.find`): the plan is never held in memory."""
     current: list[CurrentGame] = []
     stale: list[tuple[GameSpec, dict[str, Any]]] = []
     stale_keys: list[str] = []
-    for stored in store.stored_places():
+    for stored in store.stored_places() if places is None else places:
         if plan is not None:
             spec = plan.find(stored.key, stored.round, stored.seats)
         else:

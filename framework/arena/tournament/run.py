@@ -37,7 +37,7 @@ from arena.tournament.config import TournamentConfig, where
 from arena.tournament.control import wait_while_paused
 from arena.tournament.formats import CandidateScheduler, Scheduler, fixed_plan, resume_scheduler
 from arena.tournament.play import GamePlan, PlanResult, play_plan
-from arena.tournament.resume import BotIdentities, bot_identities, current_games
+from arena.tournament.resume import BotIdentities, bot_identities, check_stored
 from arena.tournament.schedule import Plan
 
 if TYPE_CHECKING:
@@ -108,17 +108,16 @@ def run_tournament(
     try:
         _keep_book(config, say)
         bots = bot_identities(config)
-        current, replayed = current_games(config, store, bots.ids, plan, update, bots.ignored)
+        replayed, key = check_stored(config, store, bots, plan, update)
+        current = store.count_current()
         if update:
-            kept = len(current)
             say(
-                f"--update: {kept} stored game{'' if kept == 1 else 's'} kept, {replayed} "
-                f"stale game{'' if replayed == 1 else 's'} to play again"
+                f"--update: {current} stored game{'' if current == 1 else 's'} kept, "
+                f"{replayed} stale game{'' if replayed == 1 else 's'} to play again"
             )
-        store.set_current(current)
         _write_meta(store, config, bots.clock_options)
-        scheduler = resume_scheduler(config, current, store.games, plan)
-        _say_what_is_kept(say, store, scheduler, store.count_games() - len(current))
+        scheduler = resume_scheduler(config, store.done_games, store.games, plan)
+        _say_what_is_kept(say, store, scheduler, store.count_games() - current)
         if remote:
             say(f"arena: sandbox {config.sandbox}, as each Dask worker's machine allows")
             remove_leftovers()
@@ -132,6 +131,8 @@ def run_tournament(
         watching = Observers([StatusWriter(config.output, scheduler.leagues), *observers], say)
         result = games.play(executor, watching)
         result.stalls.record(store)
+        store.flush()
+        store.keep_check(key)  # the next run checks only the games stored after this one
         if result.oversubscribed:
             say(_oversubscribed(result.oversubscribed, config.concurrency, thinking))
         return RunSummary(

@@ -71,6 +71,11 @@ class Plan(ABC):
     def __len__(self) -> int:
         """How many games the plan holds."""
 
+    def specs_from(self, start: int) -> Iterator[GameSpec]:
+        """The specs from the one of order ``start`` on (a resumed run skips the games
+        stored before its first gap)."""
+        return itertools.islice(iter(self), start, None)
+
     @abstractmethod
     def find(self, key: str, round_index: int, seats: tuple[str, ...]) -> GameSpec | None:
         """The plan's spec of a stored game (its key, round and bots by seat), or ``None``
@@ -176,20 +181,33 @@ class RoundPlan(Plan):
             yield (*others[:before], champion, *others[before:])
 
     def __iter__(self) -> Iterator[GameSpec]:
-        if not self.lineups:
+        return self.specs_from(0)
+
+    def specs_from(self, start: int) -> Iterator[GameSpec]:
+        """The specs from order ``start`` on, its place computed (as :meth:`find` does),
+        not reached by generating the games before it."""
+        if not self.lineups or start >= len(self):
             return
-        order = 0
-        for r in range(self.rounds):
+        per_round = self.variants * self.lineups * self.per_seed  # (the last one: fewer)
+        first = start // per_round
+        # Within the first round: its variant, line-up (rank) and rotation of `start`.
+        v0, rest = divmod(start - first * per_round, self.lineups * self._in_round(first))
+        rank0, turn0 = divmod(rest, self._in_round(first))
+        order = start
+        for r in range(first, self.rounds):
             seed_r = round_seed(self.seed, r)
             in_round = self._in_round(r)
-            for v in range(self.variants):
+            for v in range(v0 if r == first else 0, self.variants):
                 tag = self._tag(r, v)
-                for combo in self._combinations():
-                    for k in range(in_round):
+                skip = r == first and v == v0
+                combos = itertools.islice(self._combinations(), rank0 if skip else 0, None)
+                for combo in combos:
+                    for k in range(turn0 if skip else 0, in_round):
                         seats = combo[k:] + combo[:k]
                         group = self._group(tag, seats)
                         yield GameSpec(order, r, seed_r, seats, group, v, self.variants)
                         order += 1
+                    skip = False
 
     def find(self, key: str, round_index: int, seats: tuple[str, ...]) -> GameSpec | None:
         """The spec computed from the round and the seats: the line-up they rotate, its

@@ -79,6 +79,8 @@ def every_seating(bots, most):
 def check_plan(plan: RoundPlan, listed: list[GameSpec]) -> None:
     assert list(plan) == listed  # keys, orders, rounds, seeds, seats, groups, variants
     assert len(plan) == len(listed)
+    for start in range(len(listed) + 2):  # a resumed run starts at its first gap
+        assert list(plan.specs_from(start)) == listed[start:], start
     assert plan.round_seeds() == {s.seed for s in listed}
     for spec in listed:
         assert plan.find(spec.key, spec.round, spec.seats) == spec
@@ -143,6 +145,13 @@ def test_a_thousand_bot_round_robin_is_counted_and_searched_without_its_list():
     assert len(twice) == 999_000
     swapped = twice.find("r0:bot0999,bot0998", 0, ("bot0999", "bot0998"))
     assert swapped is not None and swapped.order == 998_999
+    # A resumed run starts at its first game not stored, its place computed.
+    assert [s.key for s in twice.specs_from(998_998)] == [
+        "r0:bot0998,bot0999", "r0:bot0999,bot0998",
+    ]  # fmt: skip
+    assert next(twice.specs_from(3)) == GameSpec(3, 0, round_seed(3, 0),
+                                                 ("bot0002", "bot0000"), "r0:bot0002,bot0000")  # fmt: skip
+    assert list(twice.specs_from(999_000)) == []
 
 
 GOOD = """\

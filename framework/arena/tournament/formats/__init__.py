@@ -28,7 +28,7 @@ scheduler class, one line of the table, its tests and its docs.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from arena.limits import DEFAULT_FORMAT
@@ -44,7 +44,7 @@ from arena.tournament.schedule import Plan, round_seed
 
 if TYPE_CHECKING:  # the loader reads this table: rating (trueskill) and the store load later
     from arena.records import StoredGame
-    from arena.results.store import CurrentGame, StoredPlace
+    from arena.results.store import DoneGames, StoredPlace
     from arena.tournament.config import TournamentConfig
 
 __all__ = [
@@ -121,14 +121,14 @@ def defined_spec(config: TournamentConfig, stored: StoredPlace) -> GameSpec | No
 
 def resume_scheduler(
     config: TournamentConfig,
-    current: Sequence[CurrentGame],
+    done: Callable[[], DoneGames],
     stored_games: Callable[[], list[StoredGame]],
     plan: Plan | None,
 ) -> Scheduler:
-    """The scheduler of a run resuming ``current`` (the stored games the file defines):
-    a fixed plan needs only their keys, other formats read the stored games
-    (``stored_games()``)."""
-    return FORMATS[config.format].resume(config, current, stored_games, plan)
+    """The scheduler of a run resuming the stored games the file defines: a fixed plan
+    needs only where its first game not stored is and the keys stored after it
+    (``done()``), other formats read the stored games (``stored_games()``)."""
+    return FORMATS[config.format].resume(config, done, stored_games, plan)
 
 
 def make_scheduler(

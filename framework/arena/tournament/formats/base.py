@@ -10,7 +10,7 @@ from arena.records import GameSpec, SeatRecord, StoredGame
 from arena.tournament.schedule import MAX_GAMES, ListPlan, Plan
 
 if TYPE_CHECKING:
-    from arena.results.store import CurrentGame
+    from arena.results.store import DoneGames
     from arena.tournament.config import TournamentConfig
 
 
@@ -100,13 +100,13 @@ class Scheduler(ABC):
     def resume(
         cls,
         config: TournamentConfig,
-        current: Sequence[CurrentGame],
+        done: Callable[[], DoneGames],
         stored_games: Callable[[], list[StoredGame]],
         plan: Plan | None,
     ) -> Scheduler:
-        """The scheduler of a run that resumes ``current``, the stored games the file now
-        defines (:func:`~arena.tournament.resume.current_games`): :meth:`create` from the
-        stored games, which ``stored_games()`` reads."""
+        """The scheduler of a run that resumes the stored games the file now defines
+        (:func:`~arena.tournament.resume.check_stored`): :meth:`create` from the stored
+        games, which ``stored_games()`` reads (a fixed plan reads ``done()`` instead)."""
         return cls.create(config, stored_games(), plan)
 
     @classmethod

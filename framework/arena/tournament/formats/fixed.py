@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from arena.records import GameSpec, StoredGame
@@ -11,7 +11,7 @@ from arena.tournament.formats.base import Scheduler
 from arena.tournament.schedule import MAX_PLANNED_GAMES, Plan, RoundPlan
 
 if TYPE_CHECKING:
-    from arena.results.store import CurrentGame
+    from arena.results.store import DoneGames
     from arena.tournament.config import TournamentConfig
 
 
@@ -20,16 +20,19 @@ class FixedScheduler(Scheduler):
 
     max_games = MAX_PLANNED_GAMES
 
-    def __init__(self, plan: Plan, done: set[str]) -> None:
+    def __init__(self, plan: Plan, done: set[str] | frozenset[str], start: int = 0) -> None:
+        """``done``: the plan's stored keys from order ``start`` on (every game before it
+        is stored)."""
         self.plan = plan
         self.done = done  # the plan's stored keys: what is stored, not what is planned
+        self.start = start
         self.planned = len(plan)
-        self.stored = len(done)
+        self.stored = start + len(done)
 
     def specs(self) -> Iterator[GameSpec]:
         """Every planned game whose key is not stored, generated as the executor asks."""
         done = self.done
-        return (s for s in self.plan if s.key not in done)
+        return (s for s in self.plan.specs_from(self.start) if s.key not in done)
 
     @classmethod
     def create(
@@ -44,13 +47,15 @@ class FixedScheduler(Scheduler):
     def resume(
         cls,
         config: TournamentConfig,
-        current: Sequence[CurrentGame],
+        done: Callable[[], DoneGames],
         stored_games: Callable[[], list[StoredGame]],
         plan: Plan | None,
     ) -> Scheduler:
-        """The plan, less the current games: their keys are all it needs (each is the
-        plan's, placed by it), so the stored games themselves are not read."""
-        return cls(cls._plan(config, plan), {g.key for g in current})
+        """The plan, less the current games: where the first not stored is and the keys
+        stored after it are all it needs (each is the plan's, placed by it), so neither
+        the stored games nor their keys before the first gap are read."""
+        found = done()
+        return cls(cls._plan(config, plan), found.later, found.start)
 
     @classmethod
     def _plan(cls, config: TournamentConfig, plan: Plan | None) -> Plan:
