@@ -116,7 +116,7 @@ def run_tournament(
                 f"{replayed} stale game{'' if replayed == 1 else 's'} to play again"
             )
         _write_meta(store, config, bots.clock_options)
-        scheduler = resume_scheduler(config, store.done_games, store.games, plan)
+        scheduler = resume_scheduler(config, store, plan)
         _say_what_is_kept(say, store, scheduler, store.count_games() - current)
         if remote:
             say(f"arena: sandbox {config.sandbox}, as each Dask worker's machine allows")

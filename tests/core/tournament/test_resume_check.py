@@ -153,7 +153,7 @@ def test_games_stored_after_the_check_are_checked(tmp_path):
         assert removed == 1
         assert store.count_current() == 3 and store.count_games() == 3
         assert store.resume_check() == ResumeCheck(resume_key(config, bots), 4, 3, 3)
-        scheduler = resume_scheduler(config, store.done_games, store.games, plan)
+        scheduler = resume_scheduler(config, store, plan)
         assert [s.key for s in scheduler.specs()] == [s.key for s in specs if s in (
             specs[2], *specs[4:])]  # fmt: skip
     finally:
@@ -175,7 +175,7 @@ def test_a_resumed_plan_starts_at_its_first_gap_and_skips_the_games_after_it(tmp
                            bots.ids.of(spec.seed, spec.variant, spec.seats))  # fmt: skip
         done = store.done_games()
         assert (done.count, done.start, done.later) == (4, 2, {specs[3].key, specs[5].key})
-        scheduler = resume_scheduler(config, store.done_games, store.games, plan)
+        scheduler = resume_scheduler(config, store, plan)
         assert (scheduler.planned, scheduler.stored) == (6, 4)
         assert [s.key for s in scheduler.specs()] == [specs[2].key, specs[4].key]
     finally:

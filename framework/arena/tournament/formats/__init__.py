@@ -28,7 +28,6 @@ scheduler class, one line of the table, its tests and its docs.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from arena.limits import DEFAULT_FORMAT
@@ -44,7 +43,7 @@ from arena.tournament.schedule import Plan, round_seed
 
 if TYPE_CHECKING:  # the loader reads this table: rating (trueskill) and the store load later
     from arena.records import StoredGame
-    from arena.results.store import DoneGames, StoredPlace
+    from arena.results.store import Store, StoredPlace
     from arena.tournament.config import TournamentConfig
 
 __all__ = [
@@ -119,16 +118,11 @@ def defined_spec(config: TournamentConfig, stored: StoredPlace) -> GameSpec | No
     return None
 
 
-def resume_scheduler(
-    config: TournamentConfig,
-    done: Callable[[], DoneGames],
-    stored_games: Callable[[], list[StoredGame]],
-    plan: Plan | None,
-) -> Scheduler:
-    """The scheduler of a run resuming the stored games the file defines: a fixed plan
-    needs only where its first game not stored is and the keys stored after it
-    (``done()``), other formats read the stored games (``stored_games()``)."""
-    return FORMATS[config.format].resume(config, done, stored_games, plan)
+def resume_scheduler(config: TournamentConfig, store: Store, plan: Plan | None) -> Scheduler:
+    """The scheduler of a run resuming the stored games the file defines (a fixed plan
+    reads only where its first game not stored is and the keys stored after it, a league
+    the sums of its games, other formats the stored games)."""
+    return FORMATS[config.format].resume(config, store, plan)
 
 
 def make_scheduler(

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from arena.records import GameSpec, SeatRecord, StoredGame
 from arena.tournament.schedule import MAX_GAMES, ListPlan, Plan
 
 if TYPE_CHECKING:
-    from arena.results.store import DoneGames
+    from arena.results.store import Store
     from arena.tournament.config import TournamentConfig
 
 
@@ -100,14 +100,13 @@ class Scheduler(ABC):
     def resume(
         cls,
         config: TournamentConfig,
-        done: Callable[[], DoneGames],
-        stored_games: Callable[[], list[StoredGame]],
+        store: Store,
         plan: Plan | None,
     ) -> Scheduler:
         """The scheduler of a run that resumes the stored games the file now defines
         (:func:`~arena.tournament.resume.check_stored`): :meth:`create` from the stored
-        games, which ``stored_games()`` reads (a fixed plan reads ``done()`` instead)."""
-        return cls.create(config, stored_games(), plan)
+        games (a fixed plan and a league read less)."""
+        return cls.create(config, store.games(), plan)
 
     @classmethod
     def full_plan(cls, config: TournamentConfig) -> list[GameSpec] | None:

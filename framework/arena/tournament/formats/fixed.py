@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from arena.records import GameSpec, StoredGame
@@ -11,7 +11,7 @@ from arena.tournament.formats.base import Scheduler
 from arena.tournament.schedule import MAX_PLANNED_GAMES, Plan, RoundPlan
 
 if TYPE_CHECKING:
-    from arena.results.store import DoneGames
+    from arena.results.store import Store
     from arena.tournament.config import TournamentConfig
 
 
@@ -47,14 +47,14 @@ class FixedScheduler(Scheduler):
     def resume(
         cls,
         config: TournamentConfig,
-        done: Callable[[], DoneGames],
-        stored_games: Callable[[], list[StoredGame]],
+        store: Store,
         plan: Plan | None,
     ) -> Scheduler:
         """The plan, less the current games: where the first not stored is and the keys
-        stored after it are all it needs (each is the plan's, placed by it), so neither
-        the stored games nor their keys before the first gap are read."""
-        found = done()
+        stored after it are all it needs (:meth:`~arena.results.store.Store.done_games`:
+        each is the plan's, placed by it), so neither the stored games nor their keys
+        before the first gap are read."""
+        found = store.done_games()
         return cls(cls._plan(config, plan), found.later, found.start)
 
     @classmethod

@@ -8,13 +8,15 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from arena.records import GameSpec, SeatRecord, StoredGame
+from arena.results import pairings
 from arena.results import stats as st
 from arena.tournament.formats.base import Scheduler
 from arena.tournament.formats.pairs import Pairs
 from arena.tournament.roster import roster_stamp
-from arena.tournament.schedule import pair_round
+from arena.tournament.schedule import Plan, pair_round
 
 if TYPE_CHECKING:
+    from arena.results.store import Store
     from arena.tournament.config import TournamentConfig
 
 
@@ -30,17 +32,7 @@ class LeagueScheduler(Scheduler):
     _met_pairs = 0  # pairings of the file's bots met
 
     def __init__(self, config: TournamentConfig, stored: Iterable[StoredGame]) -> None:
-        # Retired bots (roster.json) keep their games and get no new one.
-        self.bots = [b.name for b in config.bots if b.name not in config.retired]
-        self.output = config.output
-        self.roster = roster_stamp(config.output)
-        self.variants = max(1, len(config.variants))
-        self.seed = config.schedule_seed
-        self.limit = config.games
-        self.planned = config.games
-        self.pairs = Pairs()
-        self.rounds: dict[frozenset[str], int] = {}  # rounds handed out per pairing
-        self.games: dict[str, int] = dict.fromkeys(self.bots, 0)  # games handed out per bot
+        self._start(config)
         seen: dict[int, set[str]] = {}  # round -> stored keys
         lineup: dict[int, tuple[str, str]] = {}
         count = 0
@@ -58,9 +50,35 @@ class LeagueScheduler(Scheduler):
             seen[g.round].add(g.key)
             for b in bots:
                 self.games[b] = self.games.get(b, 0) + 1
+        self._resumed(count, seen, lineup, max(seen, default=-1) + 1)
+
+    def _start(self, config: TournamentConfig) -> None:
+        """The league of ``config`` before any stored game is counted."""
+        # Retired bots (roster.json) keep their games and get no new one.
+        self.bots = [b.name for b in config.bots if b.name not in config.retired]
+        self.output = config.output
+        self.roster = roster_stamp(config.output)
+        self.variants = max(1, len(config.variants))
+        self.seed = config.schedule_seed
+        self.limit = config.games
+        self.planned = config.games
+        self.pairs = Pairs()
+        self.rounds: dict[frozenset[str], int] = {}  # rounds handed out per pairing
+        self.games: dict[str, int] = dict.fromkeys(self.bots, 0)  # games handed out per bot
+
+    def _resumed(
+        self,
+        count: int,
+        seen: dict[int, set[str]],
+        lineup: dict[int, tuple[str, str]],
+        next_round: int,
+    ) -> None:
+        """The stored games counted: ``count`` of them, the stored keys of the rounds
+        ``seen`` (at least those cut short) with their bots as their first games seat
+        them (``lineup``), and the first round not stored."""
         self.stored = count
         self.issued = count
-        self.next_round = max(seen, default=-1) + 1
+        self.next_round = next_round
         # Rounds cut short (a stop while its other games ran) are finished first.
         self.unfinished = [
             spec
@@ -69,6 +87,59 @@ class LeagueScheduler(Scheduler):
             for spec in pair_round(*lineup[r], r, self.seed, self.variants)
             if spec.key not in seen[r]
         ]
+
+    @classmethod
+    def resume(
+        cls,
+        config: TournamentConfig,
+        store: Store,
+        plan: Plan | None,
+    ) -> Scheduler:
+        """The league from the stored games summed up in SQL (:mod:`arena.results.pairings`):
+        the same state as from the games themselves, without reading them (but when a
+        round holds more than one pairing or a pair a seating twice: then from them)."""
+        league = cls.__new__(cls)
+        league._start(config)
+        if not league._count_summary(store):
+            return cls.create(config, store.games(), plan)
+        return league
+
+    def _count_summary(self, store: Store) -> bool:
+        """Count the stored games from their sums; ``False`` when they do not fit a
+        league's (a bot against itself, a round of two pairings, a pair that seats one bot
+        first twice)."""
+        if pairings.has_self_games(store.db):
+            return False
+        count = 0
+        for s in pairings.seatings(store.db):
+            count += s.games
+            self.games[s.first] = self.games.get(s.first, 0) + s.games
+            self.games[s.second] = self.games.get(s.second, 0) + s.games
+            self.pairs.add_seating(s.first, s.second, s.games, s.wins, s.draws)
+        short: list[int] = []  # the rounds cut short
+        round_, bots, games = -1, frozenset[str](), 0  # the round being summed up
+        for pair in pairings.pairs(store.db):  # (round by round)
+            if pair.games > pair.seatings or pair.games > 2:
+                return False
+            pairing = frozenset((pair.low, pair.high))
+            if pair.round != round_:
+                if games and games < 2 * self.variants:
+                    short.append(round_)
+                round_, bots, games = pair.round, pairing, 0
+                self.rounds[pairing] = self.rounds.get(pairing, 0) + 1
+            elif pairing != bots:
+                return False
+            games += pair.games
+            self.pairs.add_pair(pair)
+        if games and games < 2 * self.variants:
+            short.append(round_)
+        seen: dict[int, set[str]] = {}
+        lineup: dict[int, tuple[str, str]] = {}
+        for r, stored in pairings.round_games(store.db, short).items():
+            seen[r] = {key for key, _, _ in stored}
+            lineup[r] = (stored[0][1], stored[0][2])  # seated as its first game
+        self._resumed(count, seen, lineup, round_ + 1)
+        return True
 
     def _room(self) -> bool:
         return self.limit is None or self.issued < self.limit

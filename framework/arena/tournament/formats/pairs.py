@@ -7,6 +7,7 @@ from typing import Any
 
 from arena.records import SeatRecord
 from arena.results import stats as st
+from arena.results.pairings import PairGames
 
 
 class Pairs:
@@ -44,6 +45,27 @@ class Pairs:
             return None
         self.ptnml.setdefault((a, b), st.Pentanomial()).add(done[a, b], done[b, a])
         return a, b, done[a, b], done[b, a]
+
+    def add_seating(self, first: str, second: str, games: int, wins: int, draws: int) -> None:
+        """Count ``games`` of ``first`` seated first against ``second`` at once, of which
+        ``first`` won ``wins`` and drew ``draws`` (as :meth:`add` counts them one by one)."""
+        a, b = sorted((first, second))
+        pw = self.results.setdefault((a, b), self.rating.Pairwise())
+        losses = games - wins - draws
+        pw.draws += draws
+        pw.wins += wins if a == first else losses
+        pw.losses += losses if a == first else wins
+
+    def add_pair(self, pair: PairGames) -> None:
+        """Count the seat-swapped pair a store summed up (its results counted by
+        :meth:`add_seating`): complete, in the pentanomial; else as a half."""
+        if pair.games == 2:
+            ptnml = self.ptnml.setdefault((pair.low, pair.high), st.Pentanomial())
+            ptnml.counts[round(2 * pair.low_points)] += 1
+            return
+        seats = (pair.first, pair.high if pair.first == pair.low else pair.low)
+        pid = self.rating.pair_id(pair.round, pair.settings, seats)
+        self.halves.setdefault(pid, {})[seats] = pair.low_points
 
     def pentanomial(self, first: str, second: str) -> st.Pentanomial:
         """The pairs from ``first``'s side."""
