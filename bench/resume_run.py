@@ -1,15 +1,17 @@
 #!/usr/bin/env python3
 """What ``arena run`` costs to resume a large tournament, end to end (issue 45, item 4).
 
-For each size, a tournament of two shipped bots (``round-robin`` or ``league``) and a
-store already holding all its games but the last round, written straight into SQLite
-with the identities ``arena run`` gives them and its kept ratings built, as the runs
-that stored them would have left it (:func:`fill`). Then ``arena run`` is timed three
-times, in its own process (CPU seconds, wall seconds, peak memory): *first resume* plays
-the last round (no run has checked the store: every game is checked), *again* resumes
-the finished tournament (nothing to play: the cost of resuming alone), *touched* does the
-same after a comment was added to the tournament file (nothing that decides a game).
-Sizes side by side show the growth; the load (``os.getloadavg``) is printed.
+For each size, a tournament of two shipped bots and a store of its games, written
+straight into SQLite with the identities ``arena run`` gives them and its kept ratings
+built, as the runs that stored them would have left it (:func:`fill`): a ``round-robin``
+of ``games`` games, all stored but the last round; an open-ended ``league`` (no
+``games``: it never ends) with ``games`` stored. Then ``arena run`` is timed three
+times, each in its own process, to its first new game (then stopped with Ctrl-C; a
+round-robin with nothing left to play, to its end), with its CPU seconds and peak
+memory: *first resume* (no run has checked the store: every game is checked), *again*
+(the same file: only the games stored since are), *touched* (a comment added to the
+file: nothing that decides a game). Sizes side by side show the growth; the load
+(``os.getloadavg``) is printed.
 
 Run: python3 bench/resume_run.py [--games 1000 100000 1000000] [--format round-robin league]
 """
@@ -20,6 +22,8 @@ import argparse
 import os
 import random
 import shutil
+import signal
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -43,8 +47,7 @@ BOTS = REPO / "bots" / "stc"
 TOURNAMENT = """name: resume-bench
 game: stc
 format: {format}
-games: {games}
-seed: 1
+{limit}seed: 1
 settings: {{max_turns: 4}}
 bots:
   - {{name: a, cmd: python3 {bots}/random_bot.py}}
@@ -68,14 +71,15 @@ def specs(config, games: int):
 
 
 def fill(path: Path, games: int) -> None:
-    """Store every game of the file at ``path`` but the last two, as ``arena run`` would."""
+    """Store ``games`` games of the file at ``path`` as ``arena run`` would: a fixed plan's
+    every game but the last two, a league's first ``games`` (it has no end)."""
     config = load_tournament(path, load_registry())
     ids = bot_identities(config).ids
     store = Store(config.output)
     rng = random.Random(games)
     rows, seats = [], []
     for n, spec in enumerate(specs(config, games)):
-        if n >= games - 2:
+        if n >= (games - 2 if config.format != "league" else games):
             break
         identity = ids.of(spec.seed, spec.variant, spec.seats)
         digest = ids.hash(spec.seed, spec.variant, spec.seats)
@@ -116,23 +120,47 @@ def _write(store: Store, rows: list, seats: list) -> None:
         )
 
 
-def arena(*args: str) -> tuple[float, float, float, str]:
-    """CPU s, wall s and peak MiB of ``arena *args``, and what it says of stored games."""
+def to_first_new_game(path: Path, stored: int, stop: bool) -> tuple[float, float, float, str]:
+    """``arena run path`` until the first game after the ``stored`` ones is stored (then
+    stopped with Ctrl-C when ``stop``), or to its end: seconds to that game (or to the
+    end, with nothing to play), CPU s, peak MiB, what it says of stored games."""
     env = dict(os.environ, PYTHONPATH=f"{REPO / 'framework'}{os.pathsep}{REPO / 'games'}")
     env.pop("PYTHONDONTWRITEBYTECODE", None)
-    began = time.perf_counter()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "arena", *args],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
-    assert proc.stderr is not None
-    err = proc.stderr.read()
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - began
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise SystemExit(f"arena {args[0]} failed:\n{err}")
-    said = [line for line in err.splitlines() if "kept" in line or "stored" in line]
-    return usage.ru_utime + usage.ru_stime, wall, usage.ru_maxrss / 1024, " | ".join(said[:2])
+    db_path = path.parent / "out" / "arena.sqlite"
+    with tempfile.TemporaryFile("w+") as err:
+        began = time.perf_counter()
+        proc = subprocess.Popen([sys.executable, "-m", "arena", "run", str(path), "-j", "1"],
+                                env=env, stdout=subprocess.DEVNULL, stderr=err)  # fmt: skip
+        first = None
+        while True:
+            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+            if pid:
+                break
+            if first is None and _last_id(db_path) > stored:
+                first = time.perf_counter() - began
+                if stop:
+                    proc.send_signal(signal.SIGINT)  # as a user's Ctrl-C
+            time.sleep(0.02)
+        ended = time.perf_counter() - began
+        proc.returncode = os.waitstatus_to_exitcode(status)  # (reaped here, not by Popen)
+        err.seek(0)
+        text = err.read()
+    if proc.returncode not in (0, 130):
+        raise SystemExit(f"arena run failed ({proc.returncode}):\n{text}")
+    said = [line for line in text.splitlines() if "already stored" in line]
+    cpu = usage.ru_utime + usage.ru_stime
+    return (first if first is not None else ended), cpu, usage.ru_maxrss / 1024, said[0]
+
+
+def _last_id(db_path: Path) -> int:
+    try:
+        db = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, timeout=0.05)
+        try:
+            return int(db.execute("SELECT COALESCE(MAX(id), 0) FROM games").fetchone()[0])
+        finally:
+            db.close()
+    except sqlite3.Error:
+        return 0
 
 
 def main() -> int:
@@ -150,7 +178,8 @@ def main() -> int:
             root = Path(tempfile.mkdtemp(prefix="arena-resume-"))
             try:
                 path = root / "t.yaml"
-                text = TOURNAMENT.format(format=fmt, games=games, bots=BOTS, output=root / "out")
+                limit = f"games: {games}\n" if fmt != "league" else ""  # (a league: no end)
+                text = TOURNAMENT.format(format=fmt, limit=limit, bots=BOTS, output=root / "out")
                 path.write_text(text)
                 began = time.perf_counter()
                 # In a process of its own: a child forked from a bench grown by the fill
@@ -162,9 +191,10 @@ def main() -> int:
                 for label in ("first resume", "again", "touched"):
                     if label == "touched":
                         path.write_text(text + "# a comment\n")
-                    cpu, wall, mib, said = arena("run", str(path), "-j", "1")
-                    print(f"  {label:12s} CPU {cpu:6.2f} s  wall {wall:6.2f} s  "
-                          f"peak {mib:5.0f} MiB   {said}")  # fmt: skip
+                    stored = _last_id(root / "out" / "arena.sqlite")
+                    first, cpu, mib, said = to_first_new_game(path, stored, fmt == "league")
+                    print(f"  {label:12s} first new game (or end) after {first:6.2f} s  "
+                          f"CPU {cpu:6.2f} s  peak {mib:5.0f} MiB   {said}")  # fmt: skip
             finally:
                 shutil.rmtree(root, ignore_errors=True)
     print(f"load after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")

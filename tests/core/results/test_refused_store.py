@@ -4,6 +4,7 @@ disk) is not called "not an arena database"."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import sqlite3
@@ -113,6 +114,33 @@ def test_a_damaged_page_is_refused_before_a_byte_is_written(tmp_path, stored):
     assert "damaged" in line or "not an arena database" in line
     assert "keep a copy" in line or "malformed" in line
     assert db_path.read_bytes() == bytes(damaged)  # header bytes 24-27 and 92-95 too
+
+
+def test_a_page_damaged_after_arena_closed_the_file_is_still_found(tmp_path):
+    """A writer that finds the file as the last one closed it (``.arena.closed``: size,
+    time, inode) skips reading its every page; a file changed since is read whole."""
+    out = tmp_path / "out"
+    spec = write_tournament(tmp_path, out)
+    assert arena(tmp_path, "run", str(spec), "--no-progress").returncode == 0
+    db_path = out / "arena.sqlite"
+    found = db_path.stat()
+    assert json.loads((out / ".arena.closed").read_text()) == {
+        "size": found.st_size, "mtime_ns": found.st_mtime_ns, "inode": found.st_ino,
+    }  # fmt: skip
+    again = arena(tmp_path, "run", str(spec), "--no-progress")  # (unchanged: not read whole)
+    assert again.returncode == 0, again.stderr
+    data = db_path.read_bytes()
+    page = int.from_bytes(data[16:18], "big")
+    with open(db_path, "r+b") as f:  # damaged in place: same size and inode, a new time
+        f.seek(page)
+        f.write(b"\xff" * 4)
+    damaged = db_path.read_bytes()
+    result = arena(tmp_path, "run", str(spec), "--no-progress")
+    assert result.returncode == 2, result.stderr
+    (line,) = errors(result)
+    assert line.startswith(f"arena: {db_path}: ")
+    assert "damaged" in line or "not an arena database" in line
+    assert db_path.read_bytes() == damaged
 
 
 def _unshare_works() -> bool:
