@@ -57,10 +57,9 @@ def cmd_bot_retire(args: argparse.Namespace, extra: list[str]) -> int:
 
 def _say_when(output: Path) -> None:
     """Whether a running league takes the change up now, or the next start does."""
-    from arena.results.status import read_status
+    from arena.tournament.steering import league_running
 
-    status = read_status(output)
-    if status is not None and status.get("state") == "running":
+    if league_running(output):
         print("the running league takes it up after the games now running", file=sys.stderr)
     else:
         print("the league takes it up at its next `arena run`", file=sys.stderr)

@@ -92,3 +92,12 @@ def retire_bot(output: Path, name: str) -> None:
     league = open_league(output)
     _check_retire(league, name)
     write_roster(output, replace(league.roster, retired=(*league.roster.retired, name)))
+
+
+def league_running(output: Path) -> bool:
+    """Whether a run of the league in ``output`` is running: it takes a roster change up
+    after the games now running; else its next start does."""
+    from arena.results.status import read_status
+
+    status = read_status(output)
+    return status is not None and status.get("state") == "running"

@@ -26,7 +26,7 @@ from starlette.staticfiles import StaticFiles
 
 from arena.errors import ArenaError
 from arena.tournament.control import Control, write_control
-from arena.tournament.steering import add_bot, retire_bot
+from arena.tournament.steering import add_bot, league_running, retire_bot
 from arena.views.templating import environment
 from arena.web import pages, queries
 from arena.web.child import RunChild
@@ -159,7 +159,8 @@ def make_app(served: Served) -> Starlette:
         except ArenaError as exc:
             return JSONResponse({"error": pages.no_paths(str(exc), output)}, status_code=400)
         await served.watcher.poll_once()
-        return JSONResponse({"ok": True, "action": action, "bot": name})
+        now = await run_in_threadpool(league_running, output)  # (else: at its next start)
+        return JSONResponse({"ok": True, "action": action, "bot": name, "now": now})
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

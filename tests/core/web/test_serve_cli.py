@@ -3,8 +3,10 @@ or answered without harm (the real server on 127.0.0.1)."""
 
 from __future__ import annotations
 
+import json
 import socket
 import sqlite3
+import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 
@@ -179,3 +181,23 @@ def test_a_thousand_idle_streams_and_disconnects(
         conn.close()
     assert code == 130
     assert err == "arena: interrupted\n"
+
+
+def test_a_bot_added_to_a_finished_league_is_said_to_join_at_its_next_start(
+    tmp_path: Path, serve: Callable[..., Server]
+) -> None:
+    tournament = write_tournament(tmp_path, {"greedy": shipped("greedy.py"),
+                                             "random": shipped("random_bot.py")})  # fmt: skip
+    tournament.write_text(tournament.read_text().replace("round-robin", "league"))
+    assert run_arena("run", str(tournament), "--no-progress").returncode == 0
+    server = serve(str(tmp_path / "out"))
+    _, page = server.get("")
+    csrf = page.split('name="csrf-token" content="', 1)[1].split('"', 1)[0]
+    headers = {"Origin": server.url.rstrip("/"), "X-CSRF-Token": csrf,
+               "Content-Type": "application/json"}  # fmt: skip
+    body = json.dumps({"bot": f"rookie={shipped('random_bot.py')}"}).encode()
+    req = urllib.request.Request(server.url + "league/add", body, headers, method="POST")
+    with urllib.request.urlopen(req, timeout=30) as answer:
+        said = json.loads(answer.read())
+    # Nothing runs the league: the page says the bot joins at its next start.
+    assert said == {"ok": True, "action": "add", "bot": "rookie", "now": False}

@@ -151,7 +151,7 @@
       });
       const answer = await r.json();
       said.textContent = answer.error || (answer.bot + (button.dataset.league === "add" ?
-        ": joins the league" : ": retired"));
+        ": joins the league" : ": retired") + (answer.now ? "" : " at its next start"));
     });
   });
 
