@@ -14,11 +14,14 @@ file: nothing that decides a game). Sizes side by side show the growth; the load
 (``os.getloadavg``) is printed.
 
 Run: python3 bench/resume_run.py [--games 1000 100000 1000000] [--format round-robin league]
+                                 [--bots 2]   (1000: a 1,000-bot round-robin of 499,500 games)
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
+import math
 import os
 import random
 import shutil
@@ -50,8 +53,7 @@ format: {format}
 {limit}seed: 1
 settings: {{max_turns: 4}}
 bots:
-  - {{name: a, cmd: python3 {bots}/random_bot.py}}
-  - {{name: b, cmd: python3 {bots}/greedy.py}}
+{bot_lines}
 output: {output}
 """
 CHUNK = 50_000
@@ -59,15 +61,22 @@ CHUNK = 50_000
 
 def specs(config, games: int):
     """The specs of the first ``games`` games the file schedules (league: round after
-    round between the two bots, as its scheduler hands them out)."""
+    round, the pairings in turn, as if its scheduler handed them out so)."""
     plan = fixed_plan(config)
     if plan is not None:
         yield from plan
         return
+    pairings = itertools.cycle(itertools.combinations([b.name for b in config.bots], 2))
     order = 0
     for r in range(games // 2):
-        yield from pair_round("a", "b", r, config.schedule_seed, 1, order)
+        yield from pair_round(*next(pairings), r, config.schedule_seed, 1, order)
         order += 2
+
+
+def bot_lines(bots: int) -> str:
+    """``bots`` bots, the shipped random and greedy bots in turn."""
+    cmds = [f"python3 {BOTS}/random_bot.py", f"python3 {BOTS}/greedy.py"]
+    return "\n".join(f"  - {{name: b{i:04d}, cmd: {cmds[i % 2]}}}" for i in range(bots))
 
 
 def fill(path: Path, games: int) -> None:
@@ -167,6 +176,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, nargs="+", default=[1000, 100_000, 1_000_000])
     parser.add_argument("--format", nargs="+", default=["round-robin", "league"])
+    parser.add_argument("--bots", type=int, default=2,
+                        help="a round-robin's `games` split over their pairings")  # fmt: skip
     parser.add_argument("--fill", nargs=2, metavar=("FILE", "GAMES"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.fill:
@@ -178,8 +189,11 @@ def main() -> int:
             root = Path(tempfile.mkdtemp(prefix="arena-resume-"))
             try:
                 path = root / "t.yaml"
-                limit = f"games: {games}\n" if fmt != "league" else ""  # (a league: no end)
-                text = TOURNAMENT.format(format=fmt, limit=limit, bots=BOTS, output=root / "out")
+                per_pairing = max(1, round(games / math.comb(args.bots, 2)))
+                games = per_pairing * math.comb(args.bots, 2) if fmt != "league" else games
+                limit = f"games: {per_pairing}\n" if fmt != "league" else ""  # (a league: no end)
+                text = TOURNAMENT.format(format=fmt, limit=limit, bot_lines=bot_lines(args.bots),
+                                         output=root / "out")  # fmt: skip
                 path.write_text(text)
                 began = time.perf_counter()
                 # In a process of its own: a child forked from a bench grown by the fill
@@ -187,7 +201,8 @@ def main() -> int:
                 subprocess.run(
                     [sys.executable, __file__, "--fill", str(path), str(games)], check=True
                 )
-                print(f"{fmt} {games} games: store filled in {time.perf_counter() - began:.1f} s")
+                took = time.perf_counter() - began
+                print(f"{fmt} {games} games, {args.bots} bots: store filled in {took:.1f} s")
                 for label in ("first resume", "again", "touched"):
                     if label == "touched":
                         path.write_text(text + "# a comment\n")

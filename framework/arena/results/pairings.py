@@ -1,17 +1,18 @@
-"""The current two-player games summed up in SQL, by seating and by seat-swapped pair:
-what a league resumes from without reading its games into Python (a million games sum
-up in seconds, in a few megabytes).
+"""The current two-player games summed up in SQL by seat-swapped pair: what a league
+resumes from without reading its games into Python (one pass over the games, in C).
 
 A *pair* is what :func:`arena.results.rating.pair_id` names: the games of one round on
-one settings variant between the same two bots, one per seating when complete.
+one settings variant between the same two bots, one per seating when complete. Points
+and results are the pair's lower-named bot's (``low``), as
+:class:`arena.results.rating.Pairwise` counts them.
 """
 
 from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 TWO_PLAYER = (
@@ -26,55 +27,104 @@ LOW_POINTS = (
     " ELSE 0.0 END"
 )
 """The points of the pair's lower-named bot in a game (:func:`arena.records.pair_points`)."""
+PAIRS = (
+    "CREATE TEMP TABLE pair_sums AS SELECT c.round AS r, g.settings AS st,"
+    " MIN(a.bot, b.bot) AS low, MAX(a.bot, b.bot) AS high, COUNT(*) AS n,"
+    f" COUNT(DISTINCT a.bot) AS seated, SUM({LOW_POINTS}) AS pts,"
+    f" SUM({LOW_POINTS} = 1.0) AS wins, SUM({LOW_POINTS} = 0.5) AS draws, MIN(a.bot) AS first"
+    f"{TWO_PLAYER} GROUP BY c.round, g.settings, low, high"
+)
+"""One row per pair (``first``: seated first in its game, when it holds one)."""
 
 
 @dataclass(frozen=True)
-class Seating:
-    """The current games of ``first`` seated first against ``second``: how many, and
-    how many ``first`` won and drew."""
+class Pairing:
+    """The current games of ``low`` against ``high``: results from ``low``'s side, and
+    the rounds they played."""
 
-    first: str
-    second: str
-    games: int
+    low: str
+    high: str
     wins: int
     draws: int
+    games: int
+    rounds: int
+
+    @property
+    def losses(self) -> int:
+        return self.games - self.wins - self.draws
 
 
 @dataclass(frozen=True)
-class PairGames:
-    """The games of one pair (``low`` < ``high`` by name): how many, of how many
-    seatings, and ``low``'s points over them; ``first`` seated first in the earliest."""
+class Half:
+    """A pair of one game: ``first`` seated first, ``points`` the low bot's."""
 
     round: int
     settings: dict[str, Any]
     low: str
     high: str
-    games: int
-    seatings: int
-    low_points: float
     first: str
+    points: float
 
 
-def seatings(db: sqlite3.Connection) -> list[Seating]:
-    """Every seating of the current two-player games, in the order of the bots' names."""
-    rows = db.execute(
-        "SELECT a.bot, b.bot, COUNT(*), SUM(a.rank < b.rank), SUM(a.rank = b.rank)"
-        f"{TWO_PLAYER} GROUP BY a.bot, b.bot ORDER BY a.bot, b.bot"
-    )
-    return [Seating(*row) for row in rows]
+@dataclass
+class PairSums:
+    """The current two-player games by pair (:func:`pair_sums`)."""
+
+    pairings: list[Pairing] = field(default_factory=list)
+    ptnml: dict[tuple[str, str], list[int]] = field(default_factory=dict)
+    """Per pairing, its complete pairs by the low bot's points over them, in halves."""
+    halves: list[Half] = field(default_factory=list)
+    short: list[int] = field(default_factory=list)
+    """The rounds of fewer games than ``per_round``."""
+    last_round: int = -1
+    regular: bool = True
+    """Every round of one pairing, every pair of at most one game per seating and no bot
+    seated against itself: what a league stores."""
 
 
-def pairs(db: sqlite3.Connection) -> Iterator[PairGames]:
-    """Every pair of the current two-player games of two bots, in the order of rounds
-    (within a round, of its games' places in the schedule)."""
-    rows = db.execute(
-        "SELECT c.round, g.settings, MIN(a.bot, b.bot) AS low, MAX(a.bot, b.bot) AS high,"
-        f" COUNT(*), COUNT(DISTINCT a.bot), SUM({LOW_POINTS}), MIN(c.ord), a.bot"
-        f"{TWO_PLAYER} AND a.bot != b.bot GROUP BY c.round, g.settings, low, high"
-        " ORDER BY c.round, MIN(c.ord)"
-    )
-    for round_, settings, low, high, games, seated, points, _, first in rows:
-        yield PairGames(round_, json.loads(settings), low, high, games, seated, points, first)
+def pair_sums(db: sqlite3.Connection, per_round: int) -> PairSums:
+    """The current two-player games summed up by pair, and the rounds of fewer than
+    ``per_round`` games."""
+    db.execute("DROP TABLE IF EXISTS temp.pair_sums")
+    db.execute(PAIRS)
+    try:
+        sums = PairSums()
+        irregular = db.execute(
+            "SELECT EXISTS(SELECT 1 FROM pair_sums WHERE n > seated OR n > 2 OR low = high)"
+            " OR EXISTS(SELECT 1 FROM pair_sums GROUP BY r"
+            " HAVING COUNT(DISTINCT low) > 1 OR COUNT(DISTINCT high) > 1)"
+        ).fetchone()[0]
+        if irregular:
+            return PairSums(regular=False)
+        sums.pairings = [
+            Pairing(*row)
+            for row in db.execute(
+                "SELECT low, high, SUM(wins), SUM(draws), SUM(n), COUNT(DISTINCT r)"
+                " FROM pair_sums GROUP BY low, high ORDER BY low, high"
+            )
+        ]
+        for low, high, points, count in db.execute(
+            "SELECT low, high, CAST(ROUND(2 * pts) AS INTEGER), COUNT(*) FROM pair_sums"
+            " WHERE n = 2 GROUP BY low, high, 3"
+        ):
+            sums.ptnml.setdefault((low, high), [0] * 5)[points] += count
+        sums.halves = [
+            Half(r, json.loads(settings), low, high, first, points)
+            for r, settings, low, high, first, points in db.execute(
+                "SELECT r, st, low, high, first, pts FROM pair_sums WHERE n = 1 ORDER BY r"
+            )
+        ]
+        sums.short = [
+            r
+            for (r,) in db.execute(
+                "SELECT r FROM pair_sums GROUP BY r HAVING SUM(n) < ? ORDER BY r", (per_round,)
+            )
+        ]
+        last = db.execute("SELECT MAX(r) FROM pair_sums").fetchone()[0]
+        sums.last_round = -1 if last is None else int(last)
+        return sums
+    finally:
+        db.execute("DROP TABLE IF EXISTS temp.pair_sums")
 
 
 def round_games(db: sqlite3.Connection, rounds: Sequence[int]) -> dict[int, list[tuple[str, ...]]]:
@@ -92,8 +142,3 @@ def round_games(db: sqlite3.Connection, rounds: Sequence[int]) -> dict[int, list
         ):
             out[round_].append((key, first, second))
     return out
-
-
-def has_self_games(db: sqlite3.Connection) -> bool:
-    """Whether a current two-player game seats one bot twice."""
-    return bool(db.execute(f"SELECT 1{TWO_PLAYER} AND a.bot = b.bot LIMIT 1").fetchone())

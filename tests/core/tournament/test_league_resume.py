@@ -111,15 +111,16 @@ def test_the_sums_are_worked_out_by_hand(tmp_path):
             record = GameRecord("stc", r, {"max_turns": 4}, seats, "end", 1, 1, 1.0)
             identity = bots.ids.of(r, 0, (first, second))
             store.add_game(key, order, r, key, record, identity)
-        assert pairings.seatings(store.db) == [
-            pairings.Seating("ann", "bob", 1, 1, 0),
-            pairings.Seating("bob", "ann", 1, 0, 1),
-            pairings.Seating("bob", "cy", 1, 0, 0),
-        ]
-        assert list(pairings.pairs(store.db)) == [
-            pairings.PairGames(0, {"max_turns": 4}, "ann", "bob", 2, 2, 1.5, "ann"),
-            pairings.PairGames(1, {"max_turns": 4}, "bob", "cy", 1, 1, 0.0, "bob"),
-        ]
+        assert pairings.pair_sums(store.db, 2) == pairings.PairSums(
+            pairings=[
+                pairings.Pairing("ann", "bob", wins=1, draws=1, games=2, rounds=1),
+                pairings.Pairing("bob", "cy", wins=0, draws=0, games=1, rounds=1),
+            ],
+            ptnml={("ann", "bob"): [0, 0, 0, 1, 0]},  # 1.5 points over the pair
+            halves=[pairings.Half(1, {"max_turns": 4}, "bob", "cy", "bob", 0.0)],
+            short=[1],
+            last_round=1,
+        )
         league = LeagueScheduler.resume(config, store, None)
         assert isinstance(league, LeagueScheduler)
         results = league.pairs.results
@@ -128,5 +129,28 @@ def test_the_sums_are_worked_out_by_hand(tmp_path):
         assert league.pairs.ptnml["ann", "bob"].counts == [0, 0, 0, 1, 0]  # a win and a draw
         assert [s.key for s in league.unfinished] == ["r1:cy,bob"]
         assert league.next_round == 2
+    finally:
+        store.close()
+
+
+def test_a_round_of_two_pairings_is_counted_game_by_game(tmp_path):
+    """Games no league stores (a round of two pairings): the sums say so, and the league
+    is counted from the games themselves."""
+    (tmp_path / "x.py").write_text("")
+    path = tmp_path / "t.yaml"
+    path.write_text(LEAGUE.format(turns="4", out=tmp_path / "out"))
+    config = load_tournament(path, load_registry())
+    bots = bot_identities(config)
+    store = Store(config.output)
+    try:
+        for order, (first, second) in enumerate([("ann", "bob"), ("cy", "dee")]):
+            key = f"r0:{first},{second}"
+            seats = [SeatRecord(bot=first, rank=0), SeatRecord(bot=second, rank=1)]
+            record = GameRecord("stc", 0, {"max_turns": 4}, seats, "end", 1, 1, 1.0)
+            store.add_game(key, order, 0, key, record, bots.ids.of(0, 0, (first, second)))
+        assert not pairings.pair_sums(store.db, 2).regular
+        summed = LeagueScheduler.resume(config, store, None)
+        assert isinstance(summed, LeagueScheduler)
+        assert state(summed) == state(LeagueScheduler(config, store.games()))
     finally:
         store.close()

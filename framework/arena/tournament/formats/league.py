@@ -106,39 +106,23 @@ class LeagueScheduler(Scheduler):
 
     def _count_summary(self, store: Store) -> bool:
         """Count the stored games from their sums; ``False`` when they do not fit a
-        league's (a bot against itself, a round of two pairings, a pair that seats one bot
-        first twice)."""
-        if pairings.has_self_games(store.db):
+        league's (:attr:`~arena.results.pairings.PairSums.regular`)."""
+        sums = pairings.pair_sums(store.db, 2 * self.variants)
+        if not sums.regular:
             return False
         count = 0
-        for s in pairings.seatings(store.db):
-            count += s.games
-            self.games[s.first] = self.games.get(s.first, 0) + s.games
-            self.games[s.second] = self.games.get(s.second, 0) + s.games
-            self.pairs.add_seating(s.first, s.second, s.games, s.wins, s.draws)
-        short: list[int] = []  # the rounds cut short
-        round_, bots, games = -1, frozenset[str](), 0  # the round being summed up
-        for pair in pairings.pairs(store.db):  # (round by round)
-            if pair.games > pair.seatings or pair.games > 2:
-                return False
-            pairing = frozenset((pair.low, pair.high))
-            if pair.round != round_:
-                if games and games < 2 * self.variants:
-                    short.append(round_)
-                round_, bots, games = pair.round, pairing, 0
-                self.rounds[pairing] = self.rounds.get(pairing, 0) + 1
-            elif pairing != bots:
-                return False
-            games += pair.games
-            self.pairs.add_pair(pair)
-        if games and games < 2 * self.variants:
-            short.append(round_)
+        for p in sums.pairings:
+            count += p.games
+            for bot in (p.low, p.high):
+                self.games[bot] = self.games.get(bot, 0) + p.games
+            self.rounds[frozenset((p.low, p.high))] = p.rounds
+        self.pairs.add_sums(sums)
         seen: dict[int, set[str]] = {}
         lineup: dict[int, tuple[str, str]] = {}
-        for r, stored in pairings.round_games(store.db, short).items():
+        for r, stored in pairings.round_games(store.db, sums.short).items():
             seen[r] = {key for key, _, _ in stored}
             lineup[r] = (stored[0][1], stored[0][2])  # seated as its first game
-        self._resumed(count, seen, lineup, round_ + 1)
+        self._resumed(count, seen, lineup, sums.last_round + 1)
         return True
 
     def _room(self) -> bool:

@@ -7,7 +7,7 @@ from typing import Any
 
 from arena.records import SeatRecord
 from arena.results import stats as st
-from arena.results.pairings import PairGames
+from arena.results.pairings import PairSums
 
 
 class Pairs:
@@ -46,26 +46,21 @@ class Pairs:
         self.ptnml.setdefault((a, b), st.Pentanomial()).add(done[a, b], done[b, a])
         return a, b, done[a, b], done[b, a]
 
-    def add_seating(self, first: str, second: str, games: int, wins: int, draws: int) -> None:
-        """Count ``games`` of ``first`` seated first against ``second`` at once, of which
-        ``first`` won ``wins`` and drew ``draws`` (as :meth:`add` counts them one by one)."""
-        a, b = sorted((first, second))
-        pw = self.results.setdefault((a, b), self.rating.Pairwise())
-        losses = games - wins - draws
-        pw.draws += draws
-        pw.wins += wins if a == first else losses
-        pw.losses += losses if a == first else wins
-
-    def add_pair(self, pair: PairGames) -> None:
-        """Count the seat-swapped pair a store summed up (its results counted by
-        :meth:`add_seating`): complete, in the pentanomial; else as a half."""
-        if pair.games == 2:
-            ptnml = self.ptnml.setdefault((pair.low, pair.high), st.Pentanomial())
-            ptnml.counts[round(2 * pair.low_points)] += 1
-            return
-        seats = (pair.first, pair.high if pair.first == pair.low else pair.low)
-        pid = self.rating.pair_id(pair.round, pair.settings, seats)
-        self.halves.setdefault(pid, {})[seats] = pair.low_points
+    def add_sums(self, sums: PairSums) -> None:
+        """Count the games a store summed up by pair (:func:`~arena.results.pairings.pair_sums`)
+        as :meth:`add` counts them one by one (a complete pair's halves are not kept)."""
+        for p in sums.pairings:
+            pw = self.results.setdefault((p.low, p.high), self.rating.Pairwise())
+            pw.wins += p.wins
+            pw.draws += p.draws
+            pw.losses += p.losses
+        for pairing, counts in sums.ptnml.items():
+            ptnml = self.ptnml.setdefault(pairing, st.Pentanomial())
+            ptnml.merge(st.Pentanomial(list(counts)))
+        for half in sums.halves:
+            seats = (half.first, half.high if half.first == half.low else half.low)
+            pid = self.rating.pair_id(half.round, half.settings, seats)
+            self.halves.setdefault(pid, {})[seats] = half.points
 
     def pentanomial(self, first: str, second: str) -> st.Pentanomial:
         """The pairs from ``first``'s side."""
