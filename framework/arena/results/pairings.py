@@ -10,10 +10,12 @@ and results are the pair's lower-named bot's (``low``), as
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # (not imported where games are played: the store's module is)
+    import sqlite3
 
 TWO_PLAYER = (
     " FROM games g JOIN current_games c ON c.key = g.key AND c.identity_hash = g.identity_hash"
@@ -51,6 +53,7 @@ class Pairing:
 
     @property
     def losses(self) -> int:
+        """The games ``low`` lost."""
         return self.games - self.wins - self.draws
 
 

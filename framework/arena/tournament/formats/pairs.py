@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arena.records import SeatRecord
 from arena.results import stats as st
-from arena.results.pairings import PairSums
+
+if TYPE_CHECKING:
+    from arena.results.pairings import PairSums
 
 
 class Pairs:
