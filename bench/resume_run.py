@@ -57,6 +57,18 @@ bots:
 output: {output}
 """
 CHUNK = 50_000
+OLD_COMMIT = "b64d4ef"
+"""The code before resume checks (2026-12-02)."""
+
+
+def old_checkout(path: Path, rev: str) -> Path:
+    """A checkout of ``rev`` in ``path`` (made by ``git archive`` when missing)."""
+    if not (path / "framework").is_dir():
+        path.mkdir(parents=True, exist_ok=True)
+        archive = subprocess.run(["git", "-C", str(REPO), "archive", rev],
+                                 check=True, capture_output=True).stdout  # fmt: skip
+        subprocess.run(["tar", "-x", "-C", str(path)], input=archive, check=True)
+    return path
 
 
 def specs(config, games: int):
@@ -129,13 +141,15 @@ def _write(store: Store, rows: list, seats: list) -> None:
         )
 
 
-def to_first_new_game(path: Path, stored: int, stop: bool) -> tuple[float, float, float, str]:
-    """``arena run path`` until the first game after the ``stored`` ones is stored (then
-    stopped with Ctrl-C when ``stop``), or to its end: seconds to that game (or to the
-    end, with nothing to play), CPU s, peak MiB, what it says of stored games."""
-    env = dict(os.environ, PYTHONPATH=f"{REPO / 'framework'}{os.pathsep}{REPO / 'games'}")
+def to_first_new_game(
+    checkout: Path, path: Path, stored: int, stop: bool
+) -> tuple[float, float, float]:
+    """``arena run path`` of ``checkout`` until the first game after the ``stored`` ones
+    is stored (then stopped with Ctrl-C when ``stop``), or to its end: seconds to that
+    game (or to the end, with nothing to play), CPU s, peak MiB."""
+    env = dict(os.environ, PYTHONPATH=f"{checkout / 'framework'}{os.pathsep}{checkout / 'games'}")
     env.pop("PYTHONDONTWRITEBYTECODE", None)
-    db_path = path.parent / "out" / "arena.sqlite"
+    db_path = _database(path)
     with tempfile.TemporaryFile("w+") as err:
         began = time.perf_counter()
         proc = subprocess.Popen([sys.executable, "-m", "arena", "run", str(path), "-j", "1"],
@@ -156,9 +170,13 @@ def to_first_new_game(path: Path, stored: int, stop: bool) -> tuple[float, float
         text = err.read()
     if proc.returncode not in (0, 130):
         raise SystemExit(f"arena run failed ({proc.returncode}):\n{text}")
-    said = [line for line in text.splitlines() if "already stored" in line]
     cpu = usage.ru_utime + usage.ru_stime
-    return (first if first is not None else ended), cpu, usage.ru_maxrss / 1024, said[0]
+    return (first if first is not None else ended), cpu, usage.ru_maxrss / 1024
+
+
+def _database(path: Path) -> Path:
+    """The database of the tournament file ``path`` (t.yaml: out, t-old.yaml: out-old)."""
+    return path.parent / path.stem.replace("t", "out", 1) / "arena.sqlite"
 
 
 def _last_id(db_path: Path) -> int:
@@ -178,11 +196,15 @@ def main() -> int:
     parser.add_argument("--format", nargs="+", default=["round-robin", "league"])
     parser.add_argument("--bots", type=int, default=2,
                         help="a round-robin's `games` split over their pairings")  # fmt: skip
+    parser.add_argument("--old", type=Path, default=Path("/tmp/arena-resume-old"))
+    parser.add_argument("--old-rev", default=OLD_COMMIT,
+                        help="the code to compare with (a checkout made in --old)")  # fmt: skip
     parser.add_argument("--fill", nargs=2, metavar=("FILE", "GAMES"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.fill:
         fill(Path(args.fill[0]), int(args.fill[1]))
         return 0
+    old = old_checkout(args.old, args.old_rev)
     print(f"load before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     for fmt in args.format:
         for games in args.games:
@@ -203,13 +225,23 @@ def main() -> int:
                 )
                 took = time.perf_counter() - began
                 print(f"{fmt} {games} games, {args.bots} bots: store filled in {took:.1f} s")
+                # The same store for the old code, in a folder of its own.
+                shutil.copytree(root / "out", root / "out-old")
+                old_text = text.replace(str(root / "out"), str(root / "out-old"))
+                old_path = root / "t-old.yaml"
+                old_path.write_text(old_text)
                 for label in ("first resume", "again", "touched"):
-                    if label == "touched":
-                        path.write_text(text + "# a comment\n")
-                    stored = _last_id(root / "out" / "arena.sqlite")
-                    first, cpu, mib, said = to_first_new_game(path, stored, fmt == "league")
-                    print(f"  {label:12s} first new game (or end) after {first:6.2f} s  "
-                          f"CPU {cpu:6.2f} s  peak {mib:5.0f} MiB   {said}")  # fmt: skip
+                    figures = []
+                    for checkout, file, body in ((REPO, path, text), (old, old_path, old_text)):
+                        if label == "touched":
+                            file.write_text(body + "# a comment\n")
+                        stored = _last_id(_database(file))
+                        figures.append(to_first_new_game(checkout, file, stored, fmt == "league"))
+                    (first, cpu, mib), (old_first, old_cpu, old_mib) = figures
+                    print(f"  {label:12s} first new game (or end) after {first:6.2f} s, CPU "
+                          f"{cpu:6.2f} s, peak {mib:5.0f} MiB | old {old_first:6.2f} s, "
+                          f"{old_cpu:6.2f} s, {old_mib:5.0f} MiB | time new/old "
+                          f"{first / old_first:.2f}")  # fmt: skip
             finally:
                 shutil.rmtree(root, ignore_errors=True)
     print(f"load after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")

@@ -197,15 +197,19 @@ class Leaderboard:
             rows.append(row)
         return rows
 
-    def pairings(self) -> list[dict[str, Any]]:
-        """Head to head, one dict per ordered pair of bots that met (both directions).
+    def pairings(self, bot: str | None = None) -> list[dict[str, Any]]:
+        """Head to head, one dict per ordered pair of bots that met (both directions;
+        with ``bot``, only its own, from its side).
 
         ``rate`` with its Wilson interval, Elo ±95%, normalized Elo, LOS (%), draws (%),
         and ``ptnml``: the seat-swapped pairs by points of ``bot``, ``[LL, LD, WL+DD, WD,
         WW]`` (fastchess's ``Ptnml(0-2)``).
         """
         out = []
-        for (a, b), p in sorted(self.pairs.items()):
+        items = self.pairs.items()
+        if bot is not None:  # (filtered before the figures: a bot of a thousand)
+            items = [(pair, p) for pair, p in items if pair[0] == bot]  # type: ignore[assignment]
+        for (a, b), p in sorted(items):
             if p.n == 0:
                 continue
             elo = p.elo()

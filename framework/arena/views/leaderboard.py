@@ -62,6 +62,13 @@ def _rate_text(rate: float, interval: tuple[float, float]) -> str:
     return f"{100 * rate:.1f} [{100 * low:.0f}-{100 * high:.0f}]"
 
 
+DRAWN_BOTS = 25
+"""Most bots the pages draw pairwise (the win-rate matrix, the head-to-head tables of the
+report and of ``arena serve``'s leaderboard): beyond, the best-ranked ones (every
+pairing of a thousand bots is half a million rows; each bot's page has its own, and
+``arena leaderboard --format csv`` every one)."""
+
+
 @dataclass
 class ShownLeaderboard(Leaderboard):
     """A tournament's leaderboard (its numbers: :class:`Leaderboard`), ready to print: what
@@ -71,6 +78,15 @@ class ShownLeaderboard(Leaderboard):
     def of(cls, board: Leaderboard) -> ShownLeaderboard:
         """``board``'s numbers, to print."""
         return cls(**{f.name: getattr(board, f.name) for f in dataclasses.fields(board)})
+
+    def best(self, count: int = DRAWN_BOTS) -> ShownLeaderboard:
+        """The board of its ``count`` best-ranked bots and their pairings among them:
+        what the pages draw pairwise (the whole board when it holds no more)."""
+        if len(self.stats) <= count:
+            return self
+        names = {s.name for s in self.stats[:count]}
+        pairs = {k: v for k, v in self.pairs.items() if k[0] in names and k[1] in names}
+        return dataclasses.replace(self, stats=self.stats[:count], pairs=pairs)
 
     def matrix(self) -> list[list[str]]:
         """Win-rate matrix rows: row bot's score rate against column bot in %, its 95%

@@ -196,9 +196,10 @@ def _page(
 
     env = templating.environment(game_href=lambda g: links.get(g.id))
     games = sorted(newest.games, key=lambda g: g.id)  # in the order played
-    by_bot: dict[str, list[dict[str, Any]]] = {}
-    for p in board.pairings():
-        by_bot.setdefault(p["bot"], []).append(p)
+    drawn = board.best()  # (the pairwise tables of a thousand bots: their best)
+    by_bot: dict[str, list[dict[str, Any]]] = {s.name: [] for s in drawn.stats}
+    for p in drawn.pairings():
+        by_bot[p["bot"]].append(p)
     subtitle = (
         f"{meta.get('game', '?')} · {newest.total} games · seed {meta.get('seed', '?')} · "
         f"written {time.strftime('%Y-%m-%d %H:%M')}"
@@ -211,6 +212,8 @@ def _page(
         refresh_s=LIVE_REFRESH_S if live else None,
         left_out=left_out_note(left_out),
         board=board,
+        drawn=drawn,
+        drawn_note=_drawn_note(board, drawn, output),
         ratings=Markup(_rating_section(history)),
         times=Markup(_times_section(times, board, len(newest.games), newest.total)),
         forfeits=Markup(_forfeits_section(forfeits, forfeit_counts, links)),
@@ -225,10 +228,21 @@ def _page(
                 "name": s.name,
                 "games": s.games,
                 "command": commands.get(s.name, ""),
-                "pairings": by_bot.get(s.name, []),
+                "pairings": by_bot.get(s.name),  # (None: not drawn, see drawn_note)
             }
             for s in board.stats
         ],
+    )
+
+
+def _drawn_note(board: ShownLeaderboard, drawn: ShownLeaderboard, output: Path) -> str:
+    """What the pairwise tables leave out of a board of many bots ("" when nothing)."""
+    if len(drawn.stats) == len(board.stats):
+        return ""
+    return (
+        f"The {len(drawn.stats)} best-ranked of the {len(board.stats)} bots, and their "
+        f"pairings among them: every pairing is in arena leaderboard {output} --format csv, "
+        "and each bot's on its page of arena serve."
     )
 
 

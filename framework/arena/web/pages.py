@@ -59,10 +59,12 @@ def leaderboard(served: Served, request: Request) -> dict[str, Any]:
     context.update(waiting=False, snapshot=snapshot, version=version, games_stored=version.games)
     context["newest"] = queries.games_page(store, GameFilter(), limit=10).rows
     if board is not None:
+        drawn = board.best()  # (the pairwise tables of a thousand bots: their best)
         context.update(
             board=board,
+            drawn=drawn,
             rows=board.table_rows(),
-            pairings=board.pairing_rows(),
+            pairings=drawn.pairing_rows(),
             clock=board.clock.describe() if board.clock else "",
             sprt=board.sprt_text(),
         )
@@ -214,7 +216,7 @@ def bot(served: Served, request: Request) -> dict[str, Any]:
     snapshot = served.snapshots.get(served.folder.version())
     board = snapshot.board
     row = next((r for r in board.table_rows() if r["bot"] == name), None) if board else None
-    pairings = [p for p in (board.pairings() if board else []) if p["bot"] == name]
+    pairings = board.pairings(name) if board else []
     timing = board.timing.get(name) if board else None
     meta = store.meta()
     history = [
