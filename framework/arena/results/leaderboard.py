@@ -206,10 +206,10 @@ class Leaderboard:
         WW]`` (fastchess's ``Ptnml(0-2)``).
         """
         out = []
-        items = self.pairs.items()
+        pairs = self.pairs
         if bot is not None:  # (filtered before the figures: a bot of a thousand)
-            items = [(pair, p) for pair, p in items if pair[0] == bot]  # type: ignore[assignment]
-        for (a, b), p in sorted(items):
+            pairs = rating.pairs_where(pairs, lambda a, _: a == bot)
+        for (a, b), p in sorted(pairs.items()):
             if p.n == 0:
                 continue
             elo = p.elo()

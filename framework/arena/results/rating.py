@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable, Iterator, Mapping, MutableMapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -156,6 +156,24 @@ class StoredPairs(MutableMapping[tuple[str, str], Pairwise]):
             self._made = made
         return self._made
 
+    def where(self, keep: Callable[[str, str], bool]) -> StoredPairs:
+        """The pairings ``(a, b)`` that ``keep`` keeps, their objects not made (a page
+        of a thousand bots draws a few hundred of half a million)."""
+        if self._made is not None:
+            return StoredPairs.of({k: v for k, v in self._made.items() if keep(*k)})
+        results = [r for r in self.results if keep(r[0], r[1])]
+        ptnml = {k: v for k, v in self.ptnml.items() if keep(*k) or keep(k[1], k[0])}
+        found = StoredPairs(results, ptnml)
+        found._made = {k: v for k, v in found.pairs().items() if keep(*k)}
+        return found
+
+    @classmethod
+    def of(cls, made: dict[tuple[str, str], Pairwise]) -> StoredPairs:
+        """Pairings already made into objects."""
+        found = cls([], {})
+        found._made = made
+        return found
+
     def __getitem__(self, key: tuple[str, str]) -> Pairwise:
         return self.pairs()[key]
 
@@ -170,6 +188,16 @@ class StoredPairs(MutableMapping[tuple[str, str], Pairwise]):
 
     def __len__(self) -> int:
         return len(self.pairs())
+
+
+def pairs_where(
+    pairs: Mapping[tuple[str, str], Pairwise], keep: Callable[[str, str], bool]
+) -> Mapping[tuple[str, str], Pairwise]:
+    """The pairings of ``pairs`` that ``keep`` keeps, without making the objects of the
+    others when the store's (:meth:`StoredPairs.where`)."""
+    if isinstance(pairs, StoredPairs):
+        return pairs.where(keep)
+    return {k: v for k, v in pairs.items() if keep(*k)}
 
 
 @dataclass

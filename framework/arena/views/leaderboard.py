@@ -28,7 +28,7 @@ from arena.results.leaderboard import (
     leaderboard_from_store,
     rated,
 )
-from arena.results.rating import REASONS, Pairwise
+from arena.results.rating import REASONS, Pairwise, pairs_where
 from arena.results.ratings.elo import elo_text, signed
 from arena.results.stats import ScoreInterval, score_interval
 from arena.views.tables import Column, fit_table, folded_table, terminal_width
@@ -85,7 +85,7 @@ class ShownLeaderboard(Leaderboard):
         if len(self.stats) <= count:
             return self
         names = {s.name for s in self.stats[:count]}
-        pairs = {k: v for k, v in self.pairs.items() if k[0] in names and k[1] in names}
+        pairs = pairs_where(self.pairs, lambda a, b: a in names and b in names)
         return dataclasses.replace(self, stats=self.stats[:count], pairs=pairs)
 
     def matrix(self) -> list[list[str]]:
