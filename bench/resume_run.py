@@ -61,16 +61,6 @@ OLD_COMMIT = "b64d4ef"
 """The code before resume checks (2026-12-02)."""
 
 
-def old_checkout(path: Path, rev: str) -> Path:
-    """A checkout of ``rev`` in ``path`` (made by ``git archive`` when missing)."""
-    if not (path / "framework").is_dir():
-        path.mkdir(parents=True, exist_ok=True)
-        archive = subprocess.run(["git", "-C", str(REPO), "archive", rev],
-                                 check=True, capture_output=True).stdout  # fmt: skip
-        subprocess.run(["tar", "-x", "-C", str(path)], input=archive, check=True)
-    return path
-
-
 def specs(config, games: int):
     """The specs of the first ``games`` games the file schedules (league: round after
     round, the pairings in turn, as if its scheduler handed them out so)."""
@@ -207,6 +197,8 @@ def main() -> int:
     if args.fill:
         fill(Path(args.fill[0]), int(args.fill[1]))
         return 0
+    from scale import old_checkout  # the other benches' checkout of an old revision
+
     old = old_checkout(args.old, args.old_rev)
     print(f"load before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     for fmt in args.format:

@@ -38,14 +38,9 @@ output: {out}
 def league_store(tmp_path: Path, turns: str, rounds: int, seed: int):
     """A league's config and a store of ``rounds`` random rounds of it: random results
     (wins either way, draws), some games of a round missing (a stop while they ran)."""
-    (tmp_path / "x.py").write_text("")
-    path = tmp_path / "t.yaml"
-    path.write_text(LEAGUE.format(turns=turns, out=tmp_path / "out"))
-    config = load_tournament(path, load_registry())
-    bots = bot_identities(config)
+    config, bots, store = new_league(tmp_path, turns)
     variants = max(1, len(config.variants))
     rng = random.Random(seed)
-    store = Store(config.output)
     names = [b.name for b in config.bots]
     order = 0
     for r in range(rounds):
@@ -62,6 +57,15 @@ def league_store(tmp_path: Path, turns: str, rounds: int, seed: int):
         order += 2 * variants
     check_stored(config, store, bots, None)
     return config, store
+
+
+def new_league(tmp_path: Path, turns: str = "4"):
+    """The league's config and bots' identities, and its store (empty)."""
+    (tmp_path / "x.py").write_text("")
+    path = tmp_path / "t.yaml"
+    path.write_text(LEAGUE.format(turns=turns, out=tmp_path / "out"))
+    config = load_tournament(path, load_registry())
+    return config, bot_identities(config), Store(config.output)
 
 
 def state(league: LeagueScheduler) -> dict:
@@ -95,12 +99,7 @@ def test_a_league_resumed_from_sums_is_the_league_counted_game_by_game(tmp_path,
 
 
 def test_the_sums_are_worked_out_by_hand(tmp_path):
-    (tmp_path / "x.py").write_text("")
-    path = tmp_path / "t.yaml"
-    path.write_text(LEAGUE.format(turns="4", out=tmp_path / "out"))
-    config = load_tournament(path, load_registry())
-    bots = bot_identities(config)
-    store = Store(config.output)
+    config, bots, store = new_league(tmp_path)
     try:
         # Round 0: ann-bob, ann wins seated first, draws seated second (1.5 points: LD+..).
         # Round 1: bob-cy, only bob seated first stored (cy won it).
@@ -136,12 +135,7 @@ def test_the_sums_are_worked_out_by_hand(tmp_path):
 def test_a_round_of_two_pairings_is_counted_game_by_game(tmp_path):
     """Games no league stores (a round of two pairings): the sums say so, and the league
     is counted from the games themselves."""
-    (tmp_path / "x.py").write_text("")
-    path = tmp_path / "t.yaml"
-    path.write_text(LEAGUE.format(turns="4", out=tmp_path / "out"))
-    config = load_tournament(path, load_registry())
-    bots = bot_identities(config)
-    store = Store(config.output)
+    config, bots, store = new_league(tmp_path)
     try:
         for order, (first, second) in enumerate([("ann", "bob"), ("cy", "dee")]):
             key = f"r0:{first},{second}"

@@ -130,25 +130,17 @@ def test_games_deleted_by_hand_void_the_check_and_are_played_again(tmp_path):
 def test_games_stored_after_the_check_are_checked(tmp_path):
     """A run killed before its end leaves games its check did not reach: the next run
     checks them (here one stored with another identity, as an edited bot's)."""
-    path, out = tournament(tmp_path)
-    config = load_tournament(path, load_registry())
-    plan = fixed_plan(config)
-    assert plan is not None
-    bots = bot_identities(config)
+    config, plan, bots, store = planned(tmp_path)
     specs = list(plan)
-    store = Store(out)
     try:
         for spec in specs[:2]:
-            store.add_game(spec.key, spec.order, spec.round, spec.group, record(spec),
-                           bots.ids.of(spec.seed, spec.variant, spec.seats))  # fmt: skip
+            stored(store, bots, spec)
         assert check_stored(config, store, bots, plan) == (0, resume_key(config, bots))
         assert store.resume_check() == ResumeCheck(resume_key(config, bots), 2, 2, 2)
         spec = specs[2]  # stored after the check, by a bot that has changed since
         other = dict(bots.ids.of(spec.seed, spec.variant, spec.seats), seed=99)
         store.add_game(spec.key, spec.order, spec.round, spec.group, record(spec), other)
-        spec = specs[3]  # and one stored as the file gives it
-        store.add_game(spec.key, spec.order, spec.round, spec.group, record(spec),
-                       bots.ids.of(spec.seed, spec.variant, spec.seats))  # fmt: skip
+        stored(store, bots, specs[3])  # and one stored as the file gives it
         removed, _ = check_stored(config, store, bots, plan, update=True)
         assert removed == 1
         assert store.count_current() == 3 and store.count_games() == 3
@@ -161,18 +153,11 @@ def test_games_stored_after_the_check_are_checked(tmp_path):
 
 
 def test_a_resumed_plan_starts_at_its_first_gap_and_skips_the_games_after_it(tmp_path):
-    path, out = tournament(tmp_path)
-    config = load_tournament(path, load_registry())
-    plan = fixed_plan(config)
-    assert plan is not None
-    bots = bot_identities(config)
+    config, plan, bots, store = planned(tmp_path)
     specs = list(plan)
-    store = Store(out)
     try:
         for i in (0, 1, 3, 5):  # games 2 and 4 were still running at a stop
-            spec = specs[i]
-            store.add_game(spec.key, spec.order, spec.round, spec.group, record(spec),
-                           bots.ids.of(spec.seed, spec.variant, spec.seats))  # fmt: skip
+            stored(store, bots, specs[i])
         done = store.done_games()
         assert (done.count, done.start, done.later) == (4, 2, {specs[3].key, specs[5].key})
         scheduler = resume_scheduler(config, store, plan)
@@ -180,6 +165,21 @@ def test_a_resumed_plan_starts_at_its_first_gap_and_skips_the_games_after_it(tmp
         assert [s.key for s in scheduler.specs()] == [specs[2].key, specs[4].key]
     finally:
         store.close()
+
+
+def planned(tmp_path: Path):
+    """The tournament's config, plan and bots' identities, and its store (empty)."""
+    path, out = tournament(tmp_path)
+    config = load_tournament(path, load_registry())
+    plan = fixed_plan(config)
+    assert plan is not None
+    return config, plan, bot_identities(config), Store(out)
+
+
+def stored(store: Store, bots, spec) -> None:
+    """Store ``spec``'s game as the file gives it."""
+    identity = bots.ids.of(spec.seed, spec.variant, spec.seats)
+    store.add_game(spec.key, spec.order, spec.round, spec.group, record(spec), identity)
 
 
 def record(spec) -> GameRecord:
