@@ -535,6 +535,16 @@ def read(db: sqlite3.Connection, bots: Sequence[str], with_history: bool = False
                 _fitted(cache), percentiles)  # fmt: skip
 
 
+def read_history(db: sqlite3.Connection, bots: Sequence[str]) -> history.Points | None:
+    """:func:`read`'s rating history alone, without reading the counts (a thousand bots'
+    half a million pairings); ``None`` when the kept counts are not valid."""
+    if not is_valid(db):
+        return None
+    states = _get(db, "states") or {}
+    evs = rt.events(_games_after(db, _get(db, "checkpoint")), _variant_keys(db))
+    return _history(db, bots, evs, states.get(history.trueskill().name))
+
+
 FIT = 1
 """The fitted ratings' version in their cache (raise it when a fit's figures change)."""
 

@@ -674,6 +674,12 @@ class Store:
         ``current_only=False`` (every stored game), or when nothing is kept, from the games."""
         meta = self.meta()
         bots = list(meta.get("bots", []))
+        if current_only and self._own_schema():
+            lock = self._batch.lock if self._batch is not None else nullcontext()
+            with lock:
+                points = kept.read_history(self.db, bots)  # (without the counts)
+            if points is not None:
+                return points
         found = self.kept(bots, with_history=True) if current_only else None
         if found is not None and found.history is not None:
             return found.history
