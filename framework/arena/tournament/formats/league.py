@@ -96,8 +96,8 @@ class LeagueScheduler(Scheduler):
         plan: Plan | None,
     ) -> Scheduler:
         """The league from the stored games summed up in SQL (:mod:`arena.results.pairings`):
-        the same state as from the games themselves, without reading them (but when a
-        round holds more than one pairing or a pair a seating twice: then from them)."""
+        the same state as from the games themselves, without reading them (but games no
+        league stores, :attr:`~arena.results.pairings.PairSums.regular`: from them)."""
         league = cls.__new__(cls)
         league._start(config)
         if not league._count_summary(store):
