@@ -156,23 +156,15 @@ class StoredPairs(MutableMapping[tuple[str, str], Pairwise]):
             self._made = made
         return self._made
 
-    def where(self, keep: Callable[[str, str], bool]) -> StoredPairs:
-        """The pairings ``(a, b)`` that ``keep`` keeps, their objects not made (a page
-        of a thousand bots draws a few hundred of half a million)."""
-        if self._made is not None:
-            return StoredPairs.of({k: v for k, v in self._made.items() if keep(*k)})
-        results = [r for r in self.results if keep(r[0], r[1])]
-        ptnml = {k: v for k, v in self.ptnml.items() if keep(*k) or keep(k[1], k[0])}
-        found = StoredPairs(results, ptnml)
-        found._made = {k: v for k, v in found.pairs().items() if keep(*k)}
-        return found
-
-    @classmethod
-    def of(cls, made: dict[tuple[str, str], Pairwise]) -> StoredPairs:
-        """Pairings already made into objects."""
-        found = cls([], {})
-        found._made = made
-        return found
+    def where(self, keep: Callable[[str, str], bool]) -> dict[tuple[str, str], Pairwise]:
+        """The pairings ``(a, b)`` that ``keep`` keeps, the others' objects not made (a
+        page of a thousand bots draws a few hundred of half a million)."""
+        made = self._made
+        if made is None:
+            results = [r for r in self.results if keep(r[0], r[1])]
+            ptnml = {k: v for k, v in self.ptnml.items() if keep(*k) or keep(k[1], k[0])}
+            made = StoredPairs(results, ptnml).pairs()
+        return {k: v for k, v in made.items() if keep(*k)}
 
     def __getitem__(self, key: tuple[str, str]) -> Pairwise:
         return self.pairs()[key]

@@ -414,27 +414,25 @@ class Store:
         check = self.resume_check()
         if check is None or check.key != key:
             return 0
-        games = self.db.execute("SELECT COUNT(*) FROM games WHERE id <= ?", (check.through,))
         later = self.db.execute(
             "SELECT COUNT(*) FROM current_games c JOIN games g ON g.key = c.key WHERE g.id > ?",
             (check.through,),
         )
-        if (games.fetchone()[0], self.count_current() - later.fetchone()[0]) != (
-            check.games,
-            check.current,
-        ):
-            return 0
-        return check.through
+        now = (self._games_through(check.through), self.count_current() - later.fetchone()[0])
+        return check.through if now == (check.games, check.current) else 0
+
+    def _games_through(self, game_id: int) -> int:
+        """How many stored games have an id up to ``game_id``."""
+        found = self.db.execute("SELECT COUNT(*) FROM games WHERE id <= ?", (game_id,))
+        return int(found.fetchone()[0])
 
     def _set_check(self, check: ResumeCheck | None) -> None:
         """Record (or forget) the resume check with its counts, in the caller's
         transaction."""
         value = None
         if check is not None:
-            games = self.db.execute("SELECT COUNT(*) FROM games WHERE id <= ?", (check.through,))
-            value = asdict(
-                ResumeCheck(check.key, check.through, games.fetchone()[0], self.count_current())
-            )
+            games = self._games_through(check.through)
+            value = asdict(ResumeCheck(check.key, check.through, games, self.count_current()))
         self.db.execute(
             "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)",
             (RESUME_CHECK, json.dumps(value)),
@@ -675,8 +673,7 @@ class Store:
         meta = self.meta()
         bots = list(meta.get("bots", []))
         if current_only and self._own_schema():
-            lock = self._batch.lock if self._batch is not None else nullcontext()
-            with lock:
+            with self._kept_lock():
                 points = kept.read_history(self.db, bots)  # (without the counts)
             if points is not None:
                 return points
@@ -713,8 +710,7 @@ class Store:
         ``with_history``: the rating history too (:attr:`Kept.history`)."""
         if not self._own_schema():
             return None
-        lock = self._batch.lock if self._batch is not None else nullcontext()
-        with lock:
+        with self._kept_lock():
             found = kept.read(self.db, bots, with_history)
             if found is not None or not self._can_build():
                 return found
@@ -723,6 +719,10 @@ class Store:
                     kept.rebuild(self.db)
                 return kept.read(self.db, bots, with_history)
         return self._build_kept_as_reader(bots, with_history)
+
+    def _kept_lock(self) -> AbstractContextManager[Any]:
+        """What keeps the batch's commit thread off the kept tables while they are read."""
+        return self._batch.lock if self._batch is not None else nullcontext()
 
     def keep_fitted(
         self, key: str, fitted: rating.Fitted, percentiles: Percentiles | None = None
@@ -734,8 +734,7 @@ class Store:
         if not self._own_schema() or not self._can_build():
             return
         if self._writer:
-            lock = self._batch.lock if self._batch is not None else nullcontext()
-            with lock, self._writing():
+            with self._kept_lock(), self._writing():
                 kept.keep_fitted(self.db, key, fitted, percentiles)
             return
         from arena.results.lock import lock_output
