@@ -441,9 +441,9 @@ class Store:
     def keep_check(self, key: str) -> None:
         """The run holding this folder under ``key`` stored its games: every game stored
         since its check is current as the run stored it, so the check now reaches them."""
-        check = self.resume_check()
-        if check is not None and check.key == key:
-            with self._writing():
+        with self._writing():  # (the batch's games committed first, its thread held off)
+            check = self.resume_check()
+            if check is not None and check.key == key:
                 self._set_check(ResumeCheck(key, self.last_game_id()))
 
     def count_games(self) -> int:

@@ -131,7 +131,6 @@ def run_tournament(
         watching = Observers([StatusWriter(config.output, scheduler.leagues), *observers], say)
         result = games.play(executor, watching)
         result.stalls.record(store)
-        store.flush()
         store.keep_check(key)  # the next run checks only the games stored after this one
         if result.oversubscribed:
             say(_oversubscribed(result.oversubscribed, config.concurrency, thinking))
